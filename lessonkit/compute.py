@@ -1,0 +1,152 @@
+"""The lesson's computations: values, figures and widgets declared in a lesson's ``lesson.py``.
+
+A lesson module creates one ``Lesson()`` registry and decorates plain functions:
+
+    lesson = Lesson()
+
+    @lesson.value
+    def decay_96(factor):            # parameters name other values: computed first
+        return factor ** 96
+
+    @lesson.figure(caption="…", alt="…")
+    def gradient_decay(plt, decay_96):
+        fig, ax = plt.subplots()
+        …
+        return fig
+
+    @lesson.widget
+    def mask_table(masks):           # JSON-able data for themes/<theme>/widgets/mask_table.html
+        return {...}
+
+Values are resolved by name, like pytest fixtures, so the engine knows what every figure depends on.
+"""
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import ContentError, Problem
+
+
+@dataclass
+class FigureSpec:
+    name: str
+    func: Callable
+    caption: str
+    alt: str
+    inputs: tuple[str, ...]
+
+
+@dataclass
+class WidgetSpec:
+    name: str
+    func: Callable
+    template: str
+    inputs: tuple[str, ...]
+
+
+@dataclass
+class Lesson:
+    """Registry a lesson module fills with its decorated functions."""
+    values: dict[str, Callable] = field(default_factory=dict)
+    figures: dict[str, FigureSpec] = field(default_factory=dict)
+    widgets: dict[str, WidgetSpec] = field(default_factory=dict)
+
+    def value(self, func: Callable) -> Callable:
+        self.values[func.__name__] = func
+        return func
+
+    def figure(self, *, caption: str, alt: str, name: str | None = None) -> Callable:
+        def register(func: Callable) -> Callable:
+            fig_name = name or func.__name__
+            self.figures[fig_name] = FigureSpec(fig_name, func, caption, alt, _inputs(func, skip_first=True))
+            return func
+        return register
+
+    def widget(self, func: Callable | None = None, *, template: str | None = None) -> Callable:
+        def register(f: Callable) -> Callable:
+            self.widgets[f.__name__] = WidgetSpec(f.__name__, f, template or f.__name__, _inputs(f))
+            return f
+        return register(func) if func is not None else register
+
+
+def _inputs(func: Callable, skip_first: bool = False) -> tuple[str, ...]:
+    names = list(inspect.signature(func).parameters)
+    return tuple(names[1:] if skip_first else names)
+
+
+def load_lesson_module(path: Path) -> Lesson:
+    """Import a lesson's ``lesson.py`` and return its ``lesson`` registry."""
+    module_name = f"_lesson_{path.parent.name.replace('-', '_')}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # dataclasses in lesson code look their module up here
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # the author's code failed: report it as their error, at their line
+        raise ContentError([_problem_from_exception(path, exc)]) from None
+    registry = getattr(module, "lesson", None)
+    if not isinstance(registry, Lesson):
+        raise ContentError([Problem(path, None, "defines no `lesson = Lesson()` registry",
+                                    "a module-level `lesson = Lesson()` from lessonkit")])
+    return registry
+
+
+def compute_values(registry: Lesson, path: Path) -> dict[str, Any]:
+    """Run every value function once, dependencies first."""
+    results: dict[str, Any] = {}
+    visiting: list[str] = []
+
+    def resolve(name: str, wanted_by: str) -> Any:
+        if name in results:
+            return results[name]
+        if name not in registry.values:
+            raise ContentError([Problem(path, _line_of(registry.values.get(wanted_by)),
+                                        f"`{wanted_by}` asks for unknown value `{name}`",
+                                        f"one of: {', '.join(sorted(registry.values)) or 'none'}")])
+        if name in visiting:
+            cycle = " → ".join(visiting[visiting.index(name):] + [name])
+            raise ContentError([Problem(path, _line_of(registry.values[name]), f"values depend on each other in a cycle: {cycle}",
+                                        "a value may not depend on itself")])
+        visiting.append(name)
+        func = registry.values[name]
+        args = [resolve(dep, name) for dep in _inputs(func)]
+        results[name] = call_author_code(func, args, path)
+        visiting.pop()
+        return results[name]
+
+    for value_name in registry.values:
+        resolve(value_name, value_name)
+    return results
+
+
+def inputs_for(names: tuple[str, ...], values: dict[str, Any], path: Path, user: str, line: int | None) -> list[Any]:
+    missing = [n for n in names if n not in values]
+    if missing:
+        raise ContentError([Problem(path, line, f"`{user}` asks for unknown value(s) {', '.join(missing)}",
+                                    f"one of: {', '.join(sorted(values)) or 'none'}")])
+    return [values[n] for n in names]
+
+
+def call_author_code(func: Callable, args: list[Any], path: Path) -> Any:
+    try:
+        return func(*args)
+    except ContentError:
+        raise
+    except Exception as exc:
+        raise ContentError([_problem_from_exception(path, exc)]) from None
+
+
+def _line_of(func: Callable | None) -> int | None:
+    return func.__code__.co_firstlineno if func is not None else None
+
+
+def _problem_from_exception(path: Path, exc: BaseException) -> Problem:
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
+    line = frames[-1].lineno if frames else getattr(exc, "lineno", None)
+    return Problem(path, line, f"the lesson code raised {type(exc).__name__}: {exc}", "lesson code that runs without error")

@@ -1,0 +1,129 @@
+"""Draw a lesson's figures with matplotlib and turn them into small, self-contained inline SVG.
+
+matplotlib is imported only here, and only when a figure must really be drawn.
+"""
+from __future__ import annotations
+
+import io
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import ContentError, Problem
+
+CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", "Microsoft YaHei",
+             "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK JP", "Source Han Sans", "Heiti SC")
+INSTALL_HINT = ("no Chinese (CJK) font found for the figures. Install one, e.g. on Debian/Ubuntu "
+                "`sudo apt-get install fonts-noto-cjk`, on macOS/Windows a system font (PingFang SC / Microsoft YaHei) "
+                "is found automatically; then delete matplotlib's font cache (`rm ~/.cache/matplotlib/fontlist-*.json`)")
+SVG_PRECISION = 2
+
+
+class FontMissing(Exception):
+    pass
+
+
+def find_cjk_font() -> str:
+    """The first installed CJK font family in our preference order."""
+    from matplotlib import font_manager
+
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    for family in CJK_FONTS:
+        if family in installed:
+            return family
+    # a stale cache may hide a font installed after matplotlib first ran: rebuild once
+    font_manager._load_fontmanager(try_read_cache=False)
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    for family in CJK_FONTS:
+        if family in installed:
+            return family
+    raise FontMissing(INSTALL_HINT)
+
+
+def style(font: str) -> dict[str, Any]:
+    """rcParams every figure is drawn with: same font, sizes and deterministic SVG."""
+    return {
+        "font.family": "sans-serif",
+        "font.sans-serif": [font, "DejaVu Sans"],
+        "font.size": 10,
+        "axes.titlesize": 10.5,
+        "axes.labelsize": 10,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "axes.unicode_minus": True,
+        "axes.prop_cycle": __import__("cycler").cycler(color=["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#555555"]),
+        "legend.frameon": False,
+        "svg.fonttype": "none",
+        "svg.hashsalt": "lessonkit",
+        "svg.image_inline": True,
+        "path.simplify": True,
+    }
+
+
+class FigureMaker:
+    """The `plt` a figure function receives: only `subplots`, backed by a Figure with no pyplot state."""
+
+    def subplots(self, nrows: int = 1, ncols: int = 1, *, figsize=(6.4, 3.0), **kwargs):
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=figsize, layout="constrained")
+        return fig, fig.subplots(nrows, ncols, **kwargs)
+
+
+@dataclass
+class DrawnFigure:
+    name: str
+    svg: str
+
+
+def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> str:
+    """Run one figure function and return its SVG, with ids made unique for `name`."""
+    import matplotlib
+
+    with matplotlib.rc_context(style(font)), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            fig = func(FigureMaker(), *args)
+        except ContentError:
+            raise
+        except Exception as exc:
+            from .compute import _problem_from_exception
+            raise ContentError([_problem_from_exception(path, exc)]) from None
+        if fig is None or not hasattr(fig, "savefig"):
+            raise ContentError([Problem(path, line, f"figure `{name}` returned {type(fig).__name__}",
+                                        "the matplotlib Figure from plt.subplots()")])
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
+    if glyphs:
+        raise ContentError([Problem(path, line, f"figure `{name}`: {g}", f"text the font {font} can draw")
+                            for g in glyphs])
+    return clean_svg(buffer.getvalue(), name)
+
+
+def clean_svg(svg: str, name: str) -> str:
+    """Make matplotlib's SVG fit inline: no XML prolog, ids unique per figure, fewer bytes, scalable."""
+    svg = svg[svg.index("<svg"):]
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
+    prefix = f"{name}-"
+    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', svg)
+    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
+    svg = re.sub(r'xlink:href="#([^"]+)"', lambda m: f'xlink:href="#{prefix}{m.group(1)}"', svg)
+    svg = re.sub(r'\s(width|height)="[\d.]+pt"', "", svg, count=2)
+    svg = _round_numbers(svg)
+    svg = re.sub(r"\n\s*", "\n", svg)
+    return svg.strip()
+
+
+def _round_numbers(svg: str) -> str:
+    """Trim coordinates to SVG_PRECISION decimals: invisible at screen and print sizes, a third of the bytes."""
+    def trim(m: re.Match) -> str:
+        text = f"{float(m.group(0)):.{SVG_PRECISION}f}".rstrip("0").rstrip(".")
+        return "0" if text in ("-0", "") else text
+
+    def in_attr(m: re.Match) -> str:
+        return m.group(1) + re.sub(r"-?\d+\.\d+", trim, m.group(2)) + m.group(3)
+
+    return re.sub(r'(\s(?:d|points|transform|x|y|x1|x2|y1|y2|width|height|viewBox|style)=")([^"]*)(")', in_attr, svg)

@@ -1,0 +1,249 @@
+"""Lesson Markdown → HTML: computed values, LaTeX → MathML, figures, widgets, callouts and figure references.
+
+Everything our extensions produce is swapped for an opaque token before Python-Markdown runs and put back after,
+so Markdown never mangles MathML, SVG or a formatted number.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import markdown
+from latex2mathml.converter import convert as latex_to_mathml
+
+from .errors import Problem
+from .numbers import FormatError, format_value
+
+MD_EXTENSIONS = ["tables", "sane_lists", "attr_list"]
+CALLOUT_KINDS = ("note", "tip", "warning", "info")
+
+DIRECTIVE = re.compile(r"^\{\{<\s*(\w+)\s+([\w-]+)\s*>\}\}\s*$")
+CALLOUT_OPEN = re.compile(r"^:::\s*([\w-]+)(?:\s+(.*?))?\s*$")
+CALLOUT_CLOSE = re.compile(r"^:::\s*$")
+FENCE = re.compile(r"^(```|~~~)")
+INLINE = re.compile(
+    r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks))"
+    r"|(?P<dollar>\\\$)"
+    r"|\$\$(?P<display>.+?)\$\$"
+    r"|\$(?P<inline>[^$\n]+?)\$"
+    r"|(?P<value>\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\})"
+    r"|@fig:(?P<figref>[\w-]*[\w])",
+    re.DOTALL,
+)
+TOKEN = "\x1a{}\x1a"  # SUB control character: never in authored text, passed through by Markdown
+TOKEN_RE = re.compile("\x1a(\\d+)\x1a")
+
+
+@dataclass
+class MarkupContext:
+    """What the Markdown of one lesson may refer to."""
+    values: dict[str, Any]
+    figure_numbers: dict[str, int]
+    place_figure: Callable[[str], str]
+    place_widget: Callable[[str], str]
+    render_callout: Callable[[str, str, str], str]
+    problems: list[Problem] = field(default_factory=list)
+
+
+class _Stash:
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, html_text: str) -> str:
+        self.items.append(html_text)
+        return TOKEN.format(len(self.items) - 1)
+
+    def restore(self, text: str) -> str:
+        text = re.sub("<p>\x1a(\\d+)\x1a</p>", lambda m: self.items[int(m.group(1))], text)
+        while TOKEN_RE.search(text):
+            text = TOKEN_RE.sub(lambda m: self.items[int(m.group(1))], text)
+        return text
+
+
+def render_block(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
+    """Render Markdown with our extensions to HTML."""
+    stash = _Stash()
+    source = _blocks(text.splitlines(), ctx, path, first_line, stash)
+    source = _inline(source, ctx, path, first_line, stash)
+    return stash.restore(markdown.markdown(source, extensions=MD_EXTENSIONS, output_format="html"))
+
+
+def render_inline(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
+    """Render a one-paragraph Markdown string without its <p> wrapper."""
+    out = render_block(text, ctx, path, first_line).strip()
+    if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1:
+        out = out[3:-4]
+    return out
+
+
+def _blocks(lines: list[str], ctx: MarkupContext, path: Path, first_line: int, stash: _Stash) -> str:
+    """Replace block-level constructs (fences, directives, callouts) by tokens on their own lines."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line, lineno = lines[i], first_line + i
+        if FENCE.match(line):
+            end = _find_fence_end(lines, i)
+            if end is None:
+                ctx.problems.append(Problem(path, lineno, "code block is never closed", f"a closing {line[:3]}"))
+                end = len(lines)
+            language = line[3:].strip()
+            code = html.escape("\n".join(lines[i + 1:end]))
+            cls = f' class="language-{html.escape(language)}"' if language else ""
+            out += ["", stash.add(f"<pre><code{cls}>{code}</code></pre>"), ""]
+            i = end + 1
+            continue
+        directive = DIRECTIVE.match(line)
+        if directive:
+            out += ["", stash.add(_directive(directive.group(1), directive.group(2), ctx, path, lineno)), ""]
+            i += 1
+            continue
+        callout = CALLOUT_OPEN.match(line)
+        if callout and not CALLOUT_CLOSE.match(line):
+            end = _find_callout_end(lines, i)
+            kind, title = callout.group(1), callout.group(2) or ""
+            if kind not in CALLOUT_KINDS:
+                ctx.problems.append(Problem(path, lineno, f"unknown callout kind `{kind}`", f"one of {', '.join(CALLOUT_KINDS)}"))
+            if end is None:
+                ctx.problems.append(Problem(path, lineno, "callout is never closed", "a line with only `:::`"))
+                end = len(lines)
+            body = render_block("\n".join(lines[i + 1:end]), ctx, path, lineno + 1)
+            title_html = render_inline(title, ctx, path, lineno) if title else ""
+            out += ["", stash.add(ctx.render_callout(kind, title_html, body)), ""]
+            i = end + 1
+            continue
+        if line.strip().startswith("{{<"):
+            ctx.problems.append(Problem(path, lineno, f"cannot read directive `{line.strip()}`",
+                                        "`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a line"))
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def _find_fence_end(lines: list[str], start: int) -> int | None:
+    marker = lines[start][:3]
+    for j in range(start + 1, len(lines)):
+        if lines[j].startswith(marker):
+            return j
+    return None
+
+
+def _find_callout_end(lines: list[str], start: int) -> int | None:
+    depth = 0
+    for j in range(start + 1, len(lines)):
+        if CALLOUT_CLOSE.match(lines[j]):
+            if depth == 0:
+                return j
+            depth -= 1
+        elif CALLOUT_OPEN.match(lines[j]):
+            depth += 1
+    return None
+
+
+def _directive(kind: str, name: str, ctx: MarkupContext, path: Path, lineno: int) -> str:
+    try:
+        if kind == "figure":
+            return ctx.place_figure(name)
+        if kind == "widget":
+            return ctx.place_widget(name)
+    except KeyError as exc:
+        ctx.problems.append(Problem(path, lineno, f"unknown {kind} `{name}`", exc.args[0]))
+        return ""
+    ctx.problems.append(Problem(path, lineno, f"unknown directive `{kind}`", "`figure` or `widget`"))
+    return ""
+
+
+def _inline(text: str, ctx: MarkupContext, path: Path, first_line: int, stash: _Stash) -> str:
+    """Swap code spans, math, values and figure references for tokens, in one pass over the source."""
+
+    def line_at(offset: int) -> int:
+        return first_line + text.count("\n", 0, offset)
+
+    def replace(m: re.Match) -> str:
+        line = line_at(m.start())
+        if m.group("code"):
+            return stash.add(f"<code>{html.escape(m.group('code_body').strip())}</code>")
+        if m.group("dollar"):
+            return "$"
+        if m.group("display") is not None:
+            return stash.add(_math(m.group("display"), "block", ctx, path, line))
+        if m.group("inline") is not None:
+            return stash.add(_math(m.group("inline"), "inline", ctx, path, line))
+        if m.group("value"):
+            shown = _value_text(m.group("value_name"), m.group("value_spec"), ctx, path, line, math_mode=False)
+            return stash.add(html.escape(shown))
+        return stash.add(_figure_ref(m.group("figref"), ctx, path, line))
+
+    out = INLINE.sub(replace, text)
+    for m in re.finditer(r"\{\{(?!<)", out):
+        ctx.problems.append(Problem(path, line_at(m.start()), "cannot read value reference `{{`…",
+                                    "`{{ name }}` or `{{ name:spec }}` with a name made of letters, digits and _"))
+    return out
+
+
+def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -> str:
+    def value_in_math(m: re.Match) -> str:
+        return _value_text(m.group("value_name"), m.group("value_spec"), ctx, path, line, math_mode=True)
+
+    latex = INLINE.sub(lambda m: value_in_math(m) if m.group("value") else m.group(0), latex)
+    try:
+        return latex_to_mathml(latex.strip(), display=display)
+    except Exception as exc:  # latex2mathml raises many types for bad LaTeX
+        ctx.problems.append(Problem(path, line, f"cannot convert math `{latex.strip()}`: {exc}", "valid LaTeX"))
+        return html.escape(latex)
+
+
+def lookup(name: str, values: dict[str, Any]) -> Any:
+    """Follow a dotted path (`ln.xhat.0`) into values; KeyError names the missing part."""
+    head, *rest = name.split(".")
+    if head not in values:
+        raise KeyError(head)
+    value = values[head]
+    for part in rest:
+        try:
+            value = value[int(part)] if part.isdigit() and not isinstance(value, dict) else value[part]
+        except (KeyError, IndexError, TypeError):
+            raise KeyError(name) from None
+    return value
+
+
+def _value_text(name: str, spec: str | None, ctx: MarkupContext, path: Path, line: int, math_mode: bool) -> str:
+    try:
+        return format_value(lookup(name, ctx.values), spec, math_mode=math_mode)
+    except KeyError as exc:
+        close = _close_names(exc.args[0].split(".")[0], ctx.values)
+        ctx.problems.append(Problem(path, line, f"unknown value `{exc.args[0]}`", close))
+    except FormatError as exc:
+        ctx.problems.append(Problem(path, line, f"cannot show value `{name}`: {exc}", "a finite number, list or string"))
+    return "?"
+
+
+def _figure_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
+    if name not in ctx.figure_numbers:
+        ctx.problems.append(Problem(path, line, f"reference to unknown figure `@fig:{name}`",
+                                    f"a figure placed in the lesson: {', '.join(sorted(ctx.figure_numbers)) or 'none'}"))
+        return "图 ?"
+    return f'<a class="fig-ref" href="#fig-{name}">图 {ctx.figure_numbers[name]}</a>'
+
+
+def _close_names(name: str, values: dict[str, Any]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(values), n=3)
+    if close:
+        return "did you mean " + " or ".join(f"`{c}`" for c in close) + "?"
+    return f"a value defined in lesson.py: {', '.join(sorted(values)) or 'none'}"
+
+
+def render_text(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
+    """Plain text (for alt texts): values substituted, nothing else interpreted."""
+    def replace(m: re.Match) -> str:
+        if not m.group("value"):
+            return m.group(0)
+        return _value_text(m.group("value_name"), m.group("value_spec"), ctx, path,
+                           first_line + text.count("\n", 0, m.start()), math_mode=False)
+
+    return INLINE.sub(replace, text)

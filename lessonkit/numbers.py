@@ -1,0 +1,91 @@
+"""Format computed numbers for prose (Unicode) and for math (LaTeX).
+
+A format spec is one of: ``None`` (3 significant figures), ``sigN``, ``pctN`` (percent with N significant figures),
+or any Python format spec such as ``.2f``.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import re
+
+import numpy as np
+
+SUPERSCRIPT = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
+MINUS = "\u2212"
+_SPEC = re.compile(r"^(sig|pct)([1-9])$")
+
+
+class FormatError(ValueError):
+    """The value cannot be shown with the requested format."""
+
+
+def format_value(value, spec: str | None = None, *, math_mode: bool = False) -> str:
+    """Format a value (number, string, list or array of numbers) for the page."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(format_value(v, spec, math_mode=math_mode) for v in value) + "]"
+    if isinstance(value, (bool, np.bool_)):
+        raise FormatError("a true/false value is not a number to show")
+    if isinstance(value, numbers.Integral) and spec is None:
+        return _minus(str(int(value)), math_mode)
+    if isinstance(value, numbers.Real):
+        return format_number(float(value), spec, math_mode=math_mode)
+    raise FormatError(f"a {type(value).__name__} cannot be shown as text")
+
+
+def format_number(x: float, spec: str | None = None, *, math_mode: bool = False) -> str:
+    if not math.isfinite(x):
+        raise FormatError(f"the value is {x}, not a finite number")
+    match = _SPEC.match(spec or "sig3")
+    if match:
+        kind, digits = match.group(1), int(match.group(2))
+        if kind == "pct":
+            return _significant(x * 100, digits, math_mode) + (r"\,\%" if math_mode else " %")
+        return _significant(x, digits, math_mode)
+    try:
+        text = format(x, spec)
+    except ValueError as exc:
+        raise FormatError(f"bad format spec {spec!r}: {exc}") from None
+    return _pretty_exponent(text, math_mode)
+
+
+def _significant(x: float, digits: int, math_mode: bool) -> str:
+    """x with `digits` significant figures; whole-number digits are never rounded away (9412.3 → 9412)."""
+    if x == 0:
+        return "0"
+    exponent = math.floor(math.log10(abs(x)))
+    if exponent < -3 or exponent >= 6:
+        mantissa = f"{x / 10 ** exponent:.{digits - 1}f}"
+        if mantissa.lstrip("-").startswith("10"):  # rounding carried over: 9.996e-5 → 1.00e-4
+            exponent += 1
+            mantissa = f"{x / 10 ** exponent:.{digits - 1}f}"
+        return _scientific(mantissa, exponent, math_mode)
+    decimals = max(digits - 1 - exponent, 0)
+    text = f"{x:.{decimals}f}"
+    if float(text) == 0:
+        text = "0"
+    return _minus(text, math_mode)
+
+
+def _scientific(mantissa: str, exponent: int, math_mode: bool) -> str:
+    if math_mode:
+        return f"{mantissa} \\times 10^{{{exponent}}}"
+    return f"{_minus(mantissa, False)} × 10{str(exponent).translate(SUPERSCRIPT)}"
+
+
+def _pretty_exponent(text: str, math_mode: bool) -> str:
+    match = re.fullmatch(r"(.*?)e([+-]\d+)(.*)", text)
+    if match:
+        mantissa, exponent, rest = match.groups()
+        return _scientific(mantissa, int(exponent), math_mode) + rest
+    return _minus(text, math_mode)
+
+
+def _minus(text: str, math_mode: bool) -> str:
+    if text.startswith("-") and float(re.sub(r"[^\d.]", "", text) or 0) == 0:
+        text = text[1:]  # never show "−0"
+    return text if math_mode else text.replace("-", MINUS)

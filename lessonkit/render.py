@@ -1,0 +1,49 @@
+"""Jinja environment with a theme search path: user theme → default theme. Undefined variables are errors."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jinja2
+
+from .errors import UsageError
+
+DEFAULT_THEME = "default"
+
+
+def theme_dirs(themes_root: Path, name: str) -> list[Path]:
+    """Search path for templates: the chosen theme, then `default` for whatever it does not override."""
+    chosen = themes_root / name
+    if not chosen.is_dir():
+        available = ", ".join(sorted(p.name for p in themes_root.iterdir() if p.is_dir())) if themes_root.is_dir() else "none"
+        raise UsageError(f"theme `{name}` not found in {themes_root} (available: {available})")
+    dirs = [chosen]
+    if name != DEFAULT_THEME:
+        dirs.append(themes_root / DEFAULT_THEME)
+    return dirs
+
+
+def make_env(dirs: list[Path]) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def read_asset(dirs: list[Path], name: str) -> str:
+    """First `assets/<name>` on the theme search path."""
+    for d in dirs:
+        candidate = d / "assets" / name
+        if candidate.exists():
+            return candidate.read_text(encoding="utf-8")
+    raise UsageError(f"theme asset assets/{name} not found in: {', '.join(str(d) for d in dirs)}")
+
+
+def json_for_script(data) -> str:
+    """JSON that is safe inside <script type="application/json">: no `</script>`, no HTML comment openers."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

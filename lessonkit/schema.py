@@ -1,0 +1,98 @@
+"""The lesson.yaml schema, declared as data, and its checker that reports every problem at once."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import Problem
+
+
+@dataclass(frozen=True)
+class Key:
+    kind: type | tuple[type, ...]
+    required: bool
+    help: str
+    items: Any = None  # for lists: the type of each item, or a dict schema for mappings
+
+
+CHALLENGE = {
+    "title": Key(str, True, "plain-text title, e.g. 遮住未来的理由"),
+    "question": Key(str, True, "the question, in Markdown"),
+    "answer": Key(str, True, "the answer, in Markdown; may use {{ values }} and $math$"),
+}
+
+LESSON = {
+    "title": Key(str, True, "the lesson title"),
+    "summary": Key(str, True, "one line for the index page"),
+    "order": Key(int, False, "position on the index page"),
+    "objectives": Key(list, True, "a list of learning objectives (Markdown)", items=str),
+    "question": Key(str, False, "the classroom question (Markdown)"),
+    "intro": Key(str, False, "an introduction under the title (Markdown)"),
+    "challenges": Key(list, False, "a list of challenges with title, question and answer", items=CHALLENGE),
+    "sources": Key(list, False, "a list of references (Markdown)", items=str),
+}
+
+TYPE_NAMES = {str: "text", int: "a whole number", list: "a list", dict: "a mapping"}
+
+
+def check_lesson_meta(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:
+    if not meta:  # empty or unreadable: already reported by the reader
+        return []
+    return _check_mapping(meta, LESSON, lines, path, prefix="")
+
+
+def _check_mapping(data: dict, schema: dict[str, Key], lines: dict[str, int], path: Path, prefix: str) -> list[Problem]:
+    problems = []
+    parent_line = lines.get(prefix.rstrip("."))
+    for key in data:
+        if key not in schema:
+            close = difflib.get_close_matches(str(key), list(schema), n=1)
+            hint = f"; did you mean `{close[0]}`?" if close else ""
+            problems.append(Problem(path, lines.get(prefix + str(key), parent_line), f"unknown key `{prefix}{key}`{hint}",
+                                    f"one of: {', '.join(schema)}"))
+    for key, spec in schema.items():
+        where = lines.get(prefix + key, parent_line)
+        if key not in data or data[key] is None:
+            if spec.required:
+                problems.append(Problem(path, parent_line, f"missing required key `{prefix}{key}`", spec.help))
+            continue
+        value = data[key]
+        if not _is(value, spec.kind):
+            problems.append(Problem(path, where, f"`{prefix}{key}` is {_describe(value)}", spec.help))
+            continue
+        if isinstance(value, str) and not value.strip():
+            problems.append(Problem(path, where, f"`{prefix}{key}` is empty", spec.help))
+        if spec.items is not None:
+            problems += _check_items(value, spec, lines, path, prefix + key)
+    return problems
+
+
+def _check_items(items: list, spec: Key, lines: dict[str, int], path: Path, name: str) -> list[Problem]:
+    problems = []
+    if spec.required and not items:
+        problems.append(Problem(path, lines.get(name), f"`{name}` is an empty list", spec.help))
+    for i, item in enumerate(items):
+        item_line = lines.get(f"{name}.{i}", lines.get(name))
+        if isinstance(spec.items, dict):
+            if not isinstance(item, dict):
+                problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {_describe(item)}", spec.help))
+            else:
+                problems += _check_mapping(item, spec.items, lines, path, prefix=f"{name}.{i}.")
+        elif not _is(item, spec.items):
+            problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {_describe(item)}", spec.help))
+    return problems
+
+
+def _is(value: Any, kind) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"true/false ({value})"
+    name = TYPE_NAMES.get(type(value), type(value).__name__)
+    return f"{name} ({str(value)[:40]!r})" if not isinstance(value, (list, dict)) else name
