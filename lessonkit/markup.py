@@ -5,6 +5,7 @@ so Markdown never mangles MathML, SVG or a formatted number.
 """
 from __future__ import annotations
 
+import difflib
 import html
 import re
 from dataclasses import dataclass, field
@@ -66,8 +67,8 @@ class _Stash:
 def render_block(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
     """Render Markdown with our extensions to HTML."""
     stash = _Stash()
-    source = _blocks(text.splitlines(), ctx, path, first_line, stash)
-    source = _inline(source, ctx, path, first_line, stash)
+    lines, origins = _blocks(text.splitlines(), ctx, path, first_line, stash)
+    source = _inline("\n".join(lines), ctx, path, origins, stash)
     return stash.restore(markdown.markdown(source, extensions=MD_EXTENSIONS, output_format="html"))
 
 
@@ -79,10 +80,20 @@ def render_inline(text: str, ctx: MarkupContext, path: Path, first_line: int = 1
     return out
 
 
-def _blocks(lines: list[str], ctx: MarkupContext, path: Path, first_line: int, stash: _Stash) -> str:
-    """Replace block-level constructs (fences, directives, callouts) by tokens on their own lines."""
+def _blocks(lines: list[str], ctx: MarkupContext, path: Path, first_line: int,
+            stash: _Stash) -> tuple[list[str], list[int]]:
+    """Replace block-level constructs (fences, directives, callouts) by tokens on their own lines.
+
+    Returns the new lines and, for each, the source line it came from (for messages after this pass).
+    """
     out: list[str] = []
+    origins: list[int] = []
     i = 0
+
+    def emit(*new_lines: str) -> None:
+        out.extend(new_lines)
+        origins.extend([first_line + i] * len(new_lines))
+
     while i < len(lines):
         line, lineno = lines[i], first_line + i
         if FENCE.match(line):
@@ -93,12 +104,12 @@ def _blocks(lines: list[str], ctx: MarkupContext, path: Path, first_line: int, s
             language = line[3:].strip()
             code = html.escape("\n".join(lines[i + 1:end]))
             cls = f' class="language-{html.escape(language)}"' if language else ""
-            out += ["", stash.add(f"<pre><code{cls}>{code}</code></pre>"), ""]
+            emit("", stash.add(f"<pre><code{cls}>{code}</code></pre>"), "")
             i = end + 1
             continue
         directive = DIRECTIVE.match(line)
         if directive:
-            out += ["", stash.add(_directive(directive.group(1), directive.group(2), ctx, path, lineno)), ""]
+            emit("", stash.add(_directive(directive.group(1), directive.group(2), ctx, path, lineno)), "")
             i += 1
             continue
         callout = CALLOUT_OPEN.match(line)
@@ -112,15 +123,15 @@ def _blocks(lines: list[str], ctx: MarkupContext, path: Path, first_line: int, s
                 end = len(lines)
             body = render_block("\n".join(lines[i + 1:end]), ctx, path, lineno + 1)
             title_html = render_inline(title, ctx, path, lineno) if title else ""
-            out += ["", stash.add(ctx.render_callout(kind, title_html, body)), ""]
+            emit("", stash.add(ctx.render_callout(kind, title_html, body)), "")
             i = end + 1
             continue
         if line.strip().startswith("{{<"):
             ctx.problems.append(Problem(path, lineno, f"cannot read directive `{line.strip()}`",
                                         "`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a line"))
-        out.append(line)
+        emit(line)
         i += 1
-    return "\n".join(out)
+    return out, origins
 
 
 def _find_fence_end(lines: list[str], start: int) -> int | None:
@@ -156,11 +167,11 @@ def _directive(kind: str, name: str, ctx: MarkupContext, path: Path, lineno: int
     return ""
 
 
-def _inline(text: str, ctx: MarkupContext, path: Path, first_line: int, stash: _Stash) -> str:
+def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash: _Stash) -> str:
     """Swap code spans, math, values and figure references for tokens, in one pass over the source."""
 
     def line_at(offset: int) -> int:
-        return first_line + text.count("\n", 0, offset)
+        return origins[text.count("\n", 0, offset)] if origins else 1
 
     def replace(m: re.Match) -> str:
         line = line_at(m.start())
@@ -214,8 +225,9 @@ def _value_text(name: str, spec: str | None, ctx: MarkupContext, path: Path, lin
     try:
         return format_value(lookup(name, ctx.values), spec, math_mode=math_mode)
     except KeyError as exc:
-        close = _close_names(exc.args[0].split(".")[0], ctx.values)
-        ctx.problems.append(Problem(path, line, f"unknown value `{exc.args[0]}`", close))
+        missing = exc.args[0]
+        ctx.problems.append(Problem(path, line, f"unknown value `{missing}`{_did_you_mean(missing, ctx.values)}",
+                                    f"a value defined in lesson.py: {', '.join(sorted(ctx.values)) or 'none'}"))
     except FormatError as exc:
         ctx.problems.append(Problem(path, line, f"cannot show value `{name}`: {exc}", "a finite number, list or string"))
     return "?"
@@ -229,13 +241,9 @@ def _figure_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
     return f'<a class="fig-ref" href="#fig-{name}">图 {ctx.figure_numbers[name]}</a>'
 
 
-def _close_names(name: str, values: dict[str, Any]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, list(values), n=3)
-    if close:
-        return "did you mean " + " or ".join(f"`{c}`" for c in close) + "?"
-    return f"a value defined in lesson.py: {', '.join(sorted(values)) or 'none'}"
+def _did_you_mean(name: str, values: dict[str, Any]) -> str:
+    close = difflib.get_close_matches(name.split(".")[0], list(values), n=1)
+    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def render_text(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:

@@ -1,0 +1,91 @@
+"""Reading lesson folders: every problem reported at once, with file, line and what was expected."""
+import pytest
+
+from lessonkit.content import load_lesson
+from lessonkit.errors import ContentError
+
+
+def problems_of(folder):
+    with pytest.raises(ContentError) as info:
+        load_lesson(folder)
+    return [str(p).replace(str(folder) + "/", "") for p in info.value.problems]
+
+
+def test_minimal_lesson_loads(make_lesson):
+    lesson = load_lesson(make_lesson())
+    assert lesson.slug == "demo"
+    assert lesson.meta["title"] == "小课"
+    assert [(s.id, s.title, s.line) for s in lesson.sections] == [("first", "第一节", 1)]
+
+
+def test_sections_split_at_h2_outside_code(make_lesson):
+    md = "## 甲 {#a}\n\n```\n## not a heading\n```\n\n## 乙\n\ntext\n"
+    lesson = load_lesson(make_lesson(md=md))
+    assert [(s.id, s.title, s.line) for s in lesson.sections] == [("a", "甲", 1), ("sec-2", "乙", 7)]
+    assert "## not a heading" in lesson.sections[0].body
+
+
+def test_yaml_syntax_error_has_line_and_column(make_lesson):
+    folder = make_lesson(yaml="title: 小课\nsummary: [unclosed\nobjectives: []\n")
+    [message] = problems_of(folder)
+    assert message.startswith("lesson.yaml:3: YAML syntax error, column")
+
+
+def test_missing_unknown_and_wrong_type_all_reported(make_lesson):
+    folder = make_lesson(yaml="title: 小课\nsumary: 拼错了\nobjectives: 不是列表\norder: first\n")
+    assert problems_of(folder) == [
+        "lesson.yaml:2: unknown key `sumary`; did you mean `summary`? (expected one of: title, summary, order, "
+        "objectives, question, intro, challenges, sources)",
+        "lesson.yaml: missing required key `summary` (expected one line for the index page)",
+        "lesson.yaml:4: `order` is text ('first') (expected position on the index page)",
+        "lesson.yaml:3: `objectives` is text ('不是列表') (expected a list of learning objectives (Markdown))",
+    ]
+
+
+def test_duplicate_keys_are_errors(make_lesson):
+    folder = make_lesson(yaml="title: 一\nsummary: s\nobjectives: [a]\ntitle: 二\n")
+    assert problems_of(folder) == ["lesson.yaml:4: duplicate key `title` (first at line 1) (expected each key once)"]
+
+
+def test_challenge_items_are_checked(make_lesson):
+    yaml = "title: t\nsummary: s\nobjectives: [a]\nchallenges:\n  - title: 一\n    question: q\n  - 只是文字\n"
+    assert problems_of(make_lesson(yaml=yaml)) == [
+        "lesson.yaml:5: missing required key `challenges.0.answer` (expected the answer, in Markdown; may use "
+        "{{ values }} and $math$)",
+        "lesson.yaml:7: `challenges` item 2 is text ('只是文字') (expected a list of challenges with title, question and answer)",
+    ]
+
+
+def test_empty_yaml(make_lesson):
+    assert problems_of(make_lesson(yaml="")) == [
+        "lesson.yaml:1: file is empty (expected a mapping with at least `title` and `summary`)"]
+
+
+def test_gbk_markdown_is_named(make_lesson):
+    folder = make_lesson()
+    (folder / "lesson.md").write_bytes("## 第一节\n\n中文内容\n".encode("gbk"))
+    assert problems_of(folder) == [
+        "lesson.md:1: file is not UTF-8; it looks like GBK/GB18030 (common on Chinese Windows): re-save it as UTF-8 "
+        "(expected UTF-8 text)"]
+
+
+def test_binary_file(make_lesson):
+    folder = make_lesson()
+    (folder / "lesson.md").write_bytes(b"\x89PNG\r\n\x00\x00")
+    assert problems_of(folder) == ["lesson.md: file contains binary data (NUL bytes) (expected a UTF-8 text file)"]
+
+
+def test_text_before_first_section_and_duplicate_ids(make_lesson):
+    md = "前言\n\n## 甲 {#a}\n\n## 乙 {#a}\n"
+    assert problems_of(make_lesson(md=md)) == [
+        "lesson.md:1: text before the first `## ` section heading (expected the body to start with "
+        "`## Section title {#id}`; put the intro in lesson.yaml)",
+        "lesson.md:5: duplicate section id `a` (first at line 3) (expected a unique `{#id}` per section)",
+    ]
+
+
+def test_unsafe_slug(make_lesson):
+    folder = make_lesson(slug="第一课")
+    assert problems_of(folder)[0].endswith(
+        "lesson folder name `第一课` is not a URL-safe slug (expected lowercase ASCII letters, digits and hyphens, "
+        "e.g. `transformer-basics`)")

@@ -1,0 +1,119 @@
+from pathlib import Path
+
+import pytest
+
+from lessonkit.markup import MarkupContext, render_block, render_inline, render_text
+
+PATH = Path("content/demo/lesson.md")
+
+
+def make_ctx(**values):
+    placed = []
+
+    def place_figure(name):
+        if name != "curve":
+            raise KeyError("a figure defined in lesson.py")
+        placed.append(name)
+        return '<figure id="fig-curve">SVG</figure>'
+
+    return MarkupContext(
+        values=values,
+        figure_numbers={"curve": 1},
+        place_figure=place_figure,
+        place_widget=lambda name: f'<div data-widget="{name}"></div>',
+        render_callout=lambda kind, title, body: f'<aside class="{kind}"><p>{title}</p>{body}</aside>',
+    )
+
+
+def test_values_are_formatted_and_escaped():
+    ctx = make_ctx(p=0.9 ** 96, label="<b>", ln={"mu": 4.0, "xhat": [1.633, -0.816]})
+    html = render_block("p = {{ p }}, {{ label }}, μ = {{ ln.mu }}, x̂₂ = {{ ln.xhat.1:sig2 }}", ctx, PATH)
+    assert html == "<p>p = 4.05 × 10⁻⁵, &lt;b&gt;, μ = 4.00, x̂₂ = −0.82</p>"
+    assert ctx.problems == []
+
+
+def test_unknown_value_is_reported_with_line_and_suggestion():
+    ctx = make_ctx(decay=0.5)
+    render_block("first line\n\nsecond {{ decya }}", ctx, PATH, first_line=10)
+    [problem] = ctx.problems
+    assert str(problem) == ("content/demo/lesson.md:12: unknown value `decya`; did you mean `decay`? "
+                            "(expected a value defined in lesson.py: decay)")
+
+
+def test_inline_math_becomes_mathml_with_values_in_latex():
+    ctx = make_ctx(p=4.048e-5)
+    html = render_inline(r"$0.9^{96} \approx {{ p }}$", ctx, PATH)
+    assert html.startswith('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">')
+    assert "<mn>4.05</mn>" in html and "<msup><mn>10</mn>" in html
+    assert "$" not in html
+
+
+def test_display_math_and_underscores_survive_markdown():
+    ctx = make_ctx()
+    html = render_block("$$\nx_{l+1} = x_l + F(x_l)\n$$\n\nand *em* $a_b$ and $c_d$", ctx, PATH)
+    assert 'display="block"' in html
+    assert "<em>em</em>" in html
+    assert html.count("<msub>") >= 4  # Markdown did not read the underscores as emphasis
+
+
+def test_escaped_dollar_and_code_are_literal():
+    ctx = make_ctx()
+    html = render_block(r"costs \$5, code `{{ not_a_value }}` and `$x$`", ctx, PATH)
+    assert html == "<p>costs $5, code <code>{{ not_a_value }}</code> and <code>$x$</code></p>"
+    assert ctx.problems == []
+
+
+def test_figure_widget_and_reference():
+    ctx = make_ctx()
+    html = render_block("see @fig:curve.\n\n{{< figure curve >}}\n\n{{< widget mask >}}", ctx, PATH)
+    assert '<a class="fig-ref" href="#fig-curve">图 1</a>.' in html
+    assert '<figure id="fig-curve">SVG</figure>' in html and "<p><figure" not in html
+    assert '<div data-widget="mask"></div>' in html
+
+
+def test_unknown_figure_and_reference_are_errors():
+    ctx = make_ctx()
+    render_block("line\n{{< figure nope >}}\n@fig:missing", ctx, PATH, first_line=5)
+    assert [str(p) for p in ctx.problems] == [
+        "content/demo/lesson.md:6: unknown figure `nope` (expected a figure defined in lesson.py)",
+        "content/demo/lesson.md:7: reference to unknown figure `@fig:missing` (expected a figure placed in the lesson: curve)",
+    ]
+
+
+def test_callout_renders_markdown_inside():
+    ctx = make_ctx(n=3)
+    html = render_block("::: tip 还能更省\n**粗体** {{ n }}\n:::\n\nafter", ctx, PATH)
+    assert html.startswith('<aside class="tip"><p>还能更省</p><p><strong>粗体</strong> 3</p></aside>')
+    assert html.endswith("<p>after</p>")
+
+
+def test_callout_problems():
+    ctx = make_ctx()
+    render_block("::: shout\nx\n:::\n\n::: note never closed\ny", ctx, PATH)
+    messages = [p.message for p in ctx.problems]
+    assert messages == ["unknown callout kind `shout`", "callout is never closed"]
+
+
+def test_bad_latex_is_reported():
+    ctx = make_ctx()
+    render_block(r"broken $\frac{1}{$ here", ctx, PATH, first_line=3)
+    [problem] = ctx.problems
+    assert problem.line == 3 and problem.message.startswith(r"cannot convert math `\frac{1}{`")
+
+
+def test_malformed_value_reference_is_reported():
+    ctx = make_ctx(x=1)
+    render_block("value {{ x y }} here", ctx, PATH)
+    assert [p.message for p in ctx.problems] == ["cannot read value reference `{{`…"]
+
+
+def test_nan_value_is_an_error_not_a_page_with_nan():
+    ctx = make_ctx(bad=float("nan"))
+    html = render_block("x = {{ bad }}", ctx, PATH)
+    assert "nan" not in html.lower()
+    assert ctx.problems[0].message == "cannot show value `bad`: the value is nan, not a finite number"
+
+
+def test_render_text_substitutes_values_only():
+    ctx = make_ctx(p=0.5)
+    assert render_text("终点 {{ p }}，*不是* Markdown", ctx, PATH) == "终点 0.500，*不是* Markdown"
