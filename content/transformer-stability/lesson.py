@@ -9,10 +9,9 @@ from lessonkit import Lesson
 lesson = Lesson()
 
 # Okabe–Ito colours (safe for colour-blind readers); every series also gets its own line style and marker.
-BLUE, ORANGE, GREEN, VERMILION, PURPLE, SKY, GREY = (
-    "#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#555555")
+BLUE, ORANGE, GREEN, VERMILION, SKY, GREY = (
+    "#0072b2", "#e69f00", "#009e73", "#d55e00", "#56b4e9", "#555555")
 
-SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 CHINESE_DIGITS = "零一二三四五六七八九"
 CHINESE_FRACTIONS = {1: "十分之一", 2: "百分之一", 3: "千分之一", 4: "万分之一", 5: "十万分之一", 6: "百万分之一"}
 CHINESE_UNITS = {1: "十", 2: "百", 3: "千", 4: "万"}
@@ -43,16 +42,18 @@ def rms_norm(x):
 def layer_norm_steps(x, eps=0.0):
     """The worked example's numbers: μ, σ², σ and x̂ = LN(x), as plain floats."""
     mu, var = moments(x)
-    return {"x": [float(v) for v in x], "mu": float(mu[0]), "var": float(var[0]), "sigma": float(np.sqrt(var[0])),
-            "xhat": layer_norm(x, eps).tolist()}
+    centered = np.asarray(x, dtype=float) - mu
+    return {"x": list(x), "mu": float(mu[0]), "centered": centered.tolist(), "sq_dev": (centered ** 2).tolist(),
+            "var": float(var[0]), "sigma": float(np.sqrt(var[0])), "xhat": layer_norm(x, eps).tolist()}
 
 
 def sci(v):
-    """4.048e-05 → '4.05 × 10⁻⁵' for figure labels (three significant figures, like the text)."""
+    """4.048e-05 → '4.05 \\times 10^{-5}' (mathtext, without $) for figure labels: three significant figures, like
+    the text; whole numbers keep all their digits (9412)."""
     exponent = int(np.floor(np.log10(abs(v))))
     if -3 <= exponent < 6:
         return f"{v:.{max(2 - exponent, 0)}f}"
-    return f"{v / 10 ** exponent:.2f} × 10{str(exponent).translate(SUPERSCRIPT)}"
+    return f"{v / 10 ** exponent:.2f} \\times 10^{{{exponent}}}"
 
 
 # ---------------------------------------------------------------- §1 masks
@@ -193,17 +194,17 @@ def ln_example():
 def ln_challenge():
     steps = layer_norm_steps([10, 0, 0, 0])
     xhat = np.array(steps["xhat"])
-    steps["centered"] = (np.array(steps["x"]) - steps["mu"]).tolist()
-    steps["xhat_mean"] = float(xhat.mean())
-    steps["xhat_std"] = float(np.sqrt(((xhat - xhat.mean()) ** 2).mean()))
+    steps["xhat_mean"] = round(float(xhat.mean()), 12) + 0.0       # check: 0 (rounding noise removed, no "−0")
+    steps["xhat_std"] = round(float(np.sqrt(((xhat - xhat.mean()) ** 2).mean())), 12)   # check: 1
     return steps
 
 
 @lesson.value
 def ln_challenge_exact(ln_challenge):
-    """Why x̂ = [√3, −1/√3, …]: x − μ = μ·[3, −1, −1, −1] and σ = μ·√3."""
+    """Why x̂ = [√3, −1/√3, …]: x − μ = μ·[3, −1, −1, −1], so σ² = μ²·mean([9, 1, 1, 1]) = 3μ² and σ = μ·√3."""
     mu = ln_challenge["mu"]
-    return {"pattern": [round(v / mu) for v in ln_challenge["centered"]],
+    pattern = [round(v / mu) for v in ln_challenge["centered"]]
+    return {"pattern": pattern, "pattern_mean_sq": float(np.mean(np.square(pattern))),
             "sigma_over_mu": ln_challenge["sigma"] / mu,
             "sqrt3": float(np.sqrt(3)), "inv_sqrt3": float(1 / np.sqrt(3))}
 
@@ -224,9 +225,11 @@ def ln_constant(torch_eps):
 
 @lesson.value
 def rms_example():
-    x = np.array([8.0, 2.0, 2.0, 4.0])
-    return {"x": x.tolist(), "mean_sq": float((x ** 2).mean()), "rms": float(np.sqrt((x ** 2).mean())),
-            "y": rms_norm(x).tolist()}
+    x = [8, 2, 2, 4]
+    mean_sq = float(np.mean(np.square(x)))
+    y = rms_norm(x)
+    return {"x": x, "mean_sq": mean_sq, "rms": float(np.sqrt(mean_sq)), "y": y.tolist(),
+            "y_mean_sq": round(float(np.mean(y ** 2)), 12)}
 
 
 # ---------------------------------------------------------------- §4–5 the norm at initialisation
@@ -294,7 +297,6 @@ def norm_final(norm_sim):
             "n_tokens": norm_sim["n_tokens"],
             "none": norm_sim["none"][-1], "post": norm_sim["post"][-1], "pre": norm_sim["pre"][-1],
             "pre_lower": norm_sim["pre_lower"][-1], "pre_upper": norm_sim["pre_upper"][-1],
-            "pre_growth": norm_sim["pre"][-1] / norm_sim["pre"][0],
             "post_before_ln": float(np.mean(norm_sim["post_before_ln"])),
             "none_rms": float(np.sqrt(norm_sim["none"][-1])), "pre_rms": float(np.sqrt(norm_sim["pre"][-1]))}
 
@@ -305,18 +307,19 @@ def norm_final(norm_sim):
     caption="三种注意力掩码。行是当前正在处理的词（查询），列是它能看的词（键）；"
             "✓ = 可看，× = 遮住。编码器人人互看；解码器只能看自己和左边；"
             "交叉注意力里，解码器的每个位置都能看编码器的全部输入。",
-    alt="三个并排的方格图。左：编码器自注意力，4×4 格子全部可看。"
+    alt="三个并排的方格图，行是当前词，列是能看的词。左：编码器自注意力，行列都是 {{ tokens }}，格子全部可看。"
         "中：解码器自注意力，只有对角线及其左下方可看（下三角），右上方全部遮住。"
-        "右：交叉注意力，行是英文译文 It、loves、sunbathing，列是中文「它 最 爱 晒太阳」，全部可看。")
+        "右：交叉注意力，行是英文译文 {{ decoder_tokens }}，列是中文原文 {{ tokens }}，全部可看。")
 def mask_heatmaps(plt, tokens, decoder_tokens, encoder_mask, causal_mask, cross_mask):
     from matplotlib.colors import ListedColormap
 
     cmap = ListedColormap(["#eeeeee", SKY])
     panels = [("编码器：自注意力", tokens, tokens, encoder_mask),
               ("解码器：自注意力（因果）", tokens, tokens, causal_mask),
-              ("交叉注意力：解码器 → 编码器", decoder_tokens, tokens, cross_mask)]
-    fig, axs = plt.subplots(1, 3, figsize=(7.4, 2.7))
+              ("交叉注意力（译文看原文）", decoder_tokens, tokens, cross_mask)]
+    fig, axs = plt.subplots(1, 3, figsize=(7.4, 2.5))
     for ax, (title, rows, cols, mask) in zip(axs, panels):
+        ax.set_anchor("N")
         mask = np.asarray(mask)
         ax.pcolormesh(mask.astype(float), cmap=cmap, vmin=0, vmax=1, edgecolors="white", linewidth=1.5)
         for i in range(mask.shape[0]):
@@ -341,16 +344,16 @@ def mask_heatmaps(plt, tokens, decoder_tokens, encoder_mask, causal_mask, cross_
 
 @lesson.figure(
     caption="每层把梯度乘一个固定的因子，连乘 $L$ 层后剩下多少（纵轴是对数刻度）。"
-            "第 {{ depth }} 层时：{{ shrink_factor }} → {{ no_res_09 }}，{{ grow_factor }} → {{ no_res_11 }}，"
-            "而残差给出的 {{ res_factor }} 只到 {{ res_101 }}。",
+            "第 {{ depth }} 层时：{{ shrink_factor:g }} → {{ no_res_09 }}，{{ grow_factor:g }} → {{ no_res_11 }}，"
+            "而残差给出的 {{ res_factor:g }} 只到 {{ res_101 }}。",
     alt="对数纵轴的折线图，横轴是层数 L 从 0 到 {{ depth }}，纵轴是因子的 L 次方。"
-        "四条直线：因子 {{ shrink_factor }} 一路下降到 {{ no_res_09 }}；因子 1 保持水平在 1；"
-        "因子 {{ res_factor }} 缓慢上升到 {{ res_101 }}；因子 {{ grow_factor }} 急剧上升到 {{ no_res_11 }}。")
+        "四条直线：因子 {{ shrink_factor:g }} 一路下降到 {{ no_res_09 }}；因子 1 保持水平在 1；"
+        "因子 {{ res_factor:g }} 缓慢上升到 {{ res_101 }}；因子 {{ grow_factor:g }} 急剧上升到 {{ no_res_11 }}。")
 def gradient_decay(plt, decay_curves):
     layers = np.array(decay_curves["layers"])
     styles = [
         (VERMILION, "-", "v", "无残差，每层 ×{}（消失）"),
-        (GREY, ":", None, "每层 ×{}（理想）"),
+        (GREY, ":", None, "每层 ×{}（基准）"),
         (GREEN, "-", "o", "有残差，每层 ×{}"),
         (BLUE, "--", "^", "无残差，每层 ×{}（爆炸）"),
     ]
@@ -358,9 +361,9 @@ def gradient_decay(plt, decay_curves):
     for factor, curve, (color, ls, marker, label) in zip(decay_curves["factors"], decay_curves["curves"], styles):
         ax.semilogy(layers, curve, color=color, linestyle=ls, marker=marker, markersize=4, linewidth=1.6,
                     label=label.format(f"{factor:g}"))
-        last = curve[-1]
-        ax.annotate(f"{factor:g}$^{{{layers[-1]}}}$ ≈ {sci(last)}", xy=(layers[-1], last), xytext=(6, 0),
-                    textcoords="offset points", va="center", fontsize=8.5, color=color)
+        if factor != 1.0:
+            ax.annotate(f"${factor:g}^{{{layers[-1]}}} \\approx {sci(curve[-1])}$", xy=(layers[-1], curve[-1]),
+                        xytext=(6, 0), textcoords="offset points", va="center", fontsize=8.5, color=color)
     ax.set(xlabel="层数 L（从最后一层往回数）", ylabel="梯度保留的倍数", xlim=(0, layers[-1]),
            ylim=(1e-5, 1e5))
     ax.set_xticks(layers[::2])
@@ -373,29 +376,33 @@ def gradient_decay(plt, decay_curves):
             "$d = {{ norm_final.d }}$，{{ norm_final.n_tokens }} 个词，{{ norm_final.seeds }} 组随机种子取平均，"
             "设定同 Xiong 等（2020）。没有 LayerNorm 时第 {{ norm_final.layers }} 层涨到 {{ norm_final.none }}；"
             "Post-LN 每次都被压回 1；Pre-LN 线性增长到 {{ norm_final.pre }}，落在引理 2 给出的范围"
-            "[{{ norm_final.pre_lower }}, {{ norm_final.pre_upper }}] 之内（阴影）。",
+            " [{{ norm_final.pre_lower:g }}, {{ norm_final.pre_upper:g }}] 之内（阴影）。",
     alt="对数纵轴的折线图，横轴是层号 0 到 {{ norm_final.layers }}，纵轴是 ‖x‖²/d，标明是初始化时。"
         "无 LayerNorm 的曲线几乎按指数上升，到第 {{ norm_final.layers }} 层约 {{ norm_final.none }}；"
         "Post-LN 是一条平线，始终等于 1；Pre-LN 缓慢地线性上升，到第 {{ norm_final.layers }} 层约 "
         "{{ norm_final.pre }}，落在阴影带 1 + l/2 到 1 + 3l/2 之间。")
 def norm_growth(plt, norm_sim):
     layers = np.array(norm_sim["layers"])
-    fig, ax = plt.subplots(figsize=(6.4, 3.1))
-    ax.fill_between(layers, norm_sim["pre_lower"], norm_sim["pre_upper"], color=ORANGE, alpha=0.18, linewidth=0,
-                    label="引理 2 的范围：1 + l/2 到 1 + 3l/2")
-    series = [("none", "无 LayerNorm", VERMILION, "-", "v"),
-              ("pre", "Pre-LN", BLUE, "-", "o"),
-              ("post", "Post-LN", GREEN, "--", "s")]
-    for key, label, color, ls, marker in series:
-        values = norm_sim[key]
-        ax.semilogy(layers, values, color=color, linestyle=ls, marker=marker, markersize=3.5, markevery=4,
+    series = {"none": ("无 LayerNorm", VERMILION, "-", "v"),
+              "pre": ("Pre-LN", BLUE, "-", "o"),
+              "post": ("Post-LN", GREEN, "--", "s")}
+    fig, (ax_log, ax_lin) = plt.subplots(1, 2, figsize=(7.4, 3.1))
+    for ax, keys in ((ax_log, ["none", "pre", "post"]), (ax_lin, ["pre", "post"])):
+        ax.fill_between(layers, norm_sim["pre_lower"], norm_sim["pre_upper"], color=ORANGE, alpha=0.2, linewidth=0,
+                        label="引理 2：Pre-LN 的范围")
+        for key in keys:
+            label, color, ls, marker = series[key]
+            values = norm_sim[key]
+            ax.plot(layers, values, color=color, linestyle=ls, marker=marker, markersize=3.5, markevery=4,
                     linewidth=1.6, label=label)
-        ax.annotate(sci(values[-1]), xy=(layers[-1], values[-1]), xytext=(5, 0), textcoords="offset points",
-                    va="center", fontsize=8.5, color=color)
-    ax.set(xlabel="层号 l", ylabel="$\\Vert x_l\\Vert^2 / d$", xlim=(0, layers[-1]),
-           title=f"初始化时的残差流量级（d = {norm_sim['d']}）")
-    ax.set_xticks(layers[::4])
-    ax.legend(fontsize=8, loc="upper left")
+            ax.annotate(f"${sci(values[-1])}$", xy=(layers[-1], values[-1]), xytext=(4, 0),
+                        textcoords="offset points", va="center", fontsize=8.5, color=color)
+        ax.set(xlabel="层号 $l$", xlim=(0, layers[-1]), xticks=layers[::4])
+    ax_log.set_yscale("log")
+    ax_log.set(ylabel="$\\Vert x_l\\Vert^2 / d$", title="对数纵轴：三种做法")
+    ax_lin.set(ylim=(0, norm_sim["pre_upper"][-1] * 1.08), title="线性纵轴：Pre-LN 与 Post-LN")
+    ax_log.legend(fontsize=8, loc="upper left")
+    fig.suptitle(f"初始化时（随机权重，未训练）残差流的量级，d = {norm_sim['d']}", fontsize=10)
     return fig
 
 
@@ -409,9 +416,9 @@ def layernorm_example(plt, ln_example):
     idx = np.arange(len(x))
     width = 0.38
     fig, ax = plt.subplots(figsize=(5.6, 2.9))
-    bars_x = ax.bar(idx - width / 2, x, width, color=SKY, edgecolor=BLUE, label="原向量 x")
+    bars_x = ax.bar(idx - width / 2, x, width, color=SKY, edgecolor=BLUE, label="原向量 $x$")
     bars_h = ax.bar(idx + width / 2, xhat, width, color=ORANGE, edgecolor=VERMILION, hatch="///",
-                    label="归一化后 x̂")
+                    label="归一化后 $\\hat{x}$")
     for bars, values in ((bars_x, x), (bars_h, xhat)):
         for bar, v in zip(bars, values):
             ax.annotate(f"{v:.3g}".replace("-", "−"), xy=(bar.get_x() + bar.get_width() / 2, v),
@@ -419,7 +426,7 @@ def layernorm_example(plt, ln_example):
                         ha="center", va="bottom" if v >= 0 else "top", fontsize=8.5)
     ax.axhline(0, color=GREY, linewidth=0.8)
     ax.axhline(ln_example["mu"], color=BLUE, linestyle=":", linewidth=1.2)
-    ax.annotate(f"μ = {ln_example['mu']:g}", xy=(idx[-1] + 0.5, ln_example["mu"]), xytext=(0, 3),
+    ax.annotate(f"$\\mu = {ln_example['mu']:g}$", xy=(idx[-1] + 0.5, ln_example["mu"]), xytext=(0, 3),
                 textcoords="offset points", ha="right", va="bottom", fontsize=8.5, color=BLUE)
     ax.set_xticks(idx, [f"第 {i + 1} 维" for i in idx])
     ax.set_ylim(min(xhat.min(), 0) - 1.2, x.max() + 1.3)

@@ -1,0 +1,138 @@
+"""End to end: build the real lesson into tmp_path and check what a student gets."""
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lessonkit.cli import main
+
+PROJECT = Path(__file__).resolve().parent.parent
+SLUG = "transformer-stability"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("site") / "out"
+    assert main(["build", "--out", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def page(site):
+    return (site / SLUG / "index.html").read_text(encoding="utf-8")
+
+
+def text_of(html: str) -> str:
+    """Visible text, tags removed (MathML included as its characters)."""
+    class Collect(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.parts, self.skip = [], 0
+
+        def handle_starttag(self, tag, attrs):
+            self.skip += tag in ("script", "style")
+
+        def handle_endtag(self, tag):
+            self.skip -= tag in ("script", "style")
+
+        def handle_data(self, data):
+            if not self.skip:
+                self.parts.append(data)
+
+    c = Collect()
+    c.feed(html)
+    return "".join(c.parts)
+
+
+def widget_data(page: str, name: str):
+    m = re.search(rf'<script type="application/json" id="widget-{name}-data">(.*?)</script>', page, re.S)
+    assert m, f"widget {name} has no embedded data"
+    return json.loads(m.group(1))
+
+
+def test_site_layout(site):
+    assert (site / "index.html").exists() and (site / ".nojekyll").exists()
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert f'href="{SLUG}/index.html"' in index
+    assert "编码器、解码器与深度的稳定器" in index
+
+
+def test_header_sections_and_challenges(page):
+    text = text_of(page)
+    assert '<html lang="zh-CN"' in page
+    for words in ("实验目标", "课堂问题", "猫追狗", "狗追猫"):
+        assert words in text
+    for section_id in ("masks", "families", "depth", "layernorm", "pre-post"):
+        assert f'<section id="{section_id}"' in page
+    for heading in ("双向 vs 单向", "三种结构", "96 层网络", "LayerNorm 怎么救", "Norm 放前还是放后"):
+        assert heading in text
+    for card in ("仅编码器", "仅解码器", "编码器 + 解码器", "代表模型", "训练方式", "擅长", "为什么今天偏爱解码器", "还能更省"):
+        assert card in text
+    assert len(re.findall(r'<article class="challenge"', page)) == 4
+    assert len(re.findall(r'<details class="answer"', page)) == 4
+
+
+def test_figures_have_captions_and_text_alternatives(page):
+    figures = re.findall(r'<figure id="fig-([\w-]+)".*?</figure>', page, re.S)
+    assert set(figures) >= {"mask_heatmaps", "gradient_decay", "norm_growth", "layernorm_example"}
+    for block in re.findall(r"<figure .*?</figure>", page, re.S):
+        label = re.search(r'role="img" aria-label="([^"]{20,})"', block)
+        assert label, block[:200]
+        assert "<svg" in block and "<figcaption>" in block
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), "ids must be unique across inlined figures"
+
+
+def test_computed_numbers_present_and_seed_slips_absent(page):
+    text = text_of(page)
+    # worked by hand / science.md: 0.9^96 = 4.048e-5, 1.1^96 = 9412.3, 1.01^96 = 2.599
+    assert "4.05 × 10⁻⁵" in text and "9412" in text and "2.60" in text
+    assert "0.004 %" in text
+    for wrong in ("0.00006", "万分之零点六", "12000", "12,000", "1.2 万"):
+        assert wrong not in text
+    # LayerNorm [8, 2, 2, 4]: μ = 4, σ² = 6, σ = √6 ≈ 2.449, x̂ = [1.633, −0.816, −0.816, 0]
+    assert "[1.63, −0.816, −0.816, 0]" in text and "2.45" in text
+    # challenge 3, [10, 0, 0, 0]: μ = 2.5, σ = 4.330, x̂ = [√3, −1/√3, −1/√3, −1/√3]
+    answer_3 = text_of(re.search(r'<article class="challenge" id="challenge-3".*?</article>', page, re.S).group(0))
+    assert "4.33" in answer_3 and "1.73" in answer_3 and answer_3.count("0.577") >= 3
+    # RMSNorm [8, 2, 2, 4]: RMS = √22 ≈ 4.690
+    assert "4.69" in text
+    assert "nan" not in text.lower().replace("nanc", "")
+
+
+def test_mask_widget_data_is_the_causal_mask(page):
+    data = widget_data(page, "mask_table")
+    tokens = ["它", "最", "爱", "晒太阳"]
+    assert data["rows"] == tokens and data["cols"] == tokens
+    modes = {m["key"]: np.array(m["visible"], dtype=bool) for m in data["modes"]}
+    n = len(tokens)
+    rows, cols = np.indices((n, n))
+    assert (modes["decoder"] == (cols <= rows)).all()
+    assert modes["encoder"].all()
+
+
+def test_block_stack_follows_lemma_2(page):
+    data = widget_data(page, "block_stack")
+    series = {s["key"]: np.array(s["values"], dtype=float) for s in data["series"]}
+    layers = np.array(data["layers"], dtype=float)
+    pre_sq = series["pre"] ** 2  # values are ‖x‖/√d; Lemma 2 bounds ‖x_l‖²/d
+    tol = 1e-3  # widget values are rounded to 4 significant figures
+    assert (pre_sq >= (1 + layers / 2) * (1 - tol)).all()
+    assert (pre_sq <= (1 + 3 * layers / 2) * (1 + tol)).all()
+    assert np.allclose(series["post"], 1.0, atol=1e-3)  # LN output has ‖x‖² = d exactly
+    assert (np.diff(series["none"]) > 0).all() and series["none"][-1] > 1e3
+
+
+def test_page_is_self_contained(page):
+    assert not re.search(r'\s(src|href|action|poster|data)="(?!#|\.\./index\.html)', page)
+    assert not re.search(r"https?://(?!www\.w3\.org/(1999/xlink|2000/svg|1998/Math/MathML))", page)
+    assert "@import" not in page and "<link" not in page and "<iframe" not in page
+    assert not re.search(r"url\((?!#)", page)
+    assert "<math" in page and "mathjax" not in page.lower() and "katex" not in page.lower()
+
+
+def test_build_does_not_touch_repo_output(site):
+    assert site.resolve() != (PROJECT / "output").resolve()
