@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import re
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -72,12 +71,6 @@ class FigureMaker:
         return fig, fig.subplots(nrows, ncols, **kwargs)
 
 
-@dataclass
-class DrawnFigure:
-    name: str
-    svg: str
-
-
 def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> str:
     """Run one figure function and return its SVG, with ids made unique for `name`."""
     import matplotlib
@@ -104,17 +97,49 @@ def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int 
 
 
 def clean_svg(svg: str, name: str) -> str:
-    """Make matplotlib's SVG fit inline: no XML prolog, ids unique per figure, fewer bytes, scalable."""
+    """Make matplotlib's SVG fit inline under a strict CSP: no XML prolog, no <style>, no style="…" attributes
+    (a CSP without 'unsafe-inline' blocks both), ids only where referenced and unique per figure, scalable."""
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
-    prefix = f"{name}-"
-    svg = re.sub(r'\bid="([^"]+)"', lambda m: f'id="{prefix}{m.group(1)}"', svg)
-    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
-    svg = re.sub(r'xlink:href="#([^"]+)"', lambda m: f'xlink:href="#{prefix}{m.group(1)}"', svg)
+    svg = re.sub(r"<defs>\s*<style[^>]*>.*?</style>\s*</defs>\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r'\s(width|height)="[\d.]+pt"', "", svg, count=2)
+    svg = re.sub(r' style="([^"]*)"', lambda m: _style_to_attributes(m.group(1)), svg)
+    families = re.findall(r' font-family="([^"]*)"', svg)
+    svg = re.sub(r' font-family="[^"]*"', "", svg)  # one family on the root, inherited by every <text>
+    family = families[0] if families else "sans-serif"
+    svg = svg.replace("<svg ", f'<svg {ROOT_ATTRIBUTES} font-family="{family}" ', 1)
+    svg = re.sub(r' transform="rotate\(-?0 [\d.]+ [\d.]+\)"', "", svg)
+    svg = _unique_ids(svg, f"{name}-")
     svg = _round_numbers(svg)
     svg = re.sub(r"\n\s*", "\n", svg)
     return svg.strip()
+
+
+# matplotlib's <style> said `*{stroke-linejoin: round; stroke-linecap: butt}`: inherited attributes say the same
+ROOT_ATTRIBUTES = 'stroke-linejoin="round" stroke-linecap="butt"'
+SVG_PROPERTIES = {"fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin",
+                  "stroke-dasharray", "stroke-dashoffset", "stroke-opacity", "stroke-miterlimit", "opacity",
+                  "font-size", "font-family", "font-style", "font-weight", "text-anchor", "clip-path",
+                  "dominant-baseline", "display", "visibility"}
+
+
+def _style_to_attributes(style: str) -> str:
+    attributes = []
+    for declaration in filter(None, (d.strip() for d in style.split(";"))):
+        prop, _, value = (part.strip() for part in declaration.partition(":"))
+        if prop not in SVG_PROPERTIES:  # our bug: extend the table, don't ship a style attribute
+            raise ValueError(f"SVG style property {prop!r} has no presentation attribute mapping")
+        attributes.append(f' {prop}="{value.replace(chr(34), chr(39))}"')
+    return "".join(attributes)
+
+
+def _unique_ids(svg: str, prefix: str) -> str:
+    """Keep only ids something refers to, prefixed so several inlined figures never share one."""
+    referenced = set(re.findall(r'url\(#([^)]+)\)|href="#([^"]+)"', svg))
+    referenced = {a or b for a, b in referenced}
+    svg = re.sub(r'\sid="([^"]+)"', lambda m: f' id="{prefix}{m.group(1)}"' if m.group(1) in referenced else "", svg)
+    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
+    return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}{m.group(1)}"', svg)
 
 
 def _round_numbers(svg: str) -> str:

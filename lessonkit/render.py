@@ -7,6 +7,7 @@ from pathlib import Path
 import jinja2
 
 from .errors import UsageError
+from .numbers import format_value
 
 DEFAULT_THEME = "default"
 
@@ -24,7 +25,7 @@ def theme_dirs(themes_root: Path, name: str) -> list[Path]:
 
 
 def make_env(dirs: list[Path]) -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
@@ -32,6 +33,8 @@ def make_env(dirs: list[Path]) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["num"] = format_value  # the same number formatting as {{ values }} in Markdown
+    return env
 
 
 def read_asset(dirs: list[Path], name: str) -> str:

@@ -451,6 +451,7 @@ def block_stack(norm_sim):
         return [float(f"{np.sqrt(v):.4g}") for v in values]
 
     return {"layers": norm_sim["layers"], "initial": 1, "quantity_label": "‖x‖ / √d",
+            "table_layers": [0, 1, 2, 4, 8, 12, 16, 24],
             "series": [{"key": "none", "label": "无 LayerNorm", "values": four_sig(norm_sim["none"])},
                        {"key": "post", "label": "Post-LN", "values": four_sig(norm_sim["post"])},
                        {"key": "pre", "label": "Pre-LN", "values": four_sig(norm_sim["pre"])}]}
