@@ -50,3 +50,17 @@ def json_for_script(data) -> str:
     """JSON that is safe inside <script type="application/json">: no `</script>`, no HTML comment openers."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def theme_problem(exc: Exception) -> UsageError:
+    """A template mistake, located at the template file and line where Jinja hit it."""
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename.endswith((".html", ".htm"))]
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        where = f"{exc.filename or exc.name}:{exc.lineno}"
+    elif frames:
+        where = f"{frames[-1].filename}:{frames[-1].lineno}"
+    else:
+        where = "theme"
+    return UsageError(f"{where}: template error: {exc.message if hasattr(exc, 'message') else exc}")

@@ -12,7 +12,7 @@ from . import markup
 from .compute import Lesson, compute_values, call_author_code, inputs_for, load_lesson_module
 from .content import LessonSource, find_lessons, load_lesson
 from .errors import ContentError, Problem, UsageError
-from .render import json_for_script, make_env, read_asset, theme_dirs
+from .render import json_for_script, make_env, read_asset, theme_dirs, theme_problem
 from .output import write_site
 
 SITE_TITLE = "计算型课堂讲义"
@@ -145,6 +145,13 @@ def _plain(data: Any) -> Any:
 
 # ── render ──────────────────────────────────────────────────────────────────────────────────────────────────────────
 def render_site(computed: list[ComputedLesson], dirs: list[Path]) -> dict[str, bytes]:
+    try:
+        return _render_site(computed, dirs)
+    except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound) as exc:
+        raise theme_problem(exc) from None
+
+
+def _render_site(computed: list[ComputedLesson], dirs: list[Path]) -> dict[str, bytes]:
     env = make_env(dirs)
     assets = {"css": read_asset(dirs, "style.css"), "js": read_asset(dirs, "lesson.js")}
     pages: dict[str, bytes] = {}

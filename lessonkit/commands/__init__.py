@@ -1,0 +1,7 @@
+"""One module per command-line verb. Each module offers `HELP`, `add_arguments(parser)` and `run(args) -> int`."""
+from . import build
+
+# name → module; the first one is the default when no verb is given
+COMMANDS = {
+    "build": build,
+}

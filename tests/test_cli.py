@@ -1,0 +1,95 @@
+"""The command line: exit codes, messages naming file and line, and a failed build that leaves the old site."""
+from lessonkit.cli import main
+
+
+def snapshot(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_build_fixture_lesson(make_lesson, run_build):
+    make_lesson()
+    code, out_text, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "二的十次方是 1024。" in page  # 2**10, by hand
+    assert 'href="demo/index.html"' in (out / "index.html").read_text(encoding="utf-8")
+    assert "built 1 lesson(s)" in out_text
+
+
+def test_content_error_exit_1_lists_every_problem_and_keeps_old_site(make_lesson, run_build, tmp_path):
+    make_lesson()
+    assert run_build()[0] == 0
+    before = snapshot(tmp_path / "out")
+    make_lesson(md="## 第一节\n\n{{ two_pwo }}\n\n{{< figure nope >}}\n")
+    code, _, err, out = run_build()
+    assert code == 1
+    assert "lesson.md:3: unknown value `two_pwo`; did you mean `two_pow`?" in err
+    assert "lesson.md:5: unknown figure `nope`" in err
+    assert "Traceback" not in err
+    assert snapshot(out) == before
+
+
+def test_unknown_lesson_is_a_usage_error(make_lesson, run_build):
+    make_lesson()
+    code, _, err, _ = run_build("--lesson", "nope")
+    assert code == 2 and "no lesson `nope`" in err and "demo" in err
+
+
+def test_unknown_theme_is_a_usage_error(make_lesson, run_build):
+    make_lesson()
+    code, _, err, _ = run_build("--theme", "nope")
+    assert code == 2 and "theme `nope` not found" in err
+
+
+def test_bad_option_exits_2(capsys):
+    assert main(["build", "--frobnicate"]) == 2
+    assert "unrecognized arguments" in capsys.readouterr().err
+
+
+def test_help_names_the_build_options(capsys):
+    assert main(["--help"]) == 0
+    text = capsys.readouterr().out
+    for option in ("--out", "--theme", "--lesson"):
+        assert option in text
+
+
+def test_refuses_to_overwrite_a_folder_it_did_not_make(make_lesson, run_build, tmp_path):
+    make_lesson()
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "thesis.txt").write_text("irreplaceable")
+    code, _, err, _ = run_build(out=precious)
+    assert code == 2 and "was not made by this tool" in err
+    assert (precious / "thesis.txt").read_text() == "irreplaceable"
+
+
+def test_user_theme_overrides_one_template(make_lesson, run_build, tmp_path):
+    from shutil import copytree
+    from lessonkit.paths import PROJECT
+
+    make_lesson()
+    themes = tmp_path / "themes"
+    copytree(PROJECT / "themes" / "default", themes / "default")
+    (themes / "mine" / "partials").mkdir(parents=True)
+    (themes / "mine" / "partials" / "extend_head.html").write_text('<meta name="x-theme" content="mine">')
+    code, _, err, out = run_build("--theme", "mine", "--themes-dir", str(themes))
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert '<meta name="x-theme" content="mine">' in page
+    assert "二的十次方是 1024。" in page  # everything else came from default
+
+
+def test_undefined_template_variable_is_an_error_naming_the_template(make_lesson, run_build, tmp_path):
+    from shutil import copytree
+    from lessonkit.paths import PROJECT
+
+    make_lesson()
+    themes = tmp_path / "themes"
+    copytree(PROJECT / "themes" / "default", themes / "default")
+    (themes / "typo" / "partials").mkdir(parents=True)
+    (themes / "typo" / "partials" / "extend_head.html").write_text("\n<meta content=\"{{ lesson.titel }}\">")
+    code, _, err, out = run_build("--theme", "typo", "--themes-dir", str(themes))
+    assert code == 2
+    assert f"{themes / 'typo' / 'partials' / 'extend_head.html'}:2: template error:" in err
+    assert "titel" in err and "Traceback" not in err
+    assert not out.exists()
