@@ -19,7 +19,7 @@ from .errors import Problem
 from .numbers import FormatError, format_value
 
 MD_EXTENSIONS = ["tables", "sane_lists", "attr_list"]
-CALLOUT_KINDS = ("note", "tip", "warning", "info")
+CALLOUT_KINDS = ("note", "tip", "warning", "info", "cards", "card")  # cards: a grid of `card`s
 
 DIRECTIVE = re.compile(r"^\{\{<\s*(\w+)\s+([\w-]+)\s*>\}\}\s*$")
 CALLOUT_OPEN = re.compile(r"^:::\s*([\w-]+)(?:\s+(.*?))?\s*$")

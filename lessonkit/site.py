@@ -16,6 +16,7 @@ from .render import json_for_script, make_env, read_asset, theme_dirs, theme_pro
 from .output import write_site
 
 SITE_TITLE = "计算型课堂讲义"
+BLOCK_TEMPLATES = {"cards": "partials/cards.html", "card": "partials/card.html"}  # other ::: kinds are callouts
 
 
 @dataclass
@@ -184,8 +185,8 @@ def lesson_context(lesson: ComputedLesson, env) -> dict[str, Any]:
         figure_numbers={name: i + 1 for i, name in enumerate(placed_figures)},
         place_figure=lambda name: _figure_html(lesson, name, ctx, env, placed_figures),
         place_widget=lambda name: _widget_html(lesson, name, env),
-        render_callout=lambda kind, title, body: env.get_template("partials/callout.html").render(
-            callout={"kind": kind, "title": title, "body": body}),
+        render_callout=lambda kind, title, body: env.get_template(BLOCK_TEMPLATES.get(kind, "partials/callout.html"))
+        .render(callout={"kind": kind, "title": title, "body": body}),
     )
     meta, lines, meta_path = src.meta, src.meta_lines, src.meta_path
 

@@ -117,3 +117,11 @@ def test_nan_value_is_an_error_not_a_page_with_nan():
 def test_render_text_substitutes_values_only():
     ctx = make_ctx(p=0.5)
     assert render_text("终点 {{ p }}，*不是* Markdown", ctx, PATH) == "终点 0.500，*不是* Markdown"
+
+
+def test_nested_cards_container():
+    ctx = make_ctx()
+    html = render_block("::: cards\n\n::: card 甲\n一\n:::\n\n::: card 乙\n二\n:::\n\n:::\n", ctx, PATH)
+    assert html == ('<aside class="cards"><p></p><aside class="card"><p>甲</p><p>一</p></aside>\n'
+                    '<aside class="card"><p>乙</p><p>二</p></aside></aside>')
+    assert ctx.problems == []
