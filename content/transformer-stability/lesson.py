@@ -5,6 +5,7 @@ Every number the lesson shows is a value below; the text only inserts it with {{
 import numpy as np
 
 from lessonkit import Lesson
+from lessonkit.numbers import format_value
 
 lesson = Lesson()
 
@@ -48,12 +49,8 @@ def layer_norm_steps(x, eps=0.0):
 
 
 def sci(v):
-    """4.048e-05 → '4.05 \\times 10^{-5}' (mathtext, without $) for figure labels: three significant figures, like
-    the text; whole numbers keep all their digits (9412)."""
-    exponent = int(np.floor(np.log10(abs(v))))
-    if -3 <= exponent < 6:
-        return f"{v:.{max(2 - exponent, 0)}f}"
-    return f"{v / 10 ** exponent:.2f} \\times 10^{{{exponent}}}"
+    """A number for a figure label, written like the text's numbers (4.05 × 10⁻⁵, 9412), as mathtext without $."""
+    return format_value(v, math_mode=True)
 
 
 # ---------------------------------------------------------------- §1 masks
