@@ -134,13 +134,4 @@
     try { f(el, d); } catch (e) { console.error(el.id, e); }
   });
 
-  var opened = [];
-  window.addEventListener('beforeprint', function () {
-    if (html.classList.contains('print-student')) return;
-    all('details.answer').forEach(function (x) { if (!x.open) { x.open = true; opened.push(x); } });
-  });
-  window.addEventListener('afterprint', function () {
-    opened.forEach(function (x) { x.open = false; });
-    opened = [];
-  });
 })();

@@ -1,0 +1,44 @@
+"""Headless Chromium through Playwright, shared by `build.py pdf` and the browser tests.
+
+`playwright install` is not needed (nor possible offline): we drive the system's Chromium (Debian package `chromium`).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+
+# Flags for a quiet, offline, sandbox-less headless run (containers and CI have no user namespaces).
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+INSTALL_HINT = ("install Chromium (Debian/Ubuntu: `sudo apt-get install --no-install-recommends chromium`, "
+                "or set LESSONKIT_CHROMIUM to its path) and Playwright (`.venv/bin/pip install -e '.[test]'`); "
+                "./install.sh does both")
+
+
+def executable() -> str | None:
+    """Path of the Chromium binary: $LESSONKIT_CHROMIUM, else chromium / chromium-browser on PATH."""
+    explicit = os.environ.get("LESSONKIT_CHROMIUM")
+    if explicit:
+        return explicit if os.access(explicit, os.X_OK) else None
+    for name in ("chromium", "chromium-browser", "/usr/bin/chromium"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def missing() -> str | None:
+    """Why Chromium cannot be driven here, or None when it can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return f"the Python package playwright is not installed; {INSTALL_HINT}"
+    if executable() is None:
+        return f"no Chromium found; {INSTALL_HINT}"
+    return None
+
+
+def launch(playwright):
+    """A headless Chromium browser from a started `sync_playwright()`."""
+    return playwright.chromium.launch(executable_path=executable(), args=ARGS)

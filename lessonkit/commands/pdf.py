@@ -1,0 +1,73 @@
+"""`pdf`: build the site, then print every lesson with headless Chromium to OUT/<slug>.pdf (A4, print stylesheet).
+
+The student edition OUT/<slug>.pdf leaves the answers out; `--answers` also prints the teacher edition
+OUT/<slug>-answers.pdf, with a final 「答案」 part. Every build replaces OUT, PDFs included, so both editions are printed
+in one run. Needs Chromium and the Python package playwright (./install.sh installs both).
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .. import chromium
+from ..errors import UsageError
+from ..paths import PROJECT
+from . import build as build_command
+
+HELP = "build, then print every lesson to OUT/<slug>.pdf with headless Chromium"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    build_command.add_arguments(p)
+    p.add_argument("--answers", action="store_true",
+                   help="also print the teacher edition, answers in a final 「答案」 part, to OUT/<slug>-answers.pdf")
+
+
+def run(args: argparse.Namespace) -> int:
+    reason = chromium.missing()
+    if reason:
+        raise UsageError(f"cannot print PDFs: {reason}")
+    build_command.run(argparse.Namespace(**{**vars(args), "quiet": True}))
+    out = args.out.expanduser().resolve()
+    slugs = sorted(path.parent.name for path in out.glob("*/index.html"))
+    editions = [False, True] if args.answers else [False]
+    written = print_lessons(out, slugs, editions)
+    if not args.quiet:
+        print(f"printed {len(slugs)} lesson(s) into {out}" + (" (with teacher editions)" if args.answers else ""))
+        for path in written:
+            print(f"  {path}  {path.stat().st_size / 1024:7.1f} KB")
+    return 0
+
+
+def pdf_name(slug: str, answers: bool) -> str:
+    return f"{slug}-answers.pdf" if answers else f"{slug}.pdf"
+
+
+def print_lessons(out: Path, slugs: list[str], editions: list[bool], browser=None) -> list[Path]:
+    """Print OUT/<slug>/index.html in each edition (False: student, True: with answers); one Chromium for all."""
+    if browser is not None:
+        return [print_page(browser, out, slug, answers) for slug in slugs for answers in editions]
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = chromium.launch(playwright)
+        try:
+            return print_lessons(out, slugs, editions, browser)
+        finally:
+            browser.close()
+
+
+def print_page(browser, out: Path, slug: str, answers: bool) -> Path:
+    target = out / pdf_name(slug, answers)
+    page = browser.new_page()
+    try:
+        page.goto((out / slug / "index.html").as_uri(), wait_until="load")
+        if not answers:
+            page.evaluate("document.documentElement.classList.add('print-student')")
+        page.emulate_media(media="print")
+        # size, margins and page numbers come from the theme's @page rule
+        page.pdf(path=str(target), prefer_css_page_size=True, print_background=True, format="A4",
+                 tagged=True, outline=True)
+    finally:
+        page.close()
+    return target
