@@ -134,4 +134,17 @@
     try { f(el, d); } catch (e) { console.error(el.id, e); }
   });
 
+  // a box that scrolls sideways (wide formula or table on a phone) must be reachable by keyboard (WCAG 2.1.1):
+  // focusable exactly while it overflows, so wide screens get no extra Tab stops
+  var scrollers = all('math, .table-scroll, pre');
+  function keyboardScroll() {
+    scrollers.forEach(function (el) {
+      if (el.scrollWidth > el.clientWidth + 1) el.setAttribute('tabindex', '0');
+      else if (el.getAttribute('tabindex') === '0') el.removeAttribute('tabindex');
+    });
+  }
+  keyboardScroll();
+  window.addEventListener('resize', keyboardScroll);
+  doc.addEventListener('toggle', keyboardScroll, true);
+
 })();
