@@ -134,9 +134,9 @@
     try { f(el, d); } catch (e) { console.error(el.id, e); }
   });
 
-  // a box that scrolls sideways (wide formula or table on a phone) must be reachable by keyboard (WCAG 2.1.1):
+  // a box that scrolls sideways (wide formula, table or figure on a phone) must be reachable by keyboard (WCAG 2.1.1):
   // focusable exactly while it overflows, so wide screens get no extra Tab stops
-  var scrollers = all('math, .table-scroll, pre');
+  var scrollers = all('math, .table-scroll, pre, .figure-svg');
   function keyboardScroll() {
     scrollers.forEach(function (el) {
       if (el.scrollWidth > el.clientWidth + 1) el.setAttribute('tabindex', '0');
