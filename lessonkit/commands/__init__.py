@@ -1,8 +1,10 @@
 """One module per command-line verb. Each module offers `HELP`, `add_arguments(parser)` and `run(args) -> int`."""
-from . import build, pdf
+from . import build, new, pdf, serve
 
 # name → module; the first one is the default when no verb is given
 COMMANDS = {
     "build": build,
+    "serve": serve,
+    "new": new,
     "pdf": pdf,
 }

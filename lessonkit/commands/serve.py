@@ -1,0 +1,381 @@
+"""`serve`: preview the site at http://127.0.0.1:8000; saving a file under content/ or themes/ rebuilds the site and
+reloads the open page by itself.
+
+The site is built into a temporary folder, never into output/. Every HTML page the preview sends gets a small script
+that listens on /__reload (Server-Sent Events) and reloads the page after each rebuild; the built files never contain
+it. A content problem shows as an error page listing every problem (and in the terminal); the server keeps running and
+the page comes back as soon as the problem is fixed. Stop with Ctrl+C.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import html
+import mimetypes
+import os
+import re
+import secrets
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from .build import add_site_options
+
+HELP = "preview the site in the browser, rebuilt and reloaded on every save"
+POLL_SECONDS = 0.3
+RELOAD_PATH = "/__reload"
+KEEPALIVE_SECONDS = 15
+IGNORED_DIRS = {"__pycache__", "node_modules"}
+CSP_META = re.compile(r"<meta\b[^>]*\bhttp-equiv\s*=\s*[\"']?Content-Security-Policy[\"']?[^>]*>", re.I)
+CSP_CONTENT = re.compile(r"(\bcontent\s*=\s*)\"([^\"]*)\"", re.I)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_site_options(p)
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000; 0 picks a free one)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: 127.0.0.1, this computer only)")
+    p.add_argument("--lesson", metavar="SLUG", help="preview only this lesson (faster for a long course)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..site import Options
+
+    options = Options(content=args.content.resolve(), out=Path("."), themes=args.themes_dir.resolve(),
+                      theme=args.theme, lesson=args.lesson)
+    preview = Preview(options, quiet=args.quiet, verbose=args.verbose)
+    server = preview.start(args.host, args.port)
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl+C: the temporary site is removed
+    try:
+        preview.say(f"serving {server.url} — saving a file in {_shown(options.content)} or {_shown(options.themes)} "
+                    "rebuilds the site and reloads the page; Ctrl+C stops", always=True)
+        server.wait()
+    except KeyboardInterrupt:
+        preview.say("stopped", always=True)
+    finally:
+        server.stop()
+    return 0
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def _shown(path: Path) -> str:
+    try:
+        return f"{path.relative_to(Path.cwd())}/"
+    except ValueError:
+        return f"{path}/"
+
+
+# ── the build side: a temporary site, rebuilt when a watched file changes ───────────────────────────────────────────
+@dataclass
+class BuildState:
+    build_id: str                  # changes on every rebuild; pages learn it and ask /__reload whether it is stale
+    problems: list[str] | None     # None: the last build succeeded
+
+
+class Preview:
+    """Builds the site into a temporary folder and rebuilds it whenever a file under content/ or themes/ changes."""
+
+    def __init__(self, options, quiet: bool = False, verbose: bool = False):
+        from ..render import theme_dirs
+
+        if not options.content.is_dir():
+            from ..errors import UsageError
+            raise UsageError(f"content folder {options.content} does not exist "
+                             "(create a lesson with `python build.py new SLUG`)")
+        theme_dirs(options.themes, options.theme)  # an unknown theme is a usage error now, not an error page
+        self.workdir = Path(tempfile.mkdtemp(prefix="lessonkit-preview-"))
+        options.out = self.workdir / "site"
+        options.figure_cache = {}
+        self.options = options
+        self.quiet, self.verbose = quiet, verbose
+        self.session = secrets.token_hex(4)
+        self.generation = 0
+        self.state = BuildState(f"{self.session}-0", ["the site has not been built yet"])
+        self.changed = threading.Condition()
+        self.stopping = threading.Event()
+        self.seen = self.snapshot()
+
+    @property
+    def site(self) -> Path:
+        return self.options.out
+
+    def say(self, text: str, always: bool = False) -> None:
+        if always or not self.quiet:
+            print(text, flush=True)
+
+    def snapshot(self) -> dict[str, tuple[int, int]]:
+        """Modification time and size of every watched file (hidden files, caches and editor backups left out)."""
+        files = {}
+        for root in (self.options.content, self.options.themes):
+            for folder, dirs, names in os.walk(root):
+                dirs[:] = [d for d in dirs if not d.startswith(".") and d not in IGNORED_DIRS]
+                for name in names:
+                    if name.startswith((".", "#")) or name.endswith(("~", ".swp", ".swx", ".tmp")):
+                        continue
+                    path = os.path.join(folder, name)
+                    try:
+                        st = os.stat(path)
+                    except OSError:  # deleted between listing and stat
+                        continue
+                    files[path] = (st.st_mtime_ns, st.st_size)
+        return files
+
+    def rebuild(self, reason: str = "") -> None:
+        from ..errors import ContentError, UsageError
+        from ..site import build
+
+        started = time.perf_counter()
+        problems: list[str] | None
+        try:
+            report = build(self.options)
+            problems = None
+        except ContentError as err:
+            problems = [str(p) for p in err.problems]
+        except UsageError as err:
+            problems = [str(err)]
+        except Exception:  # our bug: show it, keep serving, let the author keep working
+            problems = ["internal error in lessonkit (please report it):\n" + traceback.format_exc()]
+        seconds = time.perf_counter() - started
+        with self.changed:
+            self.generation += 1
+            self.state = BuildState(f"{self.session}-{self.generation}", problems)
+            self.changed.notify_all()
+        why = f" ({reason})" if reason else ""
+        if problems is None:
+            self.say(f"built in {seconds:.2f} s{why}" + (f" · {len(report.pages)} files" if self.verbose else ""))
+        else:
+            print(f"error: the content has {len(problems)} problem(s){why}; the page shows them until they are fixed:",
+                  file=sys.stderr, flush=True)
+            for problem in problems:
+                print(f"  {problem}", file=sys.stderr, flush=True)
+
+    def watch(self) -> None:
+        """Poll the watched folders; rebuild once per batch of changes."""
+        while not self.stopping.wait(POLL_SECONDS):
+            now = self.snapshot()
+            if now != self.seen:
+                changed = sorted(set(now.items()) ^ set(self.seen.items()))
+                self.seen = now
+                first = _shown_file(changed[0][0]) if changed else ""
+                more = f" and {len({c[0] for c in changed}) - 1} more" if len({c[0] for c in changed}) > 1 else ""
+                self.rebuild(f"{first}{more} changed")
+
+    def wait_for_rebuild(self, build_id: str, timeout: float) -> BuildState:
+        """Block until the build id differs from `build_id` (or the timeout passes, or the server stops)."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.state.build_id != build_id or self.stopping.is_set(), timeout)
+            return self.state
+
+    def start(self, host: str, port: int) -> "PreviewServer":
+        self.rebuild()
+        return PreviewServer(self, host, port)
+
+    def close(self) -> None:
+        self.stopping.set()
+        with self.changed:
+            self.changed.notify_all()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _shown_file(path: str) -> str:
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+# ── the HTTP side ───────────────────────────────────────────────────────────────────────────────────────────────────
+class PreviewServer:
+    """The HTTP server and the watcher thread, started together and stopped together."""
+
+    def __init__(self, preview: Preview, host: str, port: int):
+        from ..errors import UsageError
+
+        self.preview = preview
+        try:
+            self.httpd = ThreadingHTTPServer((host, port), _handler_for(preview))
+        except OSError as exc:
+            preview.close()
+            hint = f"; try --port {port + 1}" if port else ""
+            raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}{hint}") from None
+        self.httpd.daemon_threads = True
+        self.url = f"http://{host}:{self.httpd.server_address[1]}/"
+        self.threads = [threading.Thread(target=self.httpd.serve_forever, name="preview-http", daemon=True),
+                        threading.Thread(target=preview.watch, name="preview-watch", daemon=True)]
+        for thread in self.threads:
+            thread.start()
+
+    def wait(self) -> None:
+        while self.threads[0].is_alive():
+            self.threads[0].join(0.5)
+
+    def stop(self) -> None:
+        self.preview.close()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        for thread in self.threads:
+            thread.join(5)
+
+
+def _handler_for(preview: Preview) -> type[BaseHTTPRequestHandler]:
+    class Handler(PreviewHandler):
+        pass
+    Handler.preview = preview
+    return Handler
+
+
+class PreviewHandler(BaseHTTPRequestHandler):
+    preview: Preview
+    server_version = "lessonkit-preview"
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (the base class's name)
+        if self.preview.verbose:
+            super().log_message(format, *args)
+
+    def do_GET(self) -> None:  # noqa: N802 (the base class's name)
+        url = urlsplit(self.path)
+        if url.path == RELOAD_PATH:
+            self.send_events(parse_qs(url.query).get("build", [""])[0])
+        else:
+            self.send_page(unquote(url.path))
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self.do_GET()
+
+    def send_page(self, url_path: str) -> None:
+        state = self.preview.state
+        site = self.preview.site
+        rel = url_path.lstrip("/")
+        if rel == "" or rel.endswith("/"):
+            rel += "index.html"
+        if state.problems is not None and rel.endswith(".html"):
+            self.send_html(HTTPStatus.INTERNAL_SERVER_ERROR, error_page(state.problems), state.build_id)
+            return
+        target = (site / rel).resolve()
+        inside = target == site.resolve() or site.resolve() in target.parents
+        if inside and target.is_dir():
+            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+            self.send_header("Location", url_path.rstrip("/") + "/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        try:
+            data = target.read_bytes() if inside else None
+        except OSError:
+            data = None
+        if data is None:
+            self.send_html(HTTPStatus.NOT_FOUND, not_found_page(url_path), state.build_id)
+        elif target.suffix == ".html":
+            self.send_html(HTTPStatus.OK, data.decode("utf-8"), state.build_id)
+        else:
+            self.send_bytes(HTTPStatus.OK, data, mimetypes.guess_type(target.name)[0] or "application/octet-stream")
+
+    def send_html(self, status: HTTPStatus, page: str, build_id: str) -> None:
+        self.send_bytes(status, with_reload(page, build_id).encode("utf-8"), "text/html; charset=utf-8")
+
+    def send_bytes(self, status: HTTPStatus, data: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def send_events(self, build_id: str) -> None:
+        """Server-Sent Events: one `reload` message as soon as the site differs from the page's build."""
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        try:
+            self.wfile.write(b"retry: 500\n\n")
+            self.wfile.flush()
+            while not self.preview.stopping.is_set():
+                state = self.preview.wait_for_rebuild(build_id, KEEPALIVE_SECONDS)
+                if self.preview.stopping.is_set():
+                    return
+                if state.build_id != build_id:
+                    self.wfile.write(f"data: {state.build_id}\n\n".encode())
+                    self.wfile.flush()
+                    return
+                self.wfile.write(b": still here\n\n")  # a closed tab shows up as a failed write
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            return
+
+
+# ── what the preview adds to pages ──────────────────────────────────────────────────────────────────────────────────
+def reload_script(build_id: str) -> str:
+    """Reload the page when the server reports a build newer than the one this page came from."""
+    return ("(function(){var s=new EventSource('" + RELOAD_PATH + "?build=" + build_id + "');"
+            "s.onmessage=function(){s.close();location.reload();};})();")
+
+
+def with_reload(page: str, build_id: str) -> str:
+    """The page plus the reload script, with its Content-Security-Policy (if any) widened just enough to run it."""
+    script = reload_script(build_id)
+
+    def widen(meta: re.Match) -> str:
+        return CSP_CONTENT.sub(lambda c: f'{c.group(1)}"{allow_script(c.group(2), script)}"', meta.group(0), count=1)
+
+    page = CSP_META.sub(widen, page, count=1)
+    tag = f"<script>{script}</script>"
+    end = page.rfind("</body>")
+    return page[:end] + tag + page[end:] if end >= 0 else page + tag
+
+
+def script_hash(script: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def allow_script(policy: str, script: str) -> str:
+    """A CSP that also lets this one inline script run and connect back to the preview server."""
+    directives: dict[str, list[str]] = {}
+    for part in policy.split(";"):
+        words = part.split()
+        if words:
+            directives.setdefault(words[0].lower(), words[1:])
+    scripts = directives.get("script-src", list(directives.get("default-src", [])))
+    directives["script-src"] = _add_source(scripts, script_hash(script))
+    directives["connect-src"] = _add_source(directives.get("connect-src", []), "'self'")
+    return "; ".join(" ".join([name] + sources) for name, sources in directives.items())
+
+
+def _add_source(sources: list[str], source: str) -> list[str]:
+    kept = [s for s in sources if s.lower() != "'none'"]  # 'none' beside a source would be contradictory
+    return kept if source in kept else kept + [source]
+
+
+PAGE_STYLE = ("body{font:16px/1.6 system-ui,'Noto Sans CJK SC','PingFang SC','Microsoft YaHei',sans-serif;"
+              "max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}h1{color:#b00020;font-size:1.4rem}"
+              "li{margin:.6rem 0}pre{white-space:pre-wrap;background:#fff4f4;border-left:4px solid #b00020;"
+              "padding:.5rem .8rem;margin:0;font:14px/1.5 ui-monospace,monospace}")
+
+
+def error_page(problems: list[str]) -> str:
+    items = "\n".join(f"<li><pre>{html.escape(p)}</pre></li>" for p in problems)
+    return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>构建失败 · lessonkit 预览</title>\n<style>{PAGE_STYLE}</style>\n</head>\n<body>\n<main>\n"
+            f"<h1>构建失败：{len(problems)} 个问题</h1>\n"
+            f"<p>改好后保存文件，本页会自动刷新。（Build failed: fix and save; this page reloads by itself.）</p>\n"
+            f'<ol class="problems">\n{items}\n</ol>\n</main>\n</body>\n</html>\n')
+
+
+def not_found_page(url_path: str) -> str:
+    return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n<title>找不到页面</title>\n'
+            f"<style>{PAGE_STYLE}</style>\n</head>\n<body>\n<main>\n<h1>找不到 {html.escape(url_path)}</h1>\n"
+            f'<p><a href="/">课程目录</a></p>\n</main>\n</body>\n</html>\n')
