@@ -332,7 +332,7 @@ def with_reload(page: str, build_id: str) -> str:
     def widen(meta: re.Match) -> str:
         return CSP_CONTENT.sub(lambda c: f'{c.group(1)}"{allow_script(c.group(2), script)}"', meta.group(0), count=1)
 
-    page = CSP_META.sub(widen, page, count=1)
+    page = CSP_META.sub(widen, page)  # every policy on the page must allow it
     tag = f"<script>{script}</script>"
     end = page.rfind("</body>")
     return page[:end] + tag + page[end:] if end >= 0 else page + tag

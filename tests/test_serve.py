@@ -1,0 +1,235 @@
+"""The live preview: it rebuilds on save, tells the open page to reload, shows problems as a page, and never puts its
+reload hook into built files."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import http.client
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from lessonkit.cli import main
+from lessonkit.commands.serve import Preview, allow_script, with_reload
+from lessonkit.paths import PROJECT
+from lessonkit.site import Options
+
+EVENT_WAIT = 10  # seconds; the keep-alive comes every 15 s, so an event before this came from the rebuild itself
+CSP = ("default-src 'none'; script-src 'sha256-AAAA'; style-src 'sha256-BBBB'; img-src data:; base-uri 'none'; "
+       "form-action 'none'")
+
+
+def fetch(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode("utf-8")
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode("utf-8")
+
+
+def build_id(page: str) -> str:
+    return re.search(r"/__reload\?build=([\w-]+)", page).group(1)
+
+
+class Events:
+    """An open /__reload stream, as the page's EventSource holds it."""
+
+    def __init__(self, url: str, build: str):
+        self.response = urllib.request.urlopen(f"{url}__reload?build={build}", timeout=EVENT_WAIT)
+        assert self.response.headers["Content-Type"] == "text/event-stream"
+        assert self.response.readline() == b"retry: 500\n"
+
+    def next_data(self) -> str:
+        while True:
+            line = self.response.readline().decode()
+            if line.startswith("data:"):
+                return line[5:].strip()
+            assert line, "stream closed without an event"
+
+    def close(self) -> None:
+        self.response.close()
+
+
+def theme_with_csp(tmp_path: Path) -> Path:
+    """A user theme whose head carries the strict CSP meta tag (as the default theme may)."""
+    themes = tmp_path / "themes"
+    (themes / "csp" / "partials").mkdir(parents=True)
+    os.symlink(PROJECT / "themes" / "default", themes / "default")
+    (themes / "csp" / "partials" / "extend_head.html").write_text(
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">', encoding="utf-8")
+    return themes
+
+
+@pytest.fixture
+def start_preview(make_lesson, tmp_path):
+    servers = []
+
+    def start(themes: Path = PROJECT / "themes", theme: str = "default"):
+        options = Options(content=tmp_path / "content", out=tmp_path / "unused", themes=themes, theme=theme)
+        server = Preview(options, quiet=True).start("127.0.0.1", 0)
+        servers.append(server)
+        return server
+
+    make_lesson()
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def test_save_rebuilds_and_the_open_page_is_told_to_reload(start_preview, make_lesson):
+    server = start_preview()
+    status, page = fetch(server.url + "demo/")
+    assert status == 200 and "二的十次方是 1024。" in page
+    assert page.rstrip().endswith("</html>") and "new EventSource('/__reload" in page
+    events = Events(server.url, build_id(page))
+    started = time.monotonic()
+    make_lesson(py="from lessonkit import Lesson\nlesson = Lesson()\n\n@lesson.value\ndef two_pow():\n    return 2 ** 11\n")
+    new_build = events.next_data()
+    events.close()
+    assert time.monotonic() - started < EVENT_WAIT
+    status, page = fetch(server.url + "demo/")
+    assert status == 200 and "二的十次方是 2048。" in page  # 2**11
+    assert build_id(page) == new_build
+
+
+def test_a_page_from_an_older_build_is_told_to_reload_at_once(start_preview):
+    server = start_preview()
+    events = Events(server.url, "stale-build")
+    assert events.next_data() == build_id(fetch(server.url)[1])
+    events.close()
+
+
+def test_bad_edit_shows_an_error_page_that_reloads_when_fixed(start_preview, make_lesson):
+    server = start_preview()
+    page = fetch(server.url + "demo/")[1]
+    events = Events(server.url, build_id(page))
+    make_lesson(md="## 第一节 {#first}\n\n二的十次方是 {{ two_pwo }}。\n")
+    events.next_data()
+    events.close()
+    status, page = fetch(server.url + "demo/")
+    assert status == 500
+    assert "lesson.md:3: unknown value `two_pwo`; did you mean `two_pow`?" in page
+    assert "/__reload?build=" in page  # the error page reloads itself too
+    assert fetch(server.url)[0] == 500  # every page shows the problem, the index too
+
+    events = Events(server.url, build_id(page))
+    make_lesson()
+    events.next_data()
+    events.close()
+    status, page = fetch(server.url + "demo/")
+    assert status == 200 and "二的十次方是 1024。" in page
+
+
+def test_an_unknown_path_or_an_escape_attempt_is_not_found(start_preview):
+    server = start_preview()
+    assert fetch(server.url + "nope/")[0] == 404
+    host, port = server.httpd.server_address[:2]
+    connection = http.client.HTTPConnection(host, port, timeout=10)
+    connection.request("GET", "/..%2f..%2f..%2fetc%2fpasswd")
+    assert connection.getresponse().status == 404
+    connection.close()
+
+
+def test_a_lesson_folder_without_slash_is_redirected(start_preview):
+    server = start_preview()
+    host, port = server.httpd.server_address[:2]
+    connection = http.client.HTTPConnection(host, port, timeout=10)
+    connection.request("GET", "/demo")
+    response = connection.getresponse()
+    assert response.status == 301 and response.getheader("Location") == "/demo/"
+    connection.close()
+
+
+def sha256_source(script: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
+
+
+def test_csp_gets_the_reload_scripts_hash_and_connect_src():
+    page = f'<html><head><meta http-equiv="Content-Security-Policy" content="{CSP}"></head><body><p>x</p></body></html>'
+    served = with_reload(page, "abc-1")
+    script = re.search(r"<script>(.*?)</script></body>", served).group(1)
+    policy = re.search(r'content="([^"]*)"', served).group(1)
+    directives = {d.split()[0]: d.split()[1:] for d in policy.split("; ")}
+    assert directives["script-src"] == ["'sha256-AAAA'", sha256_source(script)]
+    assert directives["connect-src"] == ["'self'"]
+    for kept in ("default-src 'none'", "style-src 'sha256-BBBB'", "img-src data:", "base-uri 'none'",
+                 "form-action 'none'"):
+        assert kept in policy
+
+
+def test_csp_without_script_src_inherits_default_src_and_drops_none():
+    assert allow_script("default-src 'none'", "x") == f"default-src 'none'; script-src {sha256_source('x')}; connect-src 'self'"
+
+
+def test_served_page_under_csp_and_built_files_never_hold_the_hook(start_preview, tmp_path, make_lesson, run_build):
+    themes = theme_with_csp(tmp_path)
+    server = start_preview(themes, "csp")
+    page = fetch(server.url + "demo/")[1]
+    script = re.search(r"<script>(\(function\(\)\{var s=new EventSource.*?)</script>", page).group(1)
+    assert sha256_source(script) in re.search(r'Content-Security-Policy" content="([^"]*)"', page).group(1)
+    built = [p for p in server.preview.site.rglob("*") if p.is_file()]
+    assert built and not any(b"__reload" in p.read_bytes() for p in built)
+
+    code, _, err, out = run_build("--theme", "csp", "--themes-dir", str(themes))
+    assert code == 0, err
+    assert f'content="{CSP}"' in (out / "demo" / "index.html").read_text(encoding="utf-8")  # untouched
+    assert not any(b"__reload" in p.read_bytes() for p in out.rglob("*") if p.is_file())
+
+
+def test_page_reloads_itself_in_a_browser_under_csp(start_preview, tmp_path, make_lesson):
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("needs Chromium at /usr/bin/chromium")
+    server = start_preview(theme_with_csp(tmp_path), "csp")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run"])
+        try:
+            page = browser.new_page()
+            page.goto(server.url + "demo/")
+            make_lesson(md="## 第一节 {#first}\n\n改过了：{{ two_pow }}。\n")
+            # reloading at all proves the script ran and reached /__reload under the page's strict policy
+            page.get_by_text("改过了：1024").wait_for(timeout=EVENT_WAIT * 1000)
+        finally:
+            browser.close()
+
+
+def test_serve_command_runs_until_stopped(make_lesson, tmp_path):
+    make_lesson()
+    proc = subprocess.Popen([sys.executable, str(PROJECT / "build.py"), "serve", "--port", "0",
+                             "--content", str(tmp_path / "content")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(2)]  # "built in … s", then "serving URL …"
+        url = re.search(r"serving (http://127\.0\.0\.1:\d+/)", lines[1]).group(1)
+        status, page = fetch(url + "demo/")
+        assert status == 200 and "二的十次方是 1024。" in page
+    finally:
+        proc.terminate()
+        code = proc.wait(10)
+    assert code == 0, proc.stderr.read()
+
+
+def test_busy_port_is_a_usage_error(make_lesson, tmp_path, capsys):
+    make_lesson()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code = main(["serve", "--port", str(port), "--content", str(tmp_path / "content")])
+    assert code == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_missing_content_folder_is_a_usage_error(tmp_path, capsys):
+    assert main(["serve", "--port", "0", "--content", str(tmp_path / "nothing")]) == 2
+    assert "does not exist" in capsys.readouterr().err
