@@ -1,10 +1,10 @@
-"""`serve`: preview the site at http://127.0.0.1:8000; saving a file under content/ or themes/ rebuilds the site and
-reloads the open page by itself.
+"""`serve`: preview the site at http://127.0.0.1:8000. Saving any file under content/ or themes/ rebuilds the site
+and the open page reloads by itself, usually within a second. A mistake turns the page into the list of problems
+(also printed here); save the fix and the lesson comes back. The preview builds into a temporary folder and never
+touches output/. Stop with Ctrl+C.
 
-The site is built into a temporary folder, never into output/. Every HTML page the preview sends gets a small script
-that listens on /__reload (Server-Sent Events) and reloads the page after each rebuild; the built files never contain
-it. A content problem shows as an error page listing every problem (and in the terminal); the server keeps running and
-the page comes back as soon as the problem is fixed. Stop with Ctrl+C.
+How: a thread polls the watched files' modification times; each served HTML page gets a small script (only in the
+response, never in the files) that waits on /__reload (Server-Sent Events) and reloads after the next build.
 """
 from __future__ import annotations
 
@@ -167,11 +167,10 @@ class Preview:
         while not self.stopping.wait(POLL_SECONDS):
             now = self.snapshot()
             if now != self.seen:
-                changed = sorted(set(now.items()) ^ set(self.seen.items()))
+                changed = sorted(path for path in now.keys() | self.seen.keys() if now.get(path) != self.seen.get(path))
                 self.seen = now
-                first = _shown_file(changed[0][0]) if changed else ""
-                more = f" and {len({c[0] for c in changed}) - 1} more" if len({c[0] for c in changed}) > 1 else ""
-                self.rebuild(f"{first}{more} changed")
+                more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
+                self.rebuild(f"{_shown_file(changed[0])}{more} changed")
 
     def wait_for_rebuild(self, build_id: str, timeout: float) -> BuildState:
         """Block until the build id differs from `build_id` (or the timeout passes, or the server stops)."""
