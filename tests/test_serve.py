@@ -58,6 +58,13 @@ class Events:
         self.response.close()
 
 
+def save(path: Path, text: str) -> None:
+    """Save as careful editors do (write a hidden file, then rename), so no poll sees half a file."""
+    hidden = path.with_name(f".{path.name}.tmp")
+    hidden.write_text(text, encoding="utf-8")
+    os.replace(hidden, path)
+
+
 def theme_with_csp(tmp_path: Path) -> Path:
     """A user theme whose head carries the strict CSP meta tag (as the default theme may)."""
     themes = tmp_path / "themes"
@@ -84,14 +91,15 @@ def start_preview(make_lesson, tmp_path):
         server.stop()
 
 
-def test_save_rebuilds_and_the_open_page_is_told_to_reload(start_preview, make_lesson):
+def test_save_rebuilds_and_the_open_page_is_told_to_reload(start_preview, tmp_path):
     server = start_preview()
     status, page = fetch(server.url + "demo/")
     assert status == 200 and "二的十次方是 1024。" in page
     assert page.rstrip().endswith("</html>") and "new EventSource('/__reload" in page
     events = Events(server.url, build_id(page))
     started = time.monotonic()
-    make_lesson(py="from lessonkit import Lesson\nlesson = Lesson()\n\n@lesson.value\ndef two_pow():\n    return 2 ** 11\n")
+    save(tmp_path / "content" / "demo" / "lesson.py",
+         "from lessonkit import Lesson\nlesson = Lesson()\n\n@lesson.value\ndef two_pow():\n    return 2 ** 11\n")
     new_build = events.next_data()
     events.close()
     assert time.monotonic() - started < EVENT_WAIT
@@ -107,11 +115,13 @@ def test_a_page_from_an_older_build_is_told_to_reload_at_once(start_preview):
     events.close()
 
 
-def test_bad_edit_shows_an_error_page_that_reloads_when_fixed(start_preview, make_lesson):
+def test_bad_edit_shows_an_error_page_that_reloads_when_fixed(start_preview, tmp_path):
     server = start_preview()
     page = fetch(server.url + "demo/")[1]
     events = Events(server.url, build_id(page))
-    make_lesson(md="## 第一节 {#first}\n\n二的十次方是 {{ two_pwo }}。\n")
+    lesson_md = tmp_path / "content" / "demo" / "lesson.md"
+    good = lesson_md.read_text(encoding="utf-8")
+    save(lesson_md, good.replace("two_pow", "two_pwo"))
     events.next_data()
     events.close()
     status, page = fetch(server.url + "demo/")
@@ -121,7 +131,7 @@ def test_bad_edit_shows_an_error_page_that_reloads_when_fixed(start_preview, mak
     assert fetch(server.url)[0] == 500  # every page shows the problem, the index too
 
     events = Events(server.url, build_id(page))
-    make_lesson()
+    save(lesson_md, good)
     events.next_data()
     events.close()
     status, page = fetch(server.url + "demo/")
@@ -184,7 +194,7 @@ def test_served_page_under_csp_and_built_files_never_hold_the_hook(start_preview
     assert not any(b"__reload" in p.read_bytes() for p in out.rglob("*") if p.is_file())
 
 
-def test_page_reloads_itself_in_a_browser_under_csp(start_preview, tmp_path, make_lesson):
+def test_page_reloads_itself_in_a_browser_under_csp(start_preview, tmp_path):
     playwright = pytest.importorskip("playwright.sync_api")
     if not Path("/usr/bin/chromium").exists():
         pytest.skip("needs Chromium at /usr/bin/chromium")
@@ -196,7 +206,7 @@ def test_page_reloads_itself_in_a_browser_under_csp(start_preview, tmp_path, mak
         try:
             page = browser.new_page()
             page.goto(server.url + "demo/")
-            make_lesson(md="## 第一节 {#first}\n\n改过了：{{ two_pow }}。\n")
+            save(tmp_path / "content" / "demo" / "lesson.md", "## 第一节 {#first}\n\n改过了：{{ two_pow }}。\n")
             # reloading at all proves the script ran and reached /__reload under the page's strict policy
             page.get_by_text("改过了：1024").wait_for(timeout=EVENT_WAIT * 1000)
         finally:

@@ -33,6 +33,7 @@ from .build import add_site_options
 
 HELP = "preview the site in the browser, rebuilt and reloaded on every save"
 POLL_SECONDS = 0.3
+SETTLE_SECONDS = 0.05
 RELOAD_PATH = "/__reload"
 KEEPALIVE_SECONDS = 15
 IGNORED_DIRS = {"__pycache__", "node_modules"}
@@ -167,10 +168,21 @@ class Preview:
         while not self.stopping.wait(POLL_SECONDS):
             now = self.snapshot()
             if now != self.seen:
+                now = self.settled(now)
                 changed = sorted(path for path in now.keys() | self.seen.keys() if now.get(path) != self.seen.get(path))
                 self.seen = now
                 more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
                 self.rebuild(f"{_shown_file(changed[0])}{more} changed")
+
+    def settled(self, now: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
+        """Wait until a save has finished (editors may truncate, write and rename in steps), at most ~1 s."""
+        for _ in range(20):
+            time.sleep(SETTLE_SECONDS)
+            again = self.snapshot()
+            if again == now:
+                break
+            now = again
+        return now
 
     def wait_for_rebuild(self, build_id: str, timeout: float) -> BuildState:
         """Block until the build id differs from `build_id` (or the timeout passes, or the server stops)."""
@@ -212,7 +224,7 @@ class PreviewServer:
             raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}{hint}") from None
         self.httpd.daemon_threads = True
         self.url = f"http://{host}:{self.httpd.server_address[1]}/"
-        self.threads = [threading.Thread(target=self.httpd.serve_forever, name="preview-http", daemon=True),
+        self.threads = [threading.Thread(target=self.httpd.serve_forever, args=(0.1,), name="preview-http", daemon=True),
                         threading.Thread(target=preview.watch, name="preview-watch", daemon=True)]
         for thread in self.threads:
             thread.start()
