@@ -85,7 +85,8 @@ def load_sources(content_dir: Path, only: str | None) -> list[LessonSource]:
 
 
 # ── compute ─────────────────────────────────────────────────────────────────────────────────────────────────────────
-def compute_all(sources: list[LessonSource], figure_cache: dict | None = None) -> tuple[str | None, list[ComputedLesson]]:
+def compute_all(sources: list[LessonSource],
+                figure_cache: dict | None = None) -> tuple[str | None, list[ComputedLesson]]:
     problems: list[Problem] = []
     computed = []
     for source in sources:

@@ -224,7 +224,8 @@ class PreviewServer:
             raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}{hint}") from None
         self.httpd.daemon_threads = True
         self.url = f"http://{host}:{self.httpd.server_address[1]}/"
-        self.threads = [threading.Thread(target=self.httpd.serve_forever, args=(0.1,), name="preview-http", daemon=True),
+        self.threads = [threading.Thread(target=self.httpd.serve_forever, args=(0.1,), name="preview-http",
+                                         daemon=True),
                         threading.Thread(target=preview.watch, name="preview-watch", daemon=True)]
         for thread in self.threads:
             thread.start()
