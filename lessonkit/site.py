@@ -26,7 +26,6 @@ class Options:
     themes: Path
     theme: str = "default"
     lesson: str | None = None
-    figure_cache: dict | None = None  # kept across rebuilds by `serve`: unchanged figures are not redrawn
 
 
 @dataclass
@@ -51,7 +50,7 @@ def build(options: Options) -> BuildReport:
     started = time.perf_counter()
     sources = load_sources(options.content, options.lesson)
     dirs = theme_dirs(options.themes, options.theme)
-    font, computed = compute_all(sources, options.figure_cache)
+    font, computed = compute_all(sources)
     pages = render_site(computed, dirs)
     write_site(pages, options.out)
     report = BuildReport(pages, font, sum(len(c.figures) for c in computed))
@@ -85,8 +84,7 @@ def load_sources(content_dir: Path, only: str | None) -> list[LessonSource]:
 
 
 # ── compute ─────────────────────────────────────────────────────────────────────────────────────────────────────────
-def compute_all(sources: list[LessonSource],
-                figure_cache: dict | None = None) -> tuple[str | None, list[ComputedLesson]]:
+def compute_all(sources: list[LessonSource]) -> tuple[str | None, list[ComputedLesson]]:
     problems: list[Problem] = []
     computed = []
     for source in sources:
@@ -100,7 +98,7 @@ def compute_all(sources: list[LessonSource],
     if any(c.registry.figures for c in computed):
         font = _font()
         for lesson in computed:
-            lesson.figures = draw_figures(lesson, font, figure_cache)
+            lesson.figures = draw_figures(lesson, font)
     return font, computed
 
 
@@ -123,7 +121,7 @@ def _font() -> str:
         raise UsageError(str(exc)) from None
 
 
-def draw_figures(lesson: ComputedLesson, font: str, cache: dict | None = None) -> dict[str, str]:
+def draw_figures(lesson: ComputedLesson, font: str) -> dict[str, str]:
     from .figures import draw_svg
 
     path = lesson.source.code_path
@@ -131,28 +129,8 @@ def draw_figures(lesson: ComputedLesson, font: str, cache: dict | None = None) -
     for name, spec in lesson.registry.figures.items():
         line = spec.func.__code__.co_firstlineno
         args = inputs_for(spec.inputs, lesson.values, path, name, line)
-        key = _figure_key(path, name, font, args) if cache is not None else None
-        if key is not None and key in cache:
-            svgs[name] = cache[key]
-            continue
         svgs[name] = draw_svg(name, spec.func, args, font, path, line)
-        if key is not None:
-            if len(cache) > 256:  # a long preview session: forget old drafts rather than grow without end
-                cache.clear()
-            cache[key] = svgs[name]
     return svgs
-
-
-def _figure_key(path: Path, name: str, font: str, args: list[Any]) -> tuple | None:
-    """Same lesson.py text, same inputs, same font → same SVG. None when the inputs cannot be fingerprinted."""
-    import hashlib
-    import pickle
-
-    try:
-        inputs = pickle.dumps(args, protocol=4)
-    except Exception:  # an input pickle cannot handle: always redraw
-        return None
-    return (str(path), name, font, hashlib.sha256(path.read_bytes()).hexdigest(), hashlib.sha256(inputs).hexdigest())
 
 
 def _plain(data: Any) -> Any:

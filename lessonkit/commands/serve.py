@@ -29,6 +29,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from ..paths import PROJECT
 from .build import add_site_options
 
 HELP = "preview the site in the browser, rebuilt and reloaded on every save"
@@ -99,7 +100,8 @@ class Preview:
         theme_dirs(options.themes, options.theme)  # an unknown theme is a usage error now, not an error page
         self.workdir = Path(tempfile.mkdtemp(prefix="lessonkit-preview-"))
         options.out = self.workdir / "site"
-        options.figure_cache = {}
+        if hasattr(options, "cache"):  # an engine with a figure cache: share build's, so only changed figures redraw
+            options.cache = PROJECT / ".cache" / "lessonkit"
         self.options = options
         self.quiet, self.verbose = quiet, verbose
         self.session = secrets.token_hex(4)
