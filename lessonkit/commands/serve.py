@@ -381,7 +381,8 @@ PAGE_STYLE = ("body{font:16px/1.6 system-ui,'Noto Sans CJK SC','PingFang SC','Mi
 
 
 def error_page(problems: list[str]) -> str:
-    items = "\n".join(f"<li><pre>{html.escape(p)}</pre></li>" for p in problems)
+    here = str(Path.cwd()) + os.sep  # content/x/lesson.md:3 reads better than the full path
+    items = "\n".join(f"<li><pre>{html.escape(p.replace(here, ''))}</pre></li>" for p in problems)
     return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
             f"<title>构建失败 · lessonkit 预览</title>\n<style>{PAGE_STYLE}</style>\n</head>\n<body>\n<main>\n"
             f"<h1>构建失败：{len(problems)} 个问题</h1>\n"
