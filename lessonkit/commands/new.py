@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{folder} already exists: choose another name, or delete that folder first")
     create_lesson(folder, slug)
     if not args.quiet:
-        print(f"created {folder}/ ({', '.join(SCAFFOLD_FILES)})")
+        print(f"created {_shown(folder)}/ ({', '.join(SCAFFOLD_FILES)})")
         where = "" if args.content.resolve() == (PROJECT / "content").resolve() else f" --content {args.content}"
         print(f"next: python build.py serve{where}, open http://127.0.0.1:8000/{slug}/ and edit the three files; "
               "the page follows every save")
@@ -64,3 +64,10 @@ def create_lesson(folder: Path, slug: str) -> None:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
