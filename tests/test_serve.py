@@ -214,20 +214,32 @@ def test_page_reloads_itself_in_a_browser_under_csp(start_preview, tmp_path):
             browser.close()
 
 
-def test_serve_command_runs_until_stopped(make_lesson, tmp_path):
-    make_lesson()
-    proc = subprocess.Popen([sys.executable, str(PROJECT / "build.py"), "serve", "--port", "0",
-                             "--content", str(tmp_path / "content")],
+def test_new_serve_edit_build_as_a_new_author_would(tmp_path, run_build):
+    """The guide's path: `new`, `serve`, edit and see the change, then `build` (commands run as processes)."""
+    content = tmp_path / "content"
+    command = [sys.executable, str(PROJECT / "build.py")]
+    subprocess.run([*command, "new", "my-first-lesson", "--content", str(content)], check=True, capture_output=True)
+    proc = subprocess.Popen([*command, "serve", "--port", "0", "--content", str(content)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         lines = [proc.stdout.readline() for _ in range(2)]  # "built in … s", then "serving URL …"
-        url = re.search(r"serving (http://127\.0\.0\.1:\d+/)", lines[1]).group(1)
-        status, page = fetch(url + "demo/")
-        assert status == 200 and "二的十次方是 1024。" in page
+        url = re.search(r"serving (http://127\.0\.0\.1:\d+/)", lines[1]).group(1) + "my-first-lesson/"
+        status, page = fetch(url)
+        assert status == 200 and "每层把信号乘 0.9。" in page
+        events = Events(url.rsplit("my-first-lesson/", 1)[0], build_id(page))
+        lesson_py = content / "my-first-lesson" / "lesson.py"
+        save(lesson_py, lesson_py.read_text(encoding="utf-8").replace("return 0.9", "return 0.8"))
+        events.next_data()
+        events.close()
+        status, page = fetch(url)
+        assert status == 200 and "每层把信号乘 0.8。" in page and "只剩 11 %" in page  # 0.8**10 = 0.107
     finally:
         proc.terminate()
         code = proc.wait(10)
     assert code == 0, proc.stderr.read()
+    code, _, err, out = run_build()
+    assert code == 0, err
+    assert "只剩 11 %" in (out / "my-first-lesson" / "index.html").read_text(encoding="utf-8")
 
 
 def test_busy_port_is_a_usage_error(make_lesson, tmp_path, capsys):

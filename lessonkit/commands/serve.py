@@ -56,8 +56,12 @@ def run(args: argparse.Namespace) -> int:
     options = Options(content=args.content.resolve(), out=Path("."), themes=args.themes_dir.resolve(),
                       theme=args.theme, lesson=args.lesson)
     preview = Preview(options, quiet=args.quiet, verbose=args.verbose)
-    server = preview.start(args.host, args.port)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl+C: the temporary site is removed
+    try:
+        server = preview.start(args.host, args.port)
+    except BaseException:  # Ctrl+C during the first build, or the port is taken
+        preview.close()
+        raise
     try:
         preview.say(f"serving {server.url} — saving a file in {_shown(options.content)} or {_shown(options.themes)} "
                     "rebuilds the site and reloads the page; Ctrl+C stops", always=True)
