@@ -1,0 +1,47 @@
+"""`serve` in a real browser: the open page reloads itself after a save, under the page's strict CSP."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from lessonkit.commands.serve import Preview
+from lessonkit.paths import PROJECT
+from lessonkit.site import Options
+
+CSP = ("default-src 'none'; script-src 'sha256-AAAA'; style-src 'sha256-BBBB'; img-src data:; base-uri 'none'; "
+       "form-action 'none'")
+
+
+@pytest.fixture
+def preview(make_lesson, tmp_path):
+    """A preview of one small lesson, with a theme whose pages carry a strict CSP (nothing may connect anywhere)."""
+    make_lesson()
+    themes = tmp_path / "themes"
+    (themes / "csp" / "partials").mkdir(parents=True)
+    os.symlink(PROJECT / "themes" / "default", themes / "default")
+    (themes / "csp" / "partials" / "extend_head.html").write_text(
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">', encoding="utf-8")
+    options = Options(content=tmp_path / "content", out=tmp_path / "unused", themes=themes, theme="csp")
+    server = Preview(options, quiet=True).start("127.0.0.1", 0)
+    yield server
+    server.stop()
+
+
+def save(path: Path, text: str) -> None:
+    hidden = path.with_name(f".{path.name}.tmp")
+    hidden.write_text(text, encoding="utf-8")
+    os.replace(hidden, path)
+
+
+def test_page_reloads_itself_after_a_save(browser, preview, tmp_path):
+    page = browser.new_page()
+    try:
+        page.goto(preview.url + "demo/")
+        assert page.get_by_text("二的十次方是 1024。").is_visible()
+        save(tmp_path / "content" / "demo" / "lesson.md", "## 第一节 {#first}\n\n改过了：{{ two_pow }}。\n")
+        # reloading at all proves the script ran and reached /__reload under the page's strict policy
+        page.get_by_text("改过了：1024").wait_for(timeout=10_000)
+    finally:
+        page.close()
