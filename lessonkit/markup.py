@@ -181,6 +181,10 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
     def line_at(offset: int) -> int:
         return origins[text.count("\n", 0, offset)] if origins else 1
 
+    # what is left once our syntax is blanked out (same offsets, same lines): only here can raw HTML or a
+    # malformed `{{` hide
+    rest = INLINE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
     def replace(m: re.Match) -> str:
         line = line_at(m.start())
         if m.group("code"):
@@ -199,10 +203,10 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
         return stash.add(_figure_ref(m.group("figref"), ctx, path, line))
 
     out = INLINE.sub(replace, text)
-    for m in re.finditer(r"\{\{(?!<)", out):
+    for m in re.finditer(r"\{\{(?!<)", rest):
         ctx.problems.append(Problem(path, line_at(m.start()), "cannot read value reference `{{`…",
                                     "`{{ name }}` or `{{ name:spec }}` with a name made of letters, digits and _"))
-    for m in RAW_BLOCKED.finditer(out):
+    for m in RAW_BLOCKED.finditer(rest):
         what = f"`<{m.group(1).lower()}>`" if m.group(1) else f"attribute `{m.group(2).lower()}=`"
         ctx.problems.append(Problem(path, line_at(m.start()), f"raw HTML {what}: the page's Content-Security-Policy "
                                     "blocks it (pages run only lessonkit's own script and style, and load nothing)",
@@ -233,7 +237,8 @@ def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path
     data = file.read_bytes()
     mime, magics = kind
     if not data.lstrip().startswith(magics) or (mime == "image/svg+xml" and b"<svg" not in data):
-        return problem(f"image `{src}` is not a {mime} file", f"a real {Path(src).suffix.lstrip('.').upper()} image")
+        kind_name = Path(src).suffix.lstrip(".").upper()
+        return problem(f"image `{src}` is not a {kind_name} image", f"a real {kind_name} file, or the right extension")
     uri = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
     title_attr = f' title="{html.escape(title)}"' if title else ""
     return f'<img src="{uri}" alt="{html.escape(alt)}"{title_attr}>'
@@ -248,9 +253,18 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
         mathml = latex_to_mathml(latex.strip(), display=display)
         # display math scrolls sideways on a phone: a block wrapper, valid wherever the math stands
         return f'<span class="math-block">{mathml}</span>' if display == "block" else mathml
-    except Exception as exc:  # latex2mathml raises many types for bad LaTeX
-        ctx.problems.append(Problem(path, line, f"cannot convert math `{latex.strip()}`: {exc}", "valid LaTeX"))
+    except Exception as exc:  # latex2mathml raises many types for bad LaTeX, often without a message
+        reason = str(exc) or LATEX_ERRORS.get(type(exc).__name__, type(exc).__name__)
+        ctx.problems.append(Problem(path, line, f"cannot convert math `{latex.strip()}`: {reason}", "valid LaTeX"))
         return html.escape(latex)
+
+
+LATEX_ERRORS = {
+    "NoAvailableTokensError": "the formula ends too early (an unclosed `{` or a command missing its argument)",
+    "MissingSuperScriptOrSubscriptError": "`^` or `_` with nothing after it",
+    "DoubleSuperscriptsError": "two superscripts in a row (use braces: `x^{ab}`)",
+    "DoubleSubscriptsError": "two subscripts in a row (use braces: `x_{ab}`)",
+}
 
 
 def lookup(name: str, values: dict[str, Any]) -> Any:

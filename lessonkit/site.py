@@ -72,7 +72,7 @@ def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:
 
     def key(problem: Problem) -> tuple:
         try:
-            lesson = Path(problem.path).resolve().relative_to(content_dir.resolve()).parts[0]
+            lesson = Path(problem.path).relative_to(content_dir).parts[0]
         except (ValueError, IndexError):
             lesson = ""
         return lesson, files[str(problem.path)], problem.line or 0
