@@ -37,7 +37,8 @@ INLINE = re.compile(
     re.DOTALL,
 )
 # raw HTML the page's Content-Security-Policy would block, or that would fetch something
-RAW_BLOCKED = re.compile(r"<(script|style|iframe|object|embed|link|img|video|audio|source)\b|<[a-zA-Z][^>]*?\s(style|on[a-z]+)\s*=",
+RAW_BLOCKED = re.compile(r"<(?P<tag>script|style|iframe|object|embed|link|img|video|audio|source)\b"
+                         r"|(?:<[a-zA-Z][^>]*?\s|\{:?[^}\n]*?(?<![\w-]))(?P<attr>style|on[a-z]+)\s*=",  # HTML or {: attr }
                          re.IGNORECASE)
 IMAGE_TYPES = {".png": ("image/png", (b"\x89PNG",)), ".jpg": ("image/jpeg", (b"\xff\xd8\xff",)),
                ".jpeg": ("image/jpeg", (b"\xff\xd8\xff",)), ".gif": ("image/gif", (b"GIF87a", b"GIF89a")),
@@ -207,7 +208,7 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
         ctx.problems.append(Problem(path, line_at(m.start()), "cannot read value reference `{{`…",
                                     "`{{ name }}` or `{{ name:spec }}` with a name made of letters, digits and _"))
     for m in RAW_BLOCKED.finditer(rest):
-        what = f"`<{m.group(1).lower()}>`" if m.group(1) else f"attribute `{m.group(2).lower()}=`"
+        what = f"`<{m.group('tag').lower()}>`" if m.group("tag") else f"attribute `{m.group('attr').lower()}=`"
         ctx.problems.append(Problem(path, line_at(m.start()), f"raw HTML {what}: the page's Content-Security-Policy "
                                     "blocks it (pages run only lessonkit's own script and style, and load nothing)",
                                     "Markdown, `![alt](file.png)` for images, or a widget"))

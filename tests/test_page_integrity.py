@@ -233,3 +233,20 @@ def test_nu_html_checker_reports_no_errors(sites):
         errors = [e for e in errors if not any(gap in e for gap in OLD_VNU_CSS_GAPS)]
     assert len(files) >= 4
     assert errors == [], "\n".join(errors[:30])
+
+
+@pytest.mark.parametrize("extra, blocked", [
+    ("<script>console.log('hi')</script>", "inline <script> whose hash"),
+    ("<style>body{color:red}</style>", "inline <style> whose hash"),
+    ('<meta name="x" content="y"><span style="color:red"></span>', "a `style=` attribute"),
+])
+def test_a_theme_that_would_break_the_policy_is_refused(extra, blocked, make_lesson, run_build, tmp_path):
+    make_lesson()
+    themes = tmp_path / "themes"
+    shutil.copytree(PROJECT / "themes" / "default", themes / "default")
+    (themes / "loud" / "partials").mkdir(parents=True)
+    (themes / "loud" / "partials" / "extend_head.html").write_text(extra, encoding="utf-8")
+    code, _, err, out = run_build("--theme", "loud", "--themes-dir", str(themes))
+    assert code == 2
+    assert "Content-Security-Policy would break" in err and blocked in err and "Traceback" not in err
+    assert not out.exists()
