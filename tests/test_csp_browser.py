@@ -87,3 +87,18 @@ def test_a_script_outside_the_policy_is_blocked_and_reported(browser, lesson_pag
     assert page.evaluate("window.__violations") == ["script-src-elem inline"]
     assert any("Content Security Policy" in m for m in console)
     page.close()
+
+
+def test_inlined_images_display_under_the_policy(browser, make_lesson, run_build):
+    from test_page_integrity import SVG, tiny_png
+
+    folder = make_lesson(md="## 图 {#img}\n\n![蓝色像素](pixel.png) ![蓝色长方形](diagram.svg) {{ two_pow }}\n",
+                         extra={"pixel.png": tiny_png(), "diagram.svg": SVG})
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page, console = open_page(browser, out / folder.name / "index.html")
+    sizes = page.evaluate("Array.from(document.images, i => [i.alt, i.complete, i.naturalWidth > 0])")
+    assert sizes == [["蓝色像素", True, True], ["蓝色长方形", True, True]]  # a blocked image has naturalWidth 0
+    assert page.evaluate("document.images[0].naturalWidth") == 1  # the 1×1 PNG, decoded
+    assert page.evaluate("window.__violations") == [] and console == []
+    page.close()
