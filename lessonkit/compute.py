@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .content import LessonPathError, read_text, resolve_in_lesson
 from .errors import ContentError, Problem
 
 
@@ -64,8 +65,6 @@ class Lesson:
 
     def path(self, name: str) -> Path:
         """The data file `name` in this lesson's folder; a clear error for a missing file or a path leading out."""
-        from .content import LessonPathError, resolve_in_lesson
-
         if self.code_path is None:
             raise RuntimeError("Lesson.path() works in a lesson.py loaded by lessonkit")
         try:
@@ -76,8 +75,6 @@ class Lesson:
 
     def read_text(self, name: str) -> str:
         """The UTF-8 text of the data file `name` in this lesson's folder."""
-        from .content import read_text
-
         file = self.path(name)
         problems: list[Problem] = []
         text = read_text(file, problems)

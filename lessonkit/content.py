@@ -124,7 +124,11 @@ def _inside(path: Path, folder: Path, problems: list[Problem]) -> bool:
 
 
 def read_text(path: Path, problems: list[Problem]) -> str | None:
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:  # a folder in its place, no permission…
+        problems.append(Problem(path, None, f"cannot read the file: {exc.strerror or exc}", "a readable text file"))
+        return None
     if b"\x00" in data:
         problems.append(Problem(path, None, "file contains binary data (NUL bytes)", "a UTF-8 text file"))
         return None

@@ -16,6 +16,7 @@ from typing import Any, Callable
 import markdown
 from latex2mathml.converter import convert as latex_to_mathml
 
+from .content import LessonPathError, resolve_in_lesson
 from .errors import Problem
 from .numbers import FormatError, format_value
 
@@ -217,8 +218,6 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
 
 def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path, line: int) -> str:
     """A local image inlined as a data: URI, so the page stays one self-contained file."""
-    from .content import LessonPathError, resolve_in_lesson
-
     def problem(message: str, expected: str) -> str:
         ctx.problems.append(Problem(path, line, message, expected))
         return ""

@@ -227,6 +227,9 @@ EXPECTED = {
         "py-data-symlink-outside/lesson.py:13: data file `data.csv` is a symbolic link to TMP/outside.csv, outside "
         "the lesson folder (expected a real file inside the lesson folder (copy it in instead of linking))",
     ],
+    "md-is-a-folder": [
+        "md-is-a-folder/lesson.md: cannot read the file: Is a directory (expected a readable text file)",
+    ],
     "py-data-gbk": [
         "py-data-gbk/data.csv:1: file is not UTF-8; it looks like GBK/GB18030 (common on Chinese Windows): re-save "
         "it as UTF-8 (expected UTF-8 text)",
@@ -264,6 +267,9 @@ def make_generated(case: str, folder: Path, outside: Path) -> None:
         (outside / "outside.csv").write_text("a,b\n1,2\n", encoding="utf-8")
         (folder / "data.csv").symlink_to(outside / "outside.csv")
         py.write_text(py.read_text(encoding="utf-8") + READ_DATA, encoding="utf-8")
+    elif case == "md-is-a-folder":
+        md.unlink()
+        md.mkdir()
     elif case == "py-data-gbk":
         (folder / "data.csv").write_bytes("名称,数值\n甲,1\n".encode("gbk"))
         py.write_text(py.read_text(encoding="utf-8") + READ_DATA, encoding="utf-8")

@@ -132,6 +132,7 @@ def test_interrupt_mid_write_keeps_old_site(old_site, tmp_path, capsys, monkeypa
 
     monkeypatch.setattr(Path, "write_bytes", interrupted)
     assert build(tmp_path, out) == 130
+    assert "interrupted: nothing was written" in capsys.readouterr().err
     assert snapshot(out) == before and leftovers(out) == []
 
 
