@@ -135,7 +135,11 @@ def compute_lesson(source: LessonSource, problems: list[Problem]) -> ComputedLes
         except ContentError as err:
             problems += err.problems
             continue
-        except (TypeError, ValueError) as exc:  # NaN/∞ or an object JSON cannot hold
+        except ValueError:  # json refuses NaN and ∞, which the page's script could not read
+            problems.append(Problem(path, line, f"widget `{name}` returned data containing NaN or ∞",
+                                    "finite numbers (or None for a gap)"))
+            continue
+        except TypeError as exc:  # an object JSON cannot hold
             problems.append(Problem(path, line, f"widget `{name}` returned data that is not plain JSON: {exc}",
                                     "lists, dicts, strings and finite numbers"))
             continue

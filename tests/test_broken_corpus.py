@@ -158,9 +158,13 @@ EXPECTED = {
         "py-unknown-dependency/lesson.py:11: `doubled` asks for unknown value `two_pwo` (expected one of: "
         "doubled, two_pow)",
     ],
+    "py-widget-object": [
+        "py-widget-object/lesson.py:11: widget `mask_table` returned data that is not plain JSON: Object of type set "
+        "is not JSON serializable (expected lists, dicts, strings and finite numbers)",
+    ],
     "py-widget-nan": [
-        "py-widget-nan/lesson.py:11: widget `mask_table` returned data that is not plain JSON: Out of range "
-        "float values are not JSON compliant (expected lists, dicts, strings and finite numbers)",
+        "py-widget-nan/lesson.py:11: widget `mask_table` returned data containing NaN or ∞ (expected finite numbers "
+        "(or None for a gap))",
     ],
     "yaml-challenge-item": [
         "yaml-challenge-item/lesson.yaml:6: missing required key `challenges.0.answer` (expected the answer, "
