@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything lessonkit needs on Debian/Ubuntu, then build the site into output/.
-#   ./install.sh            system packages (fonts, Chromium, poppler), .venv, Python packages, axe-core, build
+#   ./install.sh            system packages (fonts, Chromium, poppler, Java), .venv, Python packages, axe-core and
+#                           the Nu HTML checker (npm), build
 #   SKIP_APT=1 ./install.sh  when the system packages are already there (or you install them yourself)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -13,6 +14,7 @@ if [ "${SKIP_APT:-0}" != 1 ] && command -v apt-get >/dev/null; then
   for pkg in "${APT_PACKAGES[@]}" "${APT_NO_RECOMMENDS[@]}"; do
     dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
   done
+  command -v java >/dev/null || missing+=(default-jre-headless)  # runs the W3C Nu HTML checker in the tests
   if [ ${#missing[@]} -gt 0 ]; then
     sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
     echo "==> apt-get install ${missing[*]}"
@@ -30,7 +32,7 @@ echo "==> pip install -e .[test]"
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
 
 if command -v npm >/dev/null; then
-  echo "==> npm install (axe-core, for the accessibility tests)"
+  echo "==> npm install (axe-core and vnu-jar, for the accessibility and HTML validity tests)"
   npm install --silent --no-audit --no-fund >/dev/null
 fi
 

@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print("interrupted: nothing was written (a previous site is left as it was)", file=sys.stderr)
         return 130
     except Exception:
         traceback.print_exc()

@@ -19,6 +19,7 @@ A lesson module creates one ``Lesson()`` registry and decorates plain functions:
         return {...}
 
 Values are resolved by name, like pytest fixtures, so the engine knows what every figure depends on.
+Data files come from the lesson folder only: ``lesson.read_text("data.csv")`` or ``lesson.path("data.csv")``.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .content import LessonPathError, read_text, resolve_in_lesson
 from .errors import ContentError, Problem
 
 
@@ -50,12 +52,39 @@ class WidgetSpec:
     inputs: tuple[str, ...]
 
 
+_loading: list[Path] = []  # the lesson.py being imported: a Lesson() created meanwhile belongs to its folder
+
+
 @dataclass
 class Lesson:
     """Registry a lesson module fills with its decorated functions."""
     values: dict[str, Callable] = field(default_factory=dict)
     figures: dict[str, FigureSpec] = field(default_factory=dict)
     widgets: dict[str, WidgetSpec] = field(default_factory=dict)
+    code_path: Path | None = field(default_factory=lambda: _loading[-1] if _loading else None)
+
+    def path(self, name: str) -> Path:
+        """The data file `name` in this lesson's folder; a clear error for a missing file or a path leading out."""
+        if self.code_path is None:
+            raise RuntimeError("Lesson.path() works in a lesson.py loaded by lessonkit")
+        try:
+            return resolve_in_lesson(self.code_path.parent, name)
+        except LessonPathError as exc:
+            raise ContentError([Problem(self.code_path, self._caller_line(), f"data file {exc.args[0]}",
+                                        exc.args[1])]) from None
+
+    def read_text(self, name: str) -> str:
+        """The UTF-8 text of the data file `name` in this lesson's folder."""
+        file = self.path(name)
+        problems: list[Problem] = []
+        text = read_text(file, problems)
+        if text is None:
+            raise ContentError(problems)
+        return text
+
+    def _caller_line(self) -> int | None:
+        frames = [f for f in traceback.extract_stack() if Path(f.filename) == self.code_path]
+        return frames[-1].lineno if frames else None
 
     def value(self, func: Callable) -> Callable:
         self.values[func.__name__] = func
@@ -86,10 +115,15 @@ def load_lesson_module(path: Path) -> Lesson:
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module  # dataclasses in lesson code look their module up here
+    _loading.append(path)
     try:
         spec.loader.exec_module(module)
+    except ContentError:
+        raise
     except Exception as exc:  # the author's code failed: report it as their error, at their line
         raise ContentError([_problem_from_exception(path, exc)]) from None
+    finally:
+        _loading.pop()
     registry = getattr(module, "lesson", None)
     if not isinstance(registry, Lesson):
         raise ContentError([Problem(path, None, "defines no `lesson = Lesson()` registry",

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -34,6 +34,7 @@ class LessonSource:
     body_path: Path
     code_path: Path | None = None
     problems: list[Problem] = field(default_factory=list)
+    code_readable: bool = True  # False: lesson.py exists but is not text we may run
 
     @property
     def meta_path(self) -> Path:
@@ -46,32 +47,88 @@ def find_lessons(content_dir: Path) -> list[Path]:
 
 def load_lesson(folder: Path) -> LessonSource:
     """Read one lesson folder; every problem found is collected, then raised together."""
+    source = read_lesson(folder)
+    if source.problems:
+        raise ContentError(source.problems)
+    return source
+
+
+def read_lesson(folder: Path) -> LessonSource:
+    """Read one lesson folder as far as it can be read; its problems are in `.problems`, for the caller to collect
+    with those of later stages (the body is still split even when lesson.yaml is broken, and so on)."""
     problems: list[Problem] = []
     slug = folder.name
     if not SLUG.match(slug):
         problems.append(Problem(folder, None, f"lesson folder name `{slug}` is not a URL-safe slug",
                                 "lowercase ASCII letters, digits and hyphens, e.g. `transformer-basics`"))
     meta_path = folder / "lesson.yaml"
-    meta, meta_lines = read_yaml(meta_path, problems)
-    problems += check_lesson_meta(meta, meta_lines, meta_path)
+    meta, meta_lines = {}, {}
+    if _inside(meta_path, folder, problems):
+        meta, meta_lines = read_yaml(meta_path, problems)
+        problems += check_lesson_meta(meta, meta_lines, meta_path)
 
     body_path = folder / "lesson.md"
     sections: list[SectionSource] = []
     if not body_path.exists():
         problems.append(Problem(body_path, None, "file is missing", "the lesson body in Markdown"))
-    else:
+    elif _inside(body_path, folder, problems):
         text = read_text(body_path, problems)
-        if text is not None:
+        if text is not None and not text.strip():
+            problems.append(Problem(body_path, 1, "file is empty", "sections starting with `## Section title {#id}`"))
+        elif text is not None:
             sections = split_sections(text, body_path, problems)
 
     code_path = folder / "lesson.py"
-    if problems:
-        raise ContentError(problems)
-    return LessonSource(slug, folder, meta, meta_lines, sections, body_path, code_path if code_path.exists() else None)
+    readable = True
+    if code_path.exists():
+        readable = _inside(code_path, folder, problems) and read_text(code_path, problems) is not None
+    return LessonSource(slug, folder, meta, meta_lines, sections, body_path,
+                        code_path if code_path.exists() else None, problems, readable)
+
+
+class LessonPathError(ValueError):
+    """A file reference that does not lead to a file inside the lesson folder: (message, expected)."""
+
+
+def resolve_in_lesson(folder: Path, name: str) -> Path:
+    """The file `name` refers to, relative to the lesson folder; never anything outside it (no `..`, no absolute
+    path, no symbolic link leading out), so a lesson cannot read or publish the author's other files."""
+    expected = "a path relative to the lesson folder, e.g. `data.csv` or `img/diagram.svg`"
+    posix = PurePosixPath(name.replace("\\", "/"))
+    if not name.strip():
+        raise LessonPathError("`` is an empty file name", expected)
+    if posix.is_absolute() or re.match(r"^[A-Za-z]:", name) or Path(name).is_absolute():
+        raise LessonPathError(f"`{name}` is an absolute path: content may only use files in its lesson folder", expected)
+    if ".." in posix.parts:
+        raise LessonPathError(f"`{name}` leaves the lesson folder (`..`)", expected)
+    root = folder.resolve()
+    real = (folder / posix).resolve()
+    if real != root and root not in real.parents:
+        raise LessonPathError(f"`{name}` is a symbolic link to {real}, outside the lesson folder",
+                              "a real file inside the lesson folder (copy it in instead of linking)")
+    if not real.is_file():
+        raise LessonPathError(f"`{name}` not found in the lesson folder",
+                              "an existing file in the lesson folder (names are case-sensitive)")
+    return real
+
+
+def _inside(path: Path, folder: Path, problems: list[Problem]) -> bool:
+    """False (and a problem) when a lesson file is a symbolic link to something outside its folder."""
+    if path.is_symlink() or path.exists():
+        real, root = path.resolve(), folder.resolve()
+        if root not in real.parents:
+            problems.append(Problem(path, None, f"is a symbolic link to {real}, outside the lesson folder",
+                                    "a real file inside the lesson folder"))
+            return False
+    return True
 
 
 def read_text(path: Path, problems: list[Problem]) -> str | None:
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:  # a folder in its place, no permission…
+        problems.append(Problem(path, None, f"cannot read the file: {exc.strerror or exc}", "a readable text file"))
+        return None
     if b"\x00" in data:
         problems.append(Problem(path, None, "file contains binary data (NUL bytes)", "a UTF-8 text file"))
         return None

@@ -5,6 +5,7 @@ so Markdown never mangles MathML, SVG or a formatted number.
 """
 from __future__ import annotations
 
+import base64
 import difflib
 import html
 import re
@@ -15,6 +16,7 @@ from typing import Any, Callable
 import markdown
 from latex2mathml.converter import convert as latex_to_mathml
 
+from .content import LessonPathError, resolve_in_lesson
 from .errors import Problem
 from .numbers import FormatError, format_value
 
@@ -28,12 +30,20 @@ FENCE = re.compile(r"^(```|~~~)")
 INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks))"
     r"|(?P<dollar>\\\$)"
+    r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
     r"|\$\$(?P<display>.+?)\$\$"
     r"|\$(?P<inline>[^$\n]+?)\$"
     r"|(?P<value>\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\})"
     r"|@fig:(?P<figref>[\w-]*[\w])",
     re.DOTALL,
 )
+# raw HTML the page's Content-Security-Policy would block, or that would fetch something
+RAW_BLOCKED = re.compile(r"<(?P<tag>script|style|iframe|object|embed|link|img|video|audio|source)\b"
+                         r"|(?:<[a-zA-Z][^>]*?\s|\{:?[^}\n]*?(?<![\w-]))(?P<attr>style|on[a-z]+)\s*=",  # HTML or {: attr }
+                         re.IGNORECASE)
+IMAGE_TYPES = {".png": ("image/png", (b"\x89PNG",)), ".jpg": ("image/jpeg", (b"\xff\xd8\xff",)),
+               ".jpeg": ("image/jpeg", (b"\xff\xd8\xff",)), ".gif": ("image/gif", (b"GIF87a", b"GIF89a")),
+               ".webp": ("image/webp", (b"RIFF",)), ".svg": ("image/svg+xml", (b"<",))}
 TOKEN = "\x1a{}\x1a"  # SUB control character: never in authored text, passed through by Markdown
 TOKEN_RE = re.compile("\x1a(\\d+)\x1a")
 
@@ -173,12 +183,18 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
     def line_at(offset: int) -> int:
         return origins[text.count("\n", 0, offset)] if origins else 1
 
+    # what is left once our syntax is blanked out (same offsets, same lines): only here can raw HTML or a
+    # malformed `{{` hide
+    rest = INLINE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
     def replace(m: re.Match) -> str:
         line = line_at(m.start())
         if m.group("code"):
             return stash.add(f"<code>{html.escape(m.group('code_body').strip())}</code>")
         if m.group("dollar"):
             return "$"
+        if m.group("image"):
+            return stash.add(_image(m.group("img_alt"), m.group("img_src"), m.group("img_title"), ctx, path, line))
         if m.group("display") is not None:
             return stash.add(_math(m.group("display"), "block", ctx, path, line))
         if m.group("inline") is not None:
@@ -189,10 +205,43 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
         return stash.add(_figure_ref(m.group("figref"), ctx, path, line))
 
     out = INLINE.sub(replace, text)
-    for m in re.finditer(r"\{\{(?!<)", out):
+    for m in re.finditer(r"\{\{(?!<)", rest):
         ctx.problems.append(Problem(path, line_at(m.start()), "cannot read value reference `{{`…",
                                     "`{{ name }}` or `{{ name:spec }}` with a name made of letters, digits and _"))
+    for m in RAW_BLOCKED.finditer(rest):
+        what = f"`<{m.group('tag').lower()}>`" if m.group("tag") else f"attribute `{m.group('attr').lower()}=`"
+        ctx.problems.append(Problem(path, line_at(m.start()), f"raw HTML {what}: the page's Content-Security-Policy "
+                                    "blocks it (pages run only lessonkit's own script and style, and load nothing)",
+                                    "Markdown, `![alt](file.png)` for images, or a widget"))
     return out
+
+
+def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path, line: int) -> str:
+    """A local image inlined as a data: URI, so the page stays one self-contained file."""
+    def problem(message: str, expected: str) -> str:
+        ctx.problems.append(Problem(path, line, message, expected))
+        return ""
+
+    local = "an image file in the lesson folder, e.g. `![示意图](diagram.svg)`"
+    if re.match(r"^([a-zA-Z][\w+.-]*:|//)", src):
+        return problem(f"image `{src}` is not a file in the lesson folder: pages make no network requests", local)
+    kind = IMAGE_TYPES.get(Path(src).suffix.lower())
+    if kind is None:
+        return problem(f"image `{src}` has an unsupported type", f"one of {', '.join(IMAGE_TYPES)}")
+    if not alt.strip():
+        return problem(f"image `{src}` has no alt text", "`![what the image shows](" + src + ")`")
+    try:
+        file = resolve_in_lesson(path.parent, src)
+    except LessonPathError as exc:
+        return problem(f"image {exc.args[0]}", exc.args[1])
+    data = file.read_bytes()
+    mime, magics = kind
+    if not data.lstrip().startswith(magics) or (mime == "image/svg+xml" and b"<svg" not in data):
+        kind_name = Path(src).suffix.lstrip(".").upper()
+        return problem(f"image `{src}` is not a {kind_name} image", f"a real {kind_name} file, or the right extension")
+    uri = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+    title_attr = f' title="{html.escape(title)}"' if title else ""
+    return f'<img src="{uri}" alt="{html.escape(alt)}"{title_attr}>'
 
 
 def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -> str:
@@ -201,10 +250,21 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
 
     latex = INLINE.sub(lambda m: value_in_math(m) if m.group("value") else m.group(0), latex)
     try:
-        return latex_to_mathml(latex.strip(), display=display)
-    except Exception as exc:  # latex2mathml raises many types for bad LaTeX
-        ctx.problems.append(Problem(path, line, f"cannot convert math `{latex.strip()}`: {exc}", "valid LaTeX"))
+        mathml = latex_to_mathml(latex.strip(), display=display)
+        # display math scrolls sideways on a phone: a block wrapper, valid wherever the math stands
+        return f'<span class="math-block">{mathml}</span>' if display == "block" else mathml
+    except Exception as exc:  # latex2mathml raises many types for bad LaTeX, often without a message
+        reason = str(exc) or LATEX_ERRORS.get(type(exc).__name__, type(exc).__name__)
+        ctx.problems.append(Problem(path, line, f"cannot convert math `{latex.strip()}`: {reason}", "valid LaTeX"))
         return html.escape(latex)
+
+
+LATEX_ERRORS = {
+    "NoAvailableTokensError": "the formula ends too early (an unclosed `{` or a command missing its argument)",
+    "MissingSuperScriptOrSubscriptError": "`^` or `_` with nothing after it",
+    "DoubleSuperscriptsError": "two superscripts in a row (use braces: `x^{ab}`)",
+    "DoubleSubscriptsError": "two subscripts in a row (use braces: `x_{ab}`)",
+}
 
 
 def lookup(name: str, values: dict[str, Any]) -> Any:

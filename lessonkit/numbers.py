@@ -44,6 +44,8 @@ def format_number(x: float, spec: str | None = None, *, math_mode: bool = False)
     if match:
         kind, digits = match.group(1), int(match.group(2))
         if kind == "pct":
+            if not math.isfinite(x * 100):
+                raise FormatError(f"the value {x:g} is too large to show as a percentage")
             return _significant(x * 100, digits, math_mode) + (r"\,\%" if math_mode else " %")
         return _significant(x, digits, math_mode)
     try:
@@ -59,11 +61,9 @@ def _significant(x: float, digits: int, math_mode: bool) -> str:
         return "0"
     exponent = math.floor(math.log10(abs(x)))
     if exponent < -3 or exponent >= 6:
-        mantissa = f"{x / 10 ** exponent:.{digits - 1}f}"
-        if mantissa.lstrip("-").startswith("10"):  # rounding carried over: 9.996e-5 → 1.00e-4
-            exponent += 1
-            mantissa = f"{x / 10 ** exponent:.{digits - 1}f}"
-        return _scientific(mantissa, exponent, math_mode)
+        # Python's own e-format rounds, carries (9.996e-5 → 1.00e-4) and copes with subnormals like 5e-324
+        mantissa, _, exponent_text = f"{x:.{digits - 1}e}".partition("e")
+        return _scientific(mantissa, int(exponent_text), math_mode)
     decimals = max(digits - 1 - exponent, 0)
     text = f"{x:.{decimals}f}"
     if float(text) == 0:

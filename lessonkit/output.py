@@ -14,18 +14,36 @@ MARKER = ".lessonkit-output"
 def check_out_dir(out: Path, project: Path, protected: list[Path]) -> Path:
     """Refuse output folders whose replacement would destroy something that is not ours."""
     out = out.expanduser().resolve()
-    dangerous = [Path("/"), Path.home().resolve(), project.resolve()] + [p.resolve() for p in protected]
+    sources = [p.resolve() for p in protected]
+    dangerous = [Path("/"), Path.home().resolve(), project.resolve()] + sources
     for place in dangerous:
         if out == place or out in place.parents:
             raise UsageError(f"refusing to write the site to {out}: it is, or contains, {place}")
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists())):
+    for place in sources:  # the site inside the lessons or the theme would be mixed into what it is built from
+        if place in out.parents:
+            raise UsageError(f"refusing to write the site to {out}: it is inside {place}")
+    if _not_ours(out):
         raise UsageError(f"refusing to replace {out}: it exists and was not made by this tool (no {MARKER} file); "
                          "choose an empty or new folder with --out")
     return out
 
 
+def _not_ours(out: Path) -> bool:
+    """True for an existing file, or a folder with something in it but no marker: replacing it would lose data."""
+    return out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists()))
+
+
 def write_site(pages: dict[str, bytes], out: Path) -> None:
-    out = Path(out).resolve()
+    """Write every page into a new folder beside `out`, then swap: `out` is the old site or the new one, whole."""
+    try:
+        _write_site(pages, Path(out).resolve())
+    except OSError as exc:  # disk full, no permission: the machine's problem, not a bug and not the lesson's
+        raise UsageError(f"cannot write the site to {out}: {exc}; the previous site (if any) is unchanged") from None
+
+
+def _write_site(pages: dict[str, bytes], out: Path) -> None:
+    if _not_ours(out):  # checked by the command line already; checked again for any other caller
+        raise UsageError(f"refusing to replace {out}: it was not made by this tool (no {MARKER} file)")
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
     try:

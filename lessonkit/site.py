@@ -10,8 +10,9 @@ import jinja2
 
 from . import markup
 from .compute import Lesson, compute_values, call_author_code, inputs_for, load_lesson_module
-from .content import LessonSource, find_lessons, load_lesson
+from .content import LessonSource, find_lessons, read_lesson
 from .errors import ContentError, Problem, UsageError
+from . import csp as content_security
 from .render import json_for_script, make_env, read_asset, theme_dirs, theme_problem
 from .output import write_site
 
@@ -47,11 +48,16 @@ class BuildReport:
 
 
 def build(options: Options) -> BuildReport:
+    """Every stage runs as far as the content allows, so one run lists the problems of every lesson and every
+    stage (reading, lesson code, Markdown); only a build without problems writes anything."""
     started = time.perf_counter()
-    sources = load_sources(options.content, options.lesson)
+    problems: list[Problem] = []
+    sources = load_sources(options.content, options.lesson, problems)
     dirs = theme_dirs(options.themes, options.theme)
-    font, computed = compute_all(sources)
-    pages = render_site(computed, dirs)
+    font, computed = compute_all(sources, problems)
+    pages = render_site(computed, dirs, problems)
+    if problems:
+        raise ContentError(by_lesson(problems, options.content))
     write_site(pages, options.out)
     report = BuildReport(pages, font, sum(len(c.figures) for c in computed))
     report.seconds = time.perf_counter() - started
@@ -59,8 +65,23 @@ def build(options: Options) -> BuildReport:
     return report
 
 
+def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:
+    """Lesson by lesson; within a lesson, file by file in the order first met (lesson.yaml, lesson.md, lesson.py),
+    then by line."""
+    files = {str(p.path): i for i, p in reversed(list(enumerate(problems)))}
+
+    def key(problem: Problem) -> tuple:
+        try:
+            lesson = Path(problem.path).relative_to(content_dir).parts[0]
+        except (ValueError, IndexError):
+            lesson = ""
+        return lesson, files[str(problem.path)], problem.line or 0
+    return sorted(problems, key=key)
+
+
 # ── load ────────────────────────────────────────────────────────────────────────────────────────────────────────────
-def load_sources(content_dir: Path, only: str | None) -> list[LessonSource]:
+def load_sources(content_dir: Path, only: str | None, problems: list[Problem] | None = None) -> list[LessonSource]:
+    """Every lesson folder, read as far as possible. Their problems go to `problems`; without it, they are raised."""
     if not content_dir.is_dir():
         raise UsageError(f"content folder {content_dir} does not exist")
     folders = find_lessons(content_dir)
@@ -71,45 +92,58 @@ def load_sources(content_dir: Path, only: str | None) -> list[LessonSource]:
                              f"{', '.join(f.name for f in find_lessons(content_dir)) or 'none'})")
     if not folders:
         raise UsageError(f"no lessons in {content_dir}: a lesson is a folder with lesson.yaml and lesson.md")
-    problems: list[Problem] = []
-    sources = []
-    for folder in folders:
-        try:
-            sources.append(load_lesson(folder))
-        except ContentError as err:
-            problems += err.problems
-    if problems:
-        raise ContentError(problems)
+    sources = [read_lesson(folder) for folder in folders]
+    found = [p for s in sources for p in s.problems]
+    if problems is None and found:
+        raise ContentError(found)
+    if problems is not None:
+        problems += found
     return sources
 
 
 # ── compute ─────────────────────────────────────────────────────────────────────────────────────────────────────────
-def compute_all(sources: list[LessonSource]) -> tuple[str | None, list[ComputedLesson]]:
-    problems: list[Problem] = []
+def compute_all(sources: list[LessonSource], problems: list[Problem]) -> tuple[str | None, list[ComputedLesson]]:
+    """Run each lesson's code. A lesson whose values cannot be computed is left out (its Markdown would only
+    report every value as unknown); a failing widget or figure is reported and the rest still run."""
     computed = []
     for source in sources:
+        if not source.code_readable:
+            continue
         try:
-            computed.append(compute_lesson(source))
+            computed.append(compute_lesson(source, problems))
         except ContentError as err:
             problems += err.problems
-    if problems:
-        raise ContentError(problems)
     font = None
     if any(c.registry.figures for c in computed):
         font = _font()
         for lesson in computed:
-            lesson.figures = draw_figures(lesson, font)
+            lesson.figures = draw_figures(lesson, font, problems)
     return font, computed
 
 
-def compute_lesson(source: LessonSource) -> ComputedLesson:
+def compute_lesson(source: LessonSource, problems: list[Problem]) -> ComputedLesson:
     registry = load_lesson_module(source.code_path) if source.code_path else Lesson()
     path = source.code_path or source.folder / "lesson.py"
     values = compute_values(registry, path)
     widgets = {}
     for name, spec in registry.widgets.items():
-        args = inputs_for(spec.inputs, values, path, name, spec.func.__code__.co_firstlineno)
-        widgets[name] = {"template": spec.template, "data": _plain(call_author_code(spec.func, args, path))}
+        line = spec.func.__code__.co_firstlineno
+        try:
+            args = inputs_for(spec.inputs, values, path, name, line)
+            data = _plain(call_author_code(spec.func, args, path))
+            json_for_script(data)
+        except ContentError as err:
+            problems += err.problems
+            continue
+        except ValueError:  # json refuses NaN and ∞, which the page's script could not read
+            problems.append(Problem(path, line, f"widget `{name}` returned data containing NaN or ∞",
+                                    "finite numbers (or None for a gap)"))
+            continue
+        except TypeError as exc:  # an object JSON cannot hold
+            problems.append(Problem(path, line, f"widget `{name}` returned data that is not plain JSON: {exc}",
+                                    "lists, dicts, strings and finite numbers"))
+            continue
+        widgets[name] = {"template": spec.template, "data": data}
     return ComputedLesson(source, values, {}, widgets, registry)
 
 
@@ -121,15 +155,18 @@ def _font() -> str:
         raise UsageError(str(exc)) from None
 
 
-def draw_figures(lesson: ComputedLesson, font: str) -> dict[str, str]:
+def draw_figures(lesson: ComputedLesson, font: str, problems: list[Problem]) -> dict[str, str]:
     from .figures import draw_svg
 
     path = lesson.source.code_path
     svgs = {}
     for name, spec in lesson.registry.figures.items():
         line = spec.func.__code__.co_firstlineno
-        args = inputs_for(spec.inputs, lesson.values, path, name, line)
-        svgs[name] = draw_svg(name, spec.func, args, font, path, line)
+        try:
+            args = inputs_for(spec.inputs, lesson.values, path, name, line)
+            svgs[name] = draw_svg(name, spec.func, args, font, path, line)
+        except ContentError as err:
+            problems += err.problems
     return svgs
 
 
@@ -145,39 +182,56 @@ def _plain(data: Any) -> Any:
 
 
 # ── render ──────────────────────────────────────────────────────────────────────────────────────────────────────────
-def render_site(computed: list[ComputedLesson], dirs: list[Path]) -> dict[str, bytes]:
+def render_site(computed: list[ComputedLesson], dirs: list[Path], problems: list[Problem]) -> dict[str, bytes]:
     try:
-        return _render_site(computed, dirs)
+        return _render_site(computed, dirs, problems)
     except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound) as exc:
         raise theme_problem(exc) from None
 
 
-def _render_site(computed: list[ComputedLesson], dirs: list[Path]) -> dict[str, bytes]:
+def _render_site(computed: list[ComputedLesson], dirs: list[Path], problems: list[Problem]) -> dict[str, bytes]:
     env = make_env(dirs)
     assets = {"css": read_asset(dirs, "style.css"), "js": read_asset(dirs, "lesson.js")}
+    common = {"site": {"title": SITE_TITLE}, "assets": assets,
+              "csp": content_security.policy(scripts=[assets["js"]], styles=[assets["css"]])}
     pages: dict[str, bytes] = {}
-    problems: list[Problem] = []
     entries = []
-    for lesson in sorted(computed, key=lambda c: (c.source.meta.get("order", 10**6), c.source.slug)):
+    for lesson in sorted(computed, key=lambda c: (_order(c.source.meta), c.source.slug)):
         try:
             context = lesson_context(lesson, env)
         except ContentError as err:
             problems += err.problems
             continue
-        html = env.get_template("lesson.html").render(lesson=context, site={"title": SITE_TITLE}, assets=assets, root="../")
-        pages[f"{lesson.source.slug}/index.html"] = html.encode("utf-8")
+        if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
+            continue
+        html = env.get_template("lesson.html").render(lesson=context, root="../", **common)
+        pages[f"{lesson.source.slug}/index.html"] = _checked(html, "lesson.html", common["csp"])
         entries.append({"slug": lesson.source.slug, "title": context["title"], "summary": context["summary"],
                         "url": f"{lesson.source.slug}/index.html"})
-    if problems:
-        raise ContentError(problems)
-    index = env.get_template("index.html").render(lessons=entries, site={"title": SITE_TITLE}, assets=assets, root="")
-    pages["index.html"] = index.encode("utf-8")
+    index = env.get_template("index.html").render(lessons=entries, root="", **common)
+    pages["index.html"] = _checked(index, "index.html", common["csp"])
     pages[".nojekyll"] = b""
     return pages
 
 
+def _order(meta: dict[str, Any]) -> int:
+    order = meta.get("order")
+    return order if isinstance(order, int) else 10**6
+
+
+def _checked(page: str, template: str, csp: str) -> bytes:
+    """A page the browser would partly block is the theme's mistake: say so rather than ship it."""
+    blocked = content_security.violations(page, csp)
+    if blocked:
+        raise UsageError(f"the theme's {template} makes a page its Content-Security-Policy would break: "
+                         + "; ".join(dict.fromkeys(blocked)) + " (inline code belongs in assets/lesson.js and "
+                         "assets/style.css, whose hashes the policy lists)")
+    return page.encode("utf-8")
+
+
 def lesson_context(lesson: ComputedLesson, env) -> dict[str, Any]:
-    """Everything lesson.html displays, rendered to HTML strings."""
+    """Everything lesson.html displays, rendered to HTML strings. Fields lesson.yaml got wrong (already reported)
+    are left out, so the Markdown of the rest is still checked."""
     src = lesson.source
     placed_figures = _placement_order(src)
     ctx = markup.MarkupContext(
@@ -194,22 +248,31 @@ def lesson_context(lesson: ComputedLesson, env) -> dict[str, Any]:
         render = markup.render_inline if inline else markup.render_block
         return render(text, ctx, meta_path, lines.get(key, 1))
 
+    def text(key: str) -> str:
+        return meta.get(key) if isinstance(meta.get(key), str) else ""
+
+    def texts(key: str) -> list[tuple[int, str]]:
+        items = meta.get(key) if isinstance(meta.get(key), list) else []
+        return [(i, item) for i, item in enumerate(items) if isinstance(item, str)]
+
+    challenges = [c if isinstance(c, dict) else {} for c in (meta.get("challenges") or [])] \
+        if isinstance(meta.get("challenges"), list) else []
     sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, ctx, src.body_path, s.line),
                  "body": markup.render_block(s.body, ctx, src.body_path, s.line + 1)}
                 for n, s in enumerate(src.sections, start=1)]
     context = {
         "slug": src.slug,
-        "title": meta["title"],
-        "summary": meta["summary"],
-        "intro": md("intro", meta.get("intro") or ""),
-        "objectives": [md(f"objectives.{i}", o, inline=True) for i, o in enumerate(meta["objectives"])],
-        "question": md("question", meta.get("question") or ""),
+        "title": text("title"),
+        "summary": text("summary"),
+        "intro": md("intro", text("intro")),
+        "objectives": [md(f"objectives.{i}", o, inline=True) for i, o in texts("objectives")],
+        "question": md("question", text("question")),
         "sections": sections,
-        "challenges": [{"id": f"challenge-{n}", "number": n, "title": c["title"],
-                        "question": md(f"challenges.{n - 1}.question", c["question"]),
-                        "answer": md(f"challenges.{n - 1}.answer", c["answer"])}
-                       for n, c in enumerate(meta.get("challenges") or [], start=1)],
-        "sources": [md(f"sources.{i}", s, inline=True) for i, s in enumerate(meta.get("sources") or [])],
+        "challenges": [{"id": f"challenge-{n}", "number": n, "title": c.get("title"),
+                        "question": md(f"challenges.{n - 1}.question", _str(c.get("question"))),
+                        "answer": md(f"challenges.{n - 1}.answer", _str(c.get("answer")))}
+                       for n, c in enumerate(challenges, start=1)],
+        "sources": [md(f"sources.{i}", s, inline=True) for i, s in texts("sources")],
         "figures_count": len(placed_figures),
     }
     for name in sorted(set(lesson.registry.figures) - set(placed_figures)):
@@ -218,6 +281,10 @@ def lesson_context(lesson: ComputedLesson, env) -> dict[str, Any]:
     if ctx.problems:
         raise ContentError(ctx.problems)
     return context
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _placement_order(src: LessonSource) -> list[str]:
@@ -231,8 +298,9 @@ def _placement_order(src: LessonSource) -> list[str]:
 
 
 def _figure_html(lesson: ComputedLesson, name: str, ctx, env, placed: list[str]) -> str:
-    if name not in lesson.figures:
-        raise KeyError(f"a figure defined with @lesson.figure in lesson.py: {', '.join(sorted(lesson.figures)) or 'none'}")
+    if name not in lesson.registry.figures:
+        raise KeyError(f"a figure defined with @lesson.figure in lesson.py: "
+                       f"{', '.join(sorted(lesson.registry.figures)) or 'none'}")
     spec = lesson.registry.figures[name]
     path = lesson.source.code_path
     line = spec.func.__code__.co_firstlineno
@@ -242,14 +310,17 @@ def _figure_html(lesson: ComputedLesson, name: str, ctx, env, placed: list[str])
         "number": placed.index(name) + 1,
         "caption": markup.render_inline(spec.caption, ctx, path, line),
         "alt": markup.render_text(spec.alt, ctx, path, line),
-        "svg": lesson.figures[name],
+        "svg": lesson.figures.get(name, ""),  # missing only when drawing it failed, which is reported
     }
     return env.get_template("partials/figure.html").render(figure=figure)
 
 
 def _widget_html(lesson: ComputedLesson, name: str, env) -> str:
+    if name not in lesson.registry.widgets:
+        raise KeyError(f"a widget defined with @lesson.widget in lesson.py: "
+                       f"{', '.join(sorted(lesson.registry.widgets)) or 'none'}")
     if name not in lesson.widgets:
-        raise KeyError(f"a widget defined with @lesson.widget in lesson.py: {', '.join(sorted(lesson.widgets)) or 'none'}")
+        return ""  # its function failed, which is reported
     widget = lesson.widgets[name]
     try:
         template = env.get_template(f"widgets/{widget['template']}.html")

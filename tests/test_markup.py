@@ -125,3 +125,23 @@ def test_nested_cards_container():
     assert html == ('<aside class="cards"><p></p><aside class="card"><p>甲</p><p>一</p></aside>\n'
                     '<aside class="card"><p>乙</p><p>二</p></aside></aside>')
     assert ctx.problems == []
+
+
+@pytest.mark.parametrize("source, line, what", [
+    ('<span style="color:red">红</span>', 12, "attribute `style=`"),
+    ("段落\n{: style='color:red' }", 13, "attribute `style=`"),  # attr_list on the paragraph of line 12
+    ('<button onclick="go()">走</button>', 12, "attribute `onclick=`"),
+    ("<script>alert(1)</script>", 12, "`<script>`"),
+    ('<img src="https://example.com/a.png" alt="a">', 12, "`<img>`"),
+])
+def test_raw_html_the_policy_would_block_is_reported(source, line, what):
+    ctx = make_ctx()
+    render_block("第一行\n\n" + source, ctx, PATH, first_line=10)
+    [problem] = ctx.problems
+    assert problem.line == line and problem.message.startswith(f"raw HTML {what}: ")
+
+
+def test_harmless_raw_html_and_code_are_allowed():
+    ctx = make_ctx()
+    render_block('<kbd>Ctrl</kbd> <a href="https://example.com">链接</a> `<script>` 与 style=…', ctx, PATH)
+    assert ctx.problems == []

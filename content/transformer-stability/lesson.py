@@ -29,15 +29,43 @@ def moments(x):
 
 
 def layer_norm(x, eps=0.0):
-    """LayerNorm with γ = 1, β = 0, applied to each row (token vector) on its own."""
-    mu, var = moments(x)
-    return (np.asarray(x, dtype=float) - mu) / np.sqrt(var + eps)
+    """LayerNorm with γ = 1, β = 0, applied to each row (token vector) on its own; ε goes under the square root as in
+    PyTorch (which uses 1e-5). A constant row has σ = 0: zeros with ε > 0, an error with ε = 0 (0/0), never NaN."""
+    x, scale = _finite_scaled(x, "LayerNorm")
+    centered = x - x.mean(axis=-1, keepdims=True)
+    centered -= centered.mean(axis=-1, keepdims=True)  # second pass: the rounding of μ, for nearly constant rows
+    centered = np.where(np.ptp(x, axis=-1, keepdims=True) == 0, 0.0, centered)
+    var = (centered ** 2).mean(axis=-1, keepdims=True)
+    if eps == 0 and (var == 0).any():
+        raise ValueError("LayerNorm of a constant vector is 0/0: use eps > 0 (PyTorch: 1e-5)")
+    return _divide(centered, var, eps, scale)
 
 
-def rms_norm(x):
-    """RMSNorm with g = 1: divide by the root mean square, no mean subtracted."""
+def rms_norm(x, eps=0.0):
+    """RMSNorm with g = 1: divide by the root mean square, no mean subtracted; ε under the root as for LayerNorm."""
+    x, scale = _finite_scaled(x, "RMSNorm")
+    mean_sq = (x ** 2).mean(axis=-1, keepdims=True)
+    if eps == 0 and (mean_sq == 0).any():
+        raise ValueError("RMSNorm of a zero vector is 0/0: use eps > 0")
+    return _divide(x, mean_sq, eps, scale)
+
+
+def _divide(x, mean_sq, eps, scale):
+    """x / √(mean_sq + ε/scale²) without overflow; rows that are all zero stay zero."""
+    with np.errstate(over="ignore", under="ignore"):  # ε rescaled with x may over- or underflow, harmlessly
+        denominator = np.hypot(np.sqrt(mean_sq), np.sqrt(eps) / scale)
+    return np.divide(x, denominator, out=np.zeros_like(x), where=x != 0)
+
+
+def _finite_scaled(x, name):
+    """Rows divided by their largest |x| (both norms ignore scale, up to ε), so 1e200 does not overflow when squared;
+    NaN or ∞ in the input is an error rather than NaN on the page."""
     x = np.asarray(x, dtype=float)
-    return x / np.sqrt((x ** 2).mean(axis=-1, keepdims=True))
+    if not np.isfinite(x).all():
+        raise ValueError(f"{name} input contains NaN or ∞: {x.ravel()[~np.isfinite(x.ravel())][:3].tolist()}")
+    scale = np.abs(x).max(axis=-1, keepdims=True)
+    scale = np.where(scale == 0, 1.0, scale)
+    return x / scale, scale
 
 
 def layer_norm_steps(x, eps=0.0):

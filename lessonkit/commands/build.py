@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from ..output import check_out_dir
     from ..site import Options, build
 
-    out = check_out_dir(args.out, PROJECT, [args.content, args.themes_dir])
+    out = check_out_dir(args.out, PROJECT, [args.content, args.themes_dir, PROJECT / "content", PROJECT / "themes"])
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
                            theme=args.theme, lesson=args.lesson))
     if not args.quiet:

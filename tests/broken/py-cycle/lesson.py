@@ -1,0 +1,18 @@
+from lessonkit import Lesson
+
+lesson = Lesson()
+
+
+@lesson.value
+def two_pow():
+    return 2 ** 10
+
+
+@lesson.value
+def a(b):
+    return b
+
+
+@lesson.value
+def b(a):
+    return a

@@ -1,0 +1,3 @@
+import numpy as np
+
+registry = None

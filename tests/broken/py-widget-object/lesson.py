@@ -1,0 +1,13 @@
+from lessonkit import Lesson
+
+lesson = Lesson()
+
+
+@lesson.value
+def two_pow():
+    return 2 ** 10
+
+
+@lesson.widget
+def mask_table():
+    return {"rows": {"它", "最"}}
