@@ -41,6 +41,27 @@ def find_cjk_font() -> str:
     raise FontMissing(INSTALL_HINT)
 
 
+def font_choice():
+    """The CJK font family plus the file matplotlib draws it from, for the figure cache's key."""
+    import os
+
+    from matplotlib import font_manager
+
+    from .cache import FontChoice
+
+    family = find_cjk_font()
+    found = font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)
+    file = os.path.abspath(found)  # a plain str (matplotlib ≥ 3.10 returns a FontPath carrying the face index)
+    st = os.stat(file)
+    return FontChoice(family, file, (st.st_size, st.st_mtime_ns))
+
+
+def preload() -> None:
+    """Import what drawing needs once, before worker processes fork, so each worker does not import it again."""
+    import matplotlib.backends.backend_svg  # noqa: F401
+    import matplotlib.figure  # noqa: F401
+
+
 def style(font: str) -> dict[str, Any]:
     """rcParams every figure is drawn with: same font, sizes and deterministic SVG."""
     return {

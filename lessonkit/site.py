@@ -12,7 +12,9 @@ from . import markup
 from .compute import Lesson, compute_values, call_author_code, inputs_for, load_lesson_module
 from .content import LessonSource, find_lessons, load_lesson
 from .errors import ContentError, Problem, UsageError
-from .render import json_for_script, make_env, read_asset, theme_dirs, theme_problem
+from .budget import Budget, check_budget, load_budget, page_sizes
+from .cache import FigureCache, Uncacheable, engine_digest, figure_key, lesson_files_digest, values_key
+from .render import json_for_script, make_env, read_asset, theme_dirs, theme_problem, use_bytecode_cache
 from .output import write_site
 
 SITE_TITLE = "计算型课堂讲义"
@@ -25,6 +27,8 @@ class Options:
     themes: Path
     theme: str = "default"
     lesson: str | None = None
+    cache: Path | None = None       # figure cache folder; None draws every figure
+    jobs: int | None = None         # processes drawing figures; None: one per core
 
 
 @dataclass
@@ -34,6 +38,14 @@ class ComputedLesson:
     figures: dict[str, str]          # name → SVG markup
     widgets: dict[str, dict]         # name → {"template", "data"}
     registry: Lesson
+    files_digest: str | None = None  # hash of lesson.py and the lesson's data files, when caching
+
+
+@dataclass
+class FigureStats:
+    font: str | None = None
+    drawn: int = 0
+    cached: int = 0
 
 
 @dataclass
@@ -43,18 +55,31 @@ class BuildReport:
     figures: int
     seconds: float = 0.0
     sizes: dict[str, int] = field(default_factory=dict)
+    gzip_sizes: dict[str, int] = field(default_factory=dict)
+    figures_drawn: int = 0
+    figures_cached: int = 0
+    budget: Budget | None = None
 
 
 def build(options: Options) -> BuildReport:
     started = time.perf_counter()
     sources = load_sources(options.content, options.lesson)
     dirs = theme_dirs(options.themes, options.theme)
-    font, computed = compute_all(sources)
+    budget = load_budget(options.content)
+    cache = FigureCache(options.cache)
+    computed, stats = compute_all(sources, cache, options.jobs)
+    use_bytecode_cache(options.cache / "templates" if options.cache else None)
+    markup.MATHML_MEMO = cache.get_math()
+    known_math = len(markup.MATHML_MEMO)
     pages = render_site(computed, dirs)
+    if len(markup.MATHML_MEMO) > known_math:
+        cache.put_math(markup.MATHML_MEMO)
+    sizes, gzip_sizes = page_sizes(pages)
+    check_budget(sizes, gzip_sizes, budget)
     write_site(pages, options.out)
-    report = BuildReport(pages, font, sum(len(c.figures) for c in computed))
+    report = BuildReport(pages, stats.font, stats.drawn + stats.cached, sizes=sizes, gzip_sizes=gzip_sizes,
+                         figures_drawn=stats.drawn, figures_cached=stats.cached, budget=budget)
     report.seconds = time.perf_counter() - started
-    report.sizes = {name: len(data) for name, data in pages.items()}
     return report
 
 
@@ -83,53 +108,139 @@ def load_sources(content_dir: Path, only: str | None) -> list[LessonSource]:
 
 
 # ── compute ─────────────────────────────────────────────────────────────────────────────────────────────────────────
-def compute_all(sources: list[LessonSource]) -> tuple[str | None, list[ComputedLesson]]:
+def compute_all(sources: list[LessonSource], cache: FigureCache | None = None,
+                jobs: int | None = None) -> tuple[list[ComputedLesson], FigureStats]:
     problems: list[Problem] = []
     computed = []
     for source in sources:
         try:
-            computed.append(compute_lesson(source))
+            computed.append(compute_lesson(source, cache))
         except ContentError as err:
             problems += err.problems
     if problems:
         raise ContentError(problems)
-    font = None
+    stats = FigureStats()
     if any(c.registry.figures for c in computed):
-        font = _font()
-        for lesson in computed:
-            lesson.figures = draw_figures(lesson, font)
-    return font, computed
+        stats = draw_all_figures(computed, cache or FigureCache(None), jobs)
+    return computed, stats
 
 
-def compute_lesson(source: LessonSource) -> ComputedLesson:
+def compute_lesson(source: LessonSource, cache: FigureCache | None = None) -> ComputedLesson:
     registry = load_lesson_module(source.code_path) if source.code_path else Lesson()
     path = source.code_path or source.folder / "lesson.py"
-    values = compute_values(registry, path)
-    widgets = {}
-    for name, spec in registry.widgets.items():
-        args = inputs_for(spec.inputs, values, path, name, spec.func.__code__.co_firstlineno)
-        widgets[name] = {"template": spec.template, "data": _plain(call_author_code(spec.func, args, path))}
-    return ComputedLesson(source, values, {}, widgets, registry)
+    files = lesson_files_digest(source.folder) if cache is not None and cache.enabled else None
+    saved = cache.get_values(values_key(files)) if files else None
+    if isinstance(saved, tuple) and len(saved) == 2:
+        values, widgets = saved
+    else:
+        values = compute_values(registry, path)
+        widgets = {}
+        for name, spec in registry.widgets.items():
+            args = inputs_for(spec.inputs, values, path, name, spec.func.__code__.co_firstlineno)
+            widgets[name] = {"template": spec.template, "data": _plain(call_author_code(spec.func, args, path))}
+        if files:
+            cache.put_values(values_key(files), (values, widgets))
+    return ComputedLesson(source, values, {}, widgets, registry, files)
 
 
-def _font() -> str:
-    from .figures import FontMissing, find_cjk_font
+def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None) -> FigureStats:
+    """Take every figure whose key is in the cache from there; draw the rest (across cores) and cache them.
+    Matplotlib is imported only when something must be drawn or the installed fonts changed."""
+    font = cache.font()
+    if font is None:
+        font = _font_choice()
+        cache.put_font(font)
+    engine = engine_digest()
+    stats = FigureStats(font=font.family)
+    to_draw: list[tuple[ComputedLesson, str, str | None]] = []
+    for lesson in computed:
+        if not lesson.registry.figures:
+            continue
+        files = lesson.files_digest or lesson_files_digest(lesson.source.folder)
+        for name, spec in lesson.registry.figures.items():
+            args = inputs_for(spec.inputs, lesson.values, lesson.source.code_path, name, spec.func.__code__.co_firstlineno)
+            try:
+                key = figure_key(engine, files, font, name, args) if cache.enabled else None
+            except Uncacheable:
+                key = None
+            svg = cache.get(key) if key else None
+            if svg is None:
+                to_draw.append((lesson, name, key))
+            else:
+                lesson.figures[name] = svg
+                stats.cached += 1
+    for (lesson, name, key), svg in zip(to_draw, draw_many([(lesson, name) for lesson, name, _ in to_draw],
+                                                             font.family, jobs)):
+        lesson.figures[name] = svg
+        if key:
+            cache.put(key, svg)
+    stats.drawn = len(to_draw)
+    for lesson in computed:  # registry order, whichever way each figure arrived
+        lesson.figures = {name: lesson.figures[name] for name in lesson.registry.figures}
+    return stats
+
+
+def _font_choice():
+    from .figures import FontMissing, font_choice
     try:
-        return find_cjk_font()
+        return font_choice()
     except FontMissing as exc:
         raise UsageError(str(exc)) from None
 
 
-def draw_figures(lesson: ComputedLesson, font: str) -> dict[str, str]:
+_DRAW_TASKS: tuple[list[tuple[ComputedLesson, str]], str] | None = None  # read by forked workers
+
+
+def draw_many(tasks: list[tuple[ComputedLesson, str]], font: str, jobs: int | None) -> list[str]:
+    """SVG of each (lesson, figure name), in order; across processes when there are several figures and cores.
+    Workers are forked, so they inherit the lessons in memory: only an index goes out and an SVG comes back."""
+    global _DRAW_TASKS
+    if not tasks:
+        return []
+    import multiprocessing
+
+    from .figures import preload
+    preload()
+    workers = min(jobs or _cores(), len(tasks))
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        from concurrent.futures import ProcessPoolExecutor
+
+        _DRAW_TASKS = (tasks, font)
+        try:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                results = list(pool.map(_draw_task, range(len(tasks))))
+        finally:
+            _DRAW_TASKS = None
+    else:
+        results = [_draw_one(lesson, name, font) for lesson, name in tasks]
+    problems = [p for kind, result in results if kind == "problems" for p in result]
+    if problems:
+        raise ContentError(problems)
+    return [result for _, result in results]
+
+
+def _cores() -> int:
+    import os
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _draw_task(index: int) -> tuple[str, Any]:
+    tasks, font = _DRAW_TASKS
+    lesson, name = tasks[index]
+    return _draw_one(lesson, name, font)
+
+
+def _draw_one(lesson: ComputedLesson, name: str, font: str) -> tuple[str, Any]:
+    """("svg", markup) or ("problems", [Problem…]): the author's errors travel back from a worker as data."""
     from .figures import draw_svg
 
+    spec = lesson.registry.figures[name]
     path = lesson.source.code_path
-    svgs = {}
-    for name, spec in lesson.registry.figures.items():
-        line = spec.func.__code__.co_firstlineno
-        args = inputs_for(spec.inputs, lesson.values, path, name, line)
-        svgs[name] = draw_svg(name, spec.func, args, font, path, line)
-    return svgs
+    line = spec.func.__code__.co_firstlineno
+    try:
+        return "svg", draw_svg(name, spec.func, inputs_for(spec.inputs, lesson.values, path, name, line), font, path, line)
+    except ContentError as err:
+        return "problems", err.problems
 
 
 def _plain(data: Any) -> Any:
