@@ -1,7 +1,8 @@
 """One module per command-line verb. Each module offers `HELP`, `add_arguments(parser)` and `run(args) -> int`."""
-from . import build
+from . import build, clean
 
 # name → module; the first one is the default when no verb is given
 COMMANDS = {
     "build": build,
+    "clean": clean,
 }
