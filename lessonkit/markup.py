@@ -5,7 +5,6 @@ so Markdown never mangles MathML, SVG or a formatted number.
 """
 from __future__ import annotations
 
-import difflib
 import html
 import re
 from dataclasses import dataclass, field
@@ -71,7 +70,24 @@ def render_block(text: str, ctx: MarkupContext, path: Path, first_line: int = 1)
     stash = _Stash()
     lines, origins = _blocks(text.splitlines(), ctx, path, first_line, stash)
     source = _inline("\n".join(lines), ctx, path, origins, stash)
-    return stash.restore(markdown.markdown(source, extensions=MD_EXTENSIONS, output_format="html"))
+    return stash.restore(_markdown().reset().convert(source))
+
+
+_MARKDOWN: list[markdown.Markdown] = []
+
+
+def _markdown() -> markdown.Markdown:
+    """One converter for the whole build, its extensions given as objects: building a converter per call, and
+    looking extension names up among installed packages' entry points, cost more than converting the text."""
+    if not _MARKDOWN:
+        from markdown.extensions.attr_list import AttrListExtension
+        from markdown.extensions.sane_lists import SaneListExtension
+        from markdown.extensions.tables import TableExtension
+
+        extensions = {"tables": TableExtension, "sane_lists": SaneListExtension, "attr_list": AttrListExtension}
+        _MARKDOWN.append(markdown.Markdown(extensions=[extensions[name]() for name in MD_EXTENSIONS],
+                                           output_format="html"))
+    return _MARKDOWN[0]
 
 
 def render_inline(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
@@ -253,6 +269,8 @@ def _figure_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
 
 
 def _did_you_mean(name: str, values: dict[str, Any]) -> str:
+    import difflib  # only when reporting a mistake
+
     close = difflib.get_close_matches(name.split(".")[0], list(values), n=1)
     return f"; did you mean `{close[0]}`?" if close else ""
 
