@@ -76,6 +76,7 @@ def main() -> int:
     p.add_argument("--scale", default="1,10,50", help="course sizes (number of lessons) for the growth table")
     p.add_argument("--no-peers", action="store_true", help="skip MkDocs, Hugo and Jupyter Book (no installs)")
     p.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md", help="report file (default BENCHMARKS.md)")
+    p.add_argument("--keep", action="store_true", help="keep the temporary work folder (to look at the peers' sites)")
     args = p.parse_args()
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -96,7 +97,8 @@ def main() -> int:
         load_after = os.getloadavg()
         report = render_report(scenarios, scale, machine(peers), args.runs, load_before, load_after)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
     print(report)
     args.out.write_text(report, encoding="utf-8")
     print(f"wrote {args.out}")
@@ -198,8 +200,6 @@ def lesson_markdown(content: Path, image_dir: str) -> tuple[str, list[str], list
 DRAW_HELPERS = """\
 import importlib.util, inspect, sys
 sys.path.insert(0, {root!r})  # lesson.py says `from lessonkit import Lesson` (the registry only)
-import matplotlib
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 plt.rcParams.update({{"font.sans-serif": [{font!r}, "DejaVu Sans"], "svg.fonttype": "none"}})
 spec = importlib.util.spec_from_file_location("lesson_code", {lesson_py!r})
@@ -227,7 +227,7 @@ def draw(name):
 
 def draw_script(content: Path, font: str, figures: list[str], target: Path) -> str:
     helpers = DRAW_HELPERS.format(root=str(ROOT), font=font, lesson_py=str(content / LESSON / "lesson.py"))
-    return helpers + textwrap.dedent(f"""
+    return "import matplotlib\nmatplotlib.use('Agg')\n" + helpers + textwrap.dedent(f"""
         for name in {figures!r}:
             fig = draw(name)
             fig.savefig({str(target)!r} + "/" + name + ".svg", format="svg")
