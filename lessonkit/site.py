@@ -67,11 +67,16 @@ def build(options: Options) -> BuildReport:
     dirs = theme_dirs(options.themes, options.theme)
     budget = load_budget(options.content)
     cache = FigureCache(options.cache)
-    computed, stats = compute_all(sources, cache, options.jobs)
+    computed, stats, drawing = compute_all(sources, cache, options.jobs)
     use_bytecode_cache(options.cache / "templates" if options.cache else None)
     markup.MATHML_MEMO = cache.get_math()
     known_math = len(markup.MATHML_MEMO)
-    pages = render_site(computed, dirs)
+    with drawing:  # figures still being drawn in worker processes go into the pages once they are done
+        try:
+            pages = render_site(computed, dirs)
+        except ContentError as err:
+            drawing.fail(err.problems)
+        pages = drawing.fill(pages)
     if len(markup.MATHML_MEMO) > known_math:
         cache.put_math(markup.MATHML_MEMO)
     sizes, gzip_sizes = page_sizes(pages)
@@ -109,7 +114,7 @@ def load_sources(content_dir: Path, only: str | None) -> list[LessonSource]:
 
 # ── compute ─────────────────────────────────────────────────────────────────────────────────────────────────────────
 def compute_all(sources: list[LessonSource], cache: FigureCache | None = None,
-                jobs: int | None = None) -> tuple[list[ComputedLesson], FigureStats]:
+                jobs: int | None = None) -> tuple[list[ComputedLesson], FigureStats, Drawing]:
     problems: list[Problem] = []
     computed = []
     for source in sources:
@@ -119,10 +124,9 @@ def compute_all(sources: list[LessonSource], cache: FigureCache | None = None,
             problems += err.problems
     if problems:
         raise ContentError(problems)
-    stats = FigureStats()
-    if any(c.registry.figures for c in computed):
-        stats = draw_all_figures(computed, cache or FigureCache(None), jobs)
-    return computed, stats
+    if not any(c.registry.figures for c in computed):
+        return computed, FigureStats(), Drawing([], "", 1, None)
+    return computed, *draw_all_figures(computed, cache or FigureCache(None), jobs)
 
 
 def compute_lesson(source: LessonSource, cache: FigureCache | None = None) -> ComputedLesson:
@@ -143,8 +147,9 @@ def compute_lesson(source: LessonSource, cache: FigureCache | None = None) -> Co
     return ComputedLesson(source, values, {}, widgets, registry, files)
 
 
-def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None) -> FigureStats:
-    """Take every figure whose key is in the cache from there; draw the rest (across cores) and cache them.
+def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache,
+                     jobs: int | None) -> tuple[FigureStats, Drawing]:
+    """Take every figure whose key is in the cache from there; start drawing the rest (across cores).
     Matplotlib is imported only when something must be drawn or the installed fonts changed."""
     font = cache.font()
     if font is None:
@@ -169,15 +174,11 @@ def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, jobs: i
             else:
                 lesson.figures[name] = svg
                 stats.cached += 1
-    for (lesson, name, key), svg in zip(to_draw, draw_many([(lesson, name) for lesson, name, _ in to_draw],
-                                                             font.family, jobs)):
-        lesson.figures[name] = svg
-        if key:
-            cache.put(key, svg)
     stats.drawn = len(to_draw)
+    drawing = Drawing(to_draw, font.family, jobs, cache)
     for lesson in computed:  # registry order, whichever way each figure arrived
         lesson.figures = {name: lesson.figures[name] for name in lesson.registry.figures}
-    return stats
+    return stats, drawing
 
 
 def _font_choice():
@@ -188,35 +189,79 @@ def _font_choice():
         raise UsageError(str(exc)) from None
 
 
-_DRAW_TASKS: tuple[list[tuple[ComputedLesson, str]], str] | None = None  # read by forked workers
+_DRAW_TASKS: tuple[list[tuple[ComputedLesson, str, str | None]], str] | None = None  # read by forked workers
 
 
-def draw_many(tasks: list[tuple[ComputedLesson, str]], font: str, jobs: int | None) -> list[str]:
-    """SVG of each (lesson, figure name), in order; across processes when there are several figures and cores.
-    Workers are forked, so they inherit the lessons in memory: only an index goes out and an SVG comes back."""
-    global _DRAW_TASKS
-    if not tasks:
-        return []
-    import multiprocessing
+class Drawing:
+    """Figures to draw. With one figure or one core they are drawn at once. Otherwise forked worker processes draw
+    them while the parent renders the pages around placeholders; `fill` waits and puts each SVG in its place.
+    Workers inherit the lessons in memory: only an index goes out and an SVG (or the author's problems) comes back.
+    The bytes are the same either way (tests/test_cache.py)."""
 
-    from .figures import preload
-    preload()
-    workers = min(jobs or _cores(), len(tasks))
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+    def __init__(self, tasks: list[tuple[ComputedLesson, str, str | None]], font: str, jobs: int | None,
+                 cache: FigureCache | None):
+        self.tasks, self.font, self.cache = tasks, font, cache
+        self.pool = None
+        self.futures: list = []
+        if not tasks:
+            return
+        import multiprocessing
+
+        from .figures import preload
+        preload()
+        workers = min(jobs or _cores(), len(tasks))
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            self._start(workers, multiprocessing.get_context("fork"))
+        else:
+            self._store([_draw_one(lesson, name, font) for lesson, name, _ in tasks])
+
+    def _start(self, workers: int, context) -> None:
+        global _DRAW_TASKS
         from concurrent.futures import ProcessPoolExecutor
 
-        _DRAW_TASKS = (tasks, font)
-        try:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                results = list(pool.map(_draw_task, range(len(tasks))))
-        finally:
-            _DRAW_TASKS = None
-    else:
-        results = [_draw_one(lesson, name, font) for lesson, name in tasks]
-    problems = [p for kind, result in results if kind == "problems" for p in result]
-    if problems:
+        _DRAW_TASKS = (self.tasks, self.font)  # workers fork at the first submit and keep their copy
+        self.pool = ProcessPoolExecutor(workers, mp_context=context)
+        self.futures = [self.pool.submit(_draw_task, i) for i in range(len(self.tasks))]
+        _DRAW_TASKS = None
+        for i, (lesson, name, _) in enumerate(self.tasks):
+            lesson.figures[name] = self._placeholder(i)
+
+    @staticmethod
+    def _placeholder(index: int) -> str:
+        return f"<!--lessonkit-figure-{index}-->"
+
+    def _store(self, results: list[tuple[str, Any]]) -> None:
+        """Cache and place the SVGs; the author's problems, if any, all at once."""
+        problems = [p for kind, result in results if kind == "problems" for p in result]
+        if problems:
+            raise ContentError(problems)
+        for (lesson, name, key), (_, svg) in zip(self.tasks, results):
+            lesson.figures[name] = svg
+            if key and self.cache is not None:
+                self.cache.put(key, svg)
+
+    def fill(self, pages: dict[str, bytes]) -> dict[str, bytes]:
+        if self.pool is None:
+            return pages
+        self._store([future.result() for future in self.futures])
+        for i, (lesson, name, _) in enumerate(self.tasks):
+            placeholder, svg = self._placeholder(i).encode(), lesson.figures[name].encode("utf-8")
+            pages = {page: data.replace(placeholder, svg) for page, data in pages.items()}
+        return pages
+
+    def fail(self, problems: list[Problem]) -> None:
+        """Rendering found problems: report them together with the figures' own."""
+        if self.pool is not None:
+            problems = problems + [p for kind, result in (f.result() for f in self.futures)
+                                   if kind == "problems" for p in result]
         raise ContentError(problems)
-    return [result for _, result in results]
+
+    def __enter__(self) -> "Drawing":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _cores() -> int:
@@ -226,7 +271,7 @@ def _cores() -> int:
 
 def _draw_task(index: int) -> tuple[str, Any]:
     tasks, font = _DRAW_TASKS
-    lesson, name = tasks[index]
+    lesson, name, _ = tasks[index]
     return _draw_one(lesson, name, font)
 
 
