@@ -203,6 +203,7 @@ class Drawing:
         self.tasks, self.font, self.cache = tasks, font, cache
         self.pool = None
         self.futures: list = []
+        self.nonce = __import__("secrets").token_hex(8)  # no author's text can spell a placeholder by accident
         if not tasks:
             return
         import multiprocessing
@@ -226,9 +227,8 @@ class Drawing:
         for i, (lesson, name, _) in enumerate(self.tasks):
             lesson.figures[name] = self._placeholder(i)
 
-    @staticmethod
-    def _placeholder(index: int) -> str:
-        return f"<!--lessonkit-figure-{index}-->"
+    def _placeholder(self, index: int) -> str:
+        return f"<!--lessonkit-figure-{self.nonce}-{index}-->"
 
     def _store(self, results: list[tuple[str, Any]]) -> None:
         """Cache and place the SVGs; the author's problems, if any, all at once."""
