@@ -253,8 +253,16 @@ class Drawing:
             self._store([_draw_with(self.registries[i], name, _figure_args(lesson, name), font)
                          for i, lesson, name, _ in tasks])
             return
-        self.futures = [self.pool.submit(_draw_in_worker, i, name, _figure_args(lesson, name), font)
-                        for i, lesson, name, _ in tasks]
+        from concurrent.futures import Future
+
+        self.futures = []
+        for i, lesson, name, _ in tasks:
+            args = _figure_args(lesson, name)
+            if _picklable(args):
+                self.futures.append(self.pool.submit(_draw_in_worker, i, name, args, font))
+            else:  # e.g. a function as a value: cannot travel to a worker, so draw it here
+                self.futures.append(Future())
+                self.futures[-1].set_result(_draw_with(self.registries[i], name, args, font))
         for n, (_, lesson, name, _) in enumerate(tasks):
             lesson.figures[name] = self._placeholder(n)
 
@@ -338,6 +346,15 @@ def _font_choice_in_worker() -> tuple[str, Any]:
 def _figure_args(lesson: ComputedLesson, name: str) -> list[Any]:
     spec = lesson.registry.figures[name]
     return inputs_for(spec.inputs, lesson.values, lesson.source.code_path, name, spec.func.__code__.co_firstlineno)
+
+
+def _picklable(data: Any) -> bool:
+    import pickle
+    try:
+        pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return False
+    return True
 
 
 def _draw_in_worker(index: int, name: str, args: list[Any], font: str) -> tuple[str, Any]:

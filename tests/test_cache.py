@@ -218,3 +218,30 @@ def test_clean_deletes_cache_and_marked_output_only(figure_lesson, run_build, tm
     assert "refusing to delete" in capsys.readouterr().err and (mine / "notes.txt").exists()
     assert main(["clean", "--out", str(tmp_path / "out"), "--cache-dir", str(mine)]) == 2
     assert (mine / "notes.txt").exists()
+
+
+def test_a_value_that_cannot_travel_to_a_worker_is_drawn_in_the_main_process(make_lesson, run_build):
+    py = """\
+    from lessonkit import Lesson
+    lesson = Lesson()
+
+    @lesson.value
+    def slope():
+        return lambda x: 3 * x          # a function: pickle cannot send it to a worker process
+
+    @lesson.figure(caption="甲", alt="甲")
+    def first(plt, slope):
+        fig, ax = plt.subplots(figsize=(1, 1))
+        ax.plot([0, 1], [slope(0), slope(1)])
+        return fig
+
+    @lesson.figure(caption="乙", alt="乙")
+    def second(plt):
+        fig, ax = plt.subplots(figsize=(1, 1))
+        return fig
+    """
+    make_lesson(md="## 一 {#a}\n\n{{< figure first >}}\n\n{{< figure second >}}\n", py=py)
+    code, out_text, err, out = run_build("--jobs", "2")
+    assert code == 0, err
+    assert summary_counts(out_text) == (2, 0)
+    assert (out / "demo" / "index.html").read_text(encoding="utf-8").count("<svg") == 2
