@@ -330,17 +330,23 @@ def _font_choice():
         raise UsageError(str(exc)) from None
 
 
+_WORKER_FONT: list[tuple[str, Any]] = []  # in a worker: its font choice, made while the parent computes values
+
+
 def _warm_worker() -> None:
-    from .figures import preload
+    from .figures import FontMissing, font_choice, preload
+
     preload()
+    if not _WORKER_FONT:
+        try:
+            _WORKER_FONT.append(("font", font_choice()))
+        except FontMissing as exc:
+            _WORKER_FONT.append(("missing", str(exc)))
 
 
 def _font_choice_in_worker() -> tuple[str, Any]:
-    from .figures import FontMissing, font_choice
-    try:
-        return "font", font_choice()
-    except FontMissing as exc:
-        return "missing", str(exc)
+    _warm_worker()
+    return _WORKER_FONT[0]
 
 
 def _figure_args(lesson: ComputedLesson, name: str) -> list[Any]:
