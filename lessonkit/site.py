@@ -115,48 +115,26 @@ def load_sources(content_dir: Path, only: str | None) -> list[LessonSource]:
 # ── compute ─────────────────────────────────────────────────────────────────────────────────────────────────────────
 def compute_all(sources: list[LessonSource], cache: FigureCache | None = None,
                 jobs: int | None = None) -> tuple[list[ComputedLesson], FigureStats, Drawing]:
-    """Values (from the cache when the lesson's code is unchanged), widget data, then figures.
-
-    When some lesson with figures must be computed afresh, its figures must be drawn too (both are keyed by the
-    lesson's code), so worker processes are forked before computing: they import matplotlib while we compute."""
-    cache = cache or FigureCache(None)
     problems: list[Problem] = []
-    loaded = []
+    computed = []
     for source in sources:
         try:
-            loaded.append(load_lesson_code(source, cache))
+            computed.append(compute_lesson(source, cache))
         except ContentError as err:
             problems += err.problems
     if problems:
         raise ContentError(problems)
-    drawing = Drawing(cache, jobs, [(registry, source.code_path) for source, registry, _, _ in loaded])
-    if any(registry.figures and saved is None for _, registry, _, saved in loaded):
-        drawing.start_workers(sum(len(registry.figures) for _, registry, _, _ in loaded))
-    computed = []
-    with drawing.closing_on_error():
-        for source, registry, files, saved in loaded:
-            try:
-                computed.append(compute_lesson(source, registry, files, saved, cache))
-            except ContentError as err:
-                problems += err.problems
-        if problems:
-            raise ContentError(problems)
-        stats = draw_all_figures(computed, cache, drawing)
-    return computed, stats, drawing
+    if not any(c.registry.figures for c in computed):
+        return computed, FigureStats(), Drawing([], "", 1, None)
+    return computed, *draw_all_figures(computed, cache or FigureCache(None), jobs)
 
 
-def load_lesson_code(source: LessonSource, cache: FigureCache) -> tuple[LessonSource, Lesson, str | None, Any]:
-    """(source, registry, hash of its code and data files, values saved by an earlier build or None)."""
+def compute_lesson(source: LessonSource, cache: FigureCache | None = None) -> ComputedLesson:
     registry = load_lesson_module(source.code_path) if source.code_path else Lesson()
-    files = lesson_files_digest(source.folder) if cache.enabled else None
-    saved = cache.get_values(values_key(files)) if files else None
-    return source, registry, files, saved if isinstance(saved, tuple) and len(saved) == 2 else None
-
-
-def compute_lesson(source: LessonSource, registry: Lesson, files: str | None, saved: Any,
-                   cache: FigureCache) -> ComputedLesson:
     path = source.code_path or source.folder / "lesson.py"
-    if saved is not None:
+    files = lesson_files_digest(source.folder) if cache is not None and cache.enabled else None
+    saved = cache.get_values(values_key(files)) if files else None
+    if isinstance(saved, tuple) and len(saved) == 2:
         values, widgets = saved
     else:
         values = compute_values(registry, path)
@@ -169,19 +147,18 @@ def compute_lesson(source: LessonSource, registry: Lesson, files: str | None, sa
     return ComputedLesson(source, values, {}, widgets, registry, files)
 
 
-def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, drawing: Drawing) -> FigureStats:
-    """Take every figure whose key is in the cache from there; start drawing the rest.
+def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache,
+                     jobs: int | None) -> tuple[FigureStats, Drawing]:
+    """Take every figure whose key is in the cache from there; start drawing the rest (across cores).
     Matplotlib is imported only when something must be drawn or the installed fonts changed."""
-    if not any(c.registry.figures for c in computed):
-        return FigureStats()
     font = cache.font()
     if font is None:
-        font = drawing.font_choice()
+        font = _font_choice()
         cache.put_font(font)
     engine = engine_digest()
     stats = FigureStats(font=font.family)
-    to_draw: list[tuple[int, ComputedLesson, str, str | None]] = []
-    for index, lesson in enumerate(computed):
+    to_draw: list[tuple[ComputedLesson, str, str | None]] = []
+    for lesson in computed:
         if not lesson.registry.figures:
             continue
         files = lesson.files_digest or lesson_files_digest(lesson.source.folder)
@@ -193,133 +170,15 @@ def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, drawing
                 key = None
             svg = cache.get(key) if key else None
             if svg is None:
-                to_draw.append((index, lesson, name, key))
+                to_draw.append((lesson, name, key))
             else:
                 lesson.figures[name] = svg
                 stats.cached += 1
     stats.drawn = len(to_draw)
-    drawing.draw(to_draw, font.family)
+    drawing = Drawing(to_draw, font.family, jobs, cache)
     for lesson in computed:  # registry order, whichever way each figure arrived
         lesson.figures = {name: lesson.figures[name] for name in lesson.registry.figures}
-    return stats
-
-
-_REGISTRIES: list[tuple[Lesson, Path | None]] = []  # (registry, lesson.py) per lesson, inherited by forked workers
-
-
-class Drawing:
-    """Draws figures. With one figure or one core, at once in this process. Otherwise in forked worker processes
-    while this one computes values and renders the pages around placeholders; `fill` puts each SVG in its place.
-    Workers inherit the lesson modules; a figure's name and input values go out, its SVG (or the author's problems)
-    comes back. The bytes are the same either way (tests/test_cache.py)."""
-
-    def __init__(self, cache: FigureCache | None, jobs: int | None, registries: list[tuple[Lesson, Path | None]]):
-        self.cache, self.jobs, self.registries = cache, jobs, registries
-        self.pool = None
-        self.tasks: list[tuple[int, ComputedLesson, str, str | None]] = []
-        self.futures: list = []
-        self.nonce = __import__("secrets").token_hex(8)  # no author's text can spell a placeholder by accident
-
-    def start_workers(self, figures: int) -> None:
-        """Fork the workers now if there will be several figures and cores; they import matplotlib meanwhile."""
-        import multiprocessing
-
-        workers = min(self.jobs or _cores(), figures)
-        if self.pool is not None or workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-            return
-        from concurrent.futures import ProcessPoolExecutor
-
-        _REGISTRIES[:] = self.registries
-        self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                                        initializer=_warm_worker)
-        for _ in range(workers):  # every worker forks now, before this process starts any thread of its own
-            self.pool.submit(_warm_worker)
-
-    def font_choice(self):
-        if self.pool is None:
-            return _font_choice()
-        kind, result = self.pool.submit(_font_choice_in_worker).result()
-        if kind == "missing":
-            raise UsageError(result)
-        return result
-
-    def draw(self, tasks: list[tuple[int, ComputedLesson, str, str | None]], font: str) -> None:
-        self.tasks, self.font = tasks, font
-        if not tasks:
-            self.close()
-            return
-        self.start_workers(len(tasks))
-        if self.pool is None:
-            self._store([_draw_with(self.registries[i], name, _figure_args(lesson, name), font)
-                         for i, lesson, name, _ in tasks])
-            return
-        from concurrent.futures import Future
-
-        self.futures = []
-        for i, lesson, name, _ in tasks:
-            args = _figure_args(lesson, name)
-            if _picklable(args):
-                self.futures.append(self.pool.submit(_draw_in_worker, i, name, args, font))
-            else:  # e.g. a function as a value: cannot travel to a worker, so draw it here
-                self.futures.append(Future())
-                self.futures[-1].set_result(_draw_with(self.registries[i], name, args, font))
-        for n, (_, lesson, name, _) in enumerate(tasks):
-            lesson.figures[name] = self._placeholder(n)
-
-    def _placeholder(self, n: int) -> str:
-        return f"<!--lessonkit-figure-{self.nonce}-{n}-->"
-
-    def _store(self, results: list[tuple[str, Any]]) -> None:
-        """Cache and place the SVGs; the author's problems, if any, all at once."""
-        problems = [p for kind, result in results if kind == "problems" for p in result]
-        if problems:
-            raise ContentError(problems)
-        for (_, lesson, name, key), (_, svg) in zip(self.tasks, results):
-            lesson.figures[name] = svg
-            if key and self.cache is not None:
-                self.cache.put(key, svg)
-
-    def fill(self, pages: dict[str, bytes]) -> dict[str, bytes]:
-        if not self.futures:
-            return pages
-        self._store([future.result() for future in self.futures])
-        for n, (_, lesson, name, _) in enumerate(self.tasks):
-            placeholder, svg = self._placeholder(n).encode(), lesson.figures[name].encode("utf-8")
-            pages = {page: data.replace(placeholder, svg) for page, data in pages.items()}
-        return pages
-
-    def fail(self, problems: list[Problem]) -> None:
-        """Rendering found problems: report them together with the figures' own."""
-        results = [f.result() for f in self.futures]
-        raise ContentError(problems + [p for kind, result in results if kind == "problems" for p in result])
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
-
-    def closing_on_error(self):
-        import contextlib
-
-        @contextlib.contextmanager
-        def guard():
-            try:
-                yield
-            except BaseException:
-                self.close()
-                raise
-        return guard()
-
-    def __enter__(self) -> "Drawing":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-def _cores() -> int:
-    import os
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return stats, drawing
 
 
 def _font_choice():
@@ -330,52 +189,101 @@ def _font_choice():
         raise UsageError(str(exc)) from None
 
 
-_WORKER_FONT: list[tuple[str, Any]] = []  # in a worker: its font choice, made while the parent computes values
+_DRAW_TASKS: tuple[list[tuple[ComputedLesson, str, str | None]], str] | None = None  # read by forked workers
 
 
-def _warm_worker() -> None:
-    from .figures import FontMissing, font_choice, preload
+class Drawing:
+    """Figures to draw. With one figure or one core they are drawn at once. Otherwise forked worker processes draw
+    them while the parent renders the pages around placeholders; `fill` waits and puts each SVG in its place.
+    Workers inherit the lessons in memory: only an index goes out and an SVG (or the author's problems) comes back.
+    The bytes are the same either way (tests/test_cache.py)."""
 
-    preload()
-    if not _WORKER_FONT:
-        try:
-            _WORKER_FONT.append(("font", font_choice()))
-        except FontMissing as exc:
-            _WORKER_FONT.append(("missing", str(exc)))
+    def __init__(self, tasks: list[tuple[ComputedLesson, str, str | None]], font: str, jobs: int | None,
+                 cache: FigureCache | None):
+        self.tasks, self.font, self.cache = tasks, font, cache
+        self.pool = None
+        self.futures: list = []
+        self.nonce = __import__("secrets").token_hex(8)  # no author's text can spell a placeholder by accident
+        if not tasks:
+            return
+        import multiprocessing
+
+        from .figures import preload
+        preload()
+        workers = min(jobs or _cores(), len(tasks))
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            self._start(workers, multiprocessing.get_context("fork"))
+        else:
+            self._store([_draw_one(lesson, name, font) for lesson, name, _ in tasks])
+
+    def _start(self, workers: int, context) -> None:
+        global _DRAW_TASKS
+        from concurrent.futures import ProcessPoolExecutor
+
+        _DRAW_TASKS = (self.tasks, self.font)  # workers fork at the first submit and keep their copy
+        self.pool = ProcessPoolExecutor(workers, mp_context=context)
+        self.futures = [self.pool.submit(_draw_task, i) for i in range(len(self.tasks))]
+        _DRAW_TASKS = None
+        for i, (lesson, name, _) in enumerate(self.tasks):
+            lesson.figures[name] = self._placeholder(i)
+
+    def _placeholder(self, index: int) -> str:
+        return f"<!--lessonkit-figure-{self.nonce}-{index}-->"
+
+    def _store(self, results: list[tuple[str, Any]]) -> None:
+        """Cache and place the SVGs; the author's problems, if any, all at once."""
+        problems = [p for kind, result in results if kind == "problems" for p in result]
+        if problems:
+            raise ContentError(problems)
+        for (lesson, name, key), (_, svg) in zip(self.tasks, results):
+            lesson.figures[name] = svg
+            if key and self.cache is not None:
+                self.cache.put(key, svg)
+
+    def fill(self, pages: dict[str, bytes]) -> dict[str, bytes]:
+        if self.pool is None:
+            return pages
+        self._store([future.result() for future in self.futures])
+        for i, (lesson, name, _) in enumerate(self.tasks):
+            placeholder, svg = self._placeholder(i).encode(), lesson.figures[name].encode("utf-8")
+            pages = {page: data.replace(placeholder, svg) for page, data in pages.items()}
+        return pages
+
+    def fail(self, problems: list[Problem]) -> None:
+        """Rendering found problems: report them together with the figures' own."""
+        if self.pool is not None:
+            problems = problems + [p for kind, result in (f.result() for f in self.futures)
+                                   if kind == "problems" for p in result]
+        raise ContentError(problems)
+
+    def __enter__(self) -> "Drawing":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _font_choice_in_worker() -> tuple[str, Any]:
-    _warm_worker()
-    return _WORKER_FONT[0]
+def _cores() -> int:
+    import os
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _figure_args(lesson: ComputedLesson, name: str) -> list[Any]:
-    spec = lesson.registry.figures[name]
-    return inputs_for(spec.inputs, lesson.values, lesson.source.code_path, name, spec.func.__code__.co_firstlineno)
+def _draw_task(index: int) -> tuple[str, Any]:
+    tasks, font = _DRAW_TASKS
+    lesson, name, _ = tasks[index]
+    return _draw_one(lesson, name, font)
 
 
-def _picklable(data: Any) -> bool:
-    import pickle
-    try:
-        pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:
-        return False
-    return True
-
-
-def _draw_in_worker(index: int, name: str, args: list[Any], font: str) -> tuple[str, Any]:
-    return _draw_with(_REGISTRIES[index], name, args, font)
-
-
-def _draw_with(lesson_code: tuple[Lesson, Path | None], name: str, args: list[Any], font: str) -> tuple[str, Any]:
+def _draw_one(lesson: ComputedLesson, name: str, font: str) -> tuple[str, Any]:
     """("svg", markup) or ("problems", [Problem…]): the author's errors travel back from a worker as data."""
-    from .figures import draw_svg, preload
+    from .figures import draw_svg
 
-    preload()
-    registry, path = lesson_code
-    spec = registry.figures[name]
+    spec = lesson.registry.figures[name]
+    path = lesson.source.code_path
+    line = spec.func.__code__.co_firstlineno
     try:
-        return "svg", draw_svg(name, spec.func, args, font, path, spec.func.__code__.co_firstlineno)
+        return "svg", draw_svg(name, spec.func, inputs_for(spec.inputs, lesson.values, path, name, line), font, path, line)
     except ContentError as err:
         return "problems", err.problems
 
