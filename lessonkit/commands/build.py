@@ -63,4 +63,4 @@ def print_summary(report, out: Path) -> None:
     if len(html) > 12:
         biggest = max(html, key=report.sizes.get)
         print(f"  … {len(html) - 12} more; largest {biggest} {report.sizes[biggest] / 1024:.1f} KB")
-    print(f"Total in {report.seconds:.2f} s")
+    print(f"Total in {report.seconds:.2f} s (after Python start-up and imports)")
