@@ -143,7 +143,7 @@ def _version(command: list[str]) -> str:
         out = subprocess.run(command, capture_output=True, text=True, timeout=60).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         return "?"
-    return out.splitlines()[0] if out else "?"
+    return re.sub(r" from /\S+", "", out.splitlines()[0]) if out else "?"  # no local paths in the report
 
 
 # ── the lesson as plain Markdown for the peers ─────────────────────────────────────────────────────────────────────
@@ -476,7 +476,9 @@ def render_report(scenarios: list[Scenario], scale, facts, runs: int, load_befor
     lines += ["", "Notes: (e), (g) use the SVG files lessonkit drew; (f) draws them with pyplot, one process; "
               "(h) executes the notebook every run (`execute_notebooks: force`) and its `_build` is removed before "
               "each run. Peers render the same lesson text with values filled in, without lessonkit's widgets. "
-              "lessonkit draws figures in parallel (one process per core).", ""]
+              "lessonkit draws figures in parallel (one process per core). A warm build imports neither matplotlib "
+              "nor latex2mathml: values, figures, MathML and compiled templates come from `.cache/lessonkit/`. "
+              "The timings are wall-clock and sensitive to other load on the machine (see the load average).", ""]
     return "\n".join(lines)
 
 
