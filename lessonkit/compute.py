@@ -117,7 +117,10 @@ def load_lesson_module(path: Path) -> Lesson:
     sys.modules[module_name] = module  # dataclasses in lesson code look their module up here
     _loading.append(path)
     try:
-        spec.loader.exec_module(module)
+        if _hash_checked_bytecode(path):
+            spec.loader.exec_module(module)
+        else:
+            exec(compile(path.read_bytes(), str(path), "exec"), module.__dict__)
     except ContentError:
         raise
     except Exception as exc:  # the author's code failed: report it as their error, at their line
@@ -129,6 +132,29 @@ def load_lesson_module(path: Path) -> Lesson:
         raise ContentError([Problem(path, None, "defines no `lesson = Lesson()` registry",
                                     "a module-level `lesson = Lesson()` from lessonkit")])
     return registry
+
+
+def _hash_checked_bytecode(path: Path) -> bool:
+    """Make Python's cached bytecode of lesson.py checked against the source's bytes, not its mtime (1 s steps) and
+    size: otherwise a lesson.py saved twice within a second at the same length runs the old code, and the caches
+    would file its results under the new code's hash. False when no such bytecode can be written."""
+    if sys.dont_write_bytecode:
+        return False
+    cached = importlib.util.cache_from_source(str(path))
+    try:
+        with open(cached, "rb") as f:
+            header = f.read(8)
+        if len(header) == 8 and int.from_bytes(header[4:8], "little") & 0b11 == 0b11:  # hash-based, checked
+            return True  # Python keeps it hash-based when it recompiles a changed source
+    except OSError:
+        pass
+    import py_compile
+    try:
+        py_compile.compile(str(path), cached, doraise=True,
+                           invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+    except (py_compile.PyCompileError, OSError):
+        return False
+    return True
 
 
 def compute_values(registry: Lesson, path: Path) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from .schema import check_lesson_meta
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*(?:\{#(?P<id>[A-Za-z][\w-]*)\})?\s*$")
 FENCE = re.compile(r"^(```|~~~)")
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same result, 10× faster
 
 
 @dataclass
@@ -159,8 +160,9 @@ def read_yaml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], dict
         problems.append(Problem(path, 1, "file is empty", "a mapping with at least `title` and `summary`"))
         return {}, {}
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
+        node = yaml.compose(text, Loader=YAML_LOADER)
+    except yaml.YAMLError:
+        exc = _pure_python_error(text)  # libyaml's messages say less ("did not find expected ','")
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
         column = f", column {mark.column + 1}" if mark else ""
@@ -172,10 +174,18 @@ def read_yaml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], dict
                                 "`key: value` lines such as `title: …`"))
         return {}, {}
     _check_duplicates(node, path, problems)
-    data = yaml.safe_load(text)
+    data = yaml.load(text, Loader=YAML_LOADER)
     lines = {k.value: k.start_mark.line + 1 for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
     _collect_item_lines(node, lines)
     return data, lines
+
+
+def _pure_python_error(text: str) -> yaml.YAMLError:
+    try:
+        yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        return exc
+    raise AssertionError("libyaml rejected YAML that PyYAML accepts")  # our bug: the loaders disagree
 
 
 def _check_duplicates(node: yaml.Node, path: Path, problems: list[Problem]) -> None:

@@ -41,6 +41,27 @@ def find_cjk_font() -> str:
     raise FontMissing(INSTALL_HINT)
 
 
+def font_choice():
+    """The CJK font family plus the file matplotlib draws it from, for the figure cache's key."""
+    import os
+
+    from matplotlib import font_manager
+
+    from .cache import FontChoice
+
+    family = find_cjk_font()
+    found = font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)
+    file = os.path.abspath(found)  # a plain str (matplotlib ≥ 3.10 returns a FontPath carrying the face index)
+    st = os.stat(file)
+    return FontChoice(family, file, (st.st_size, st.st_mtime_ns))
+
+
+def preload() -> None:
+    """Import what drawing needs once, before worker processes fork, so each worker does not import it again."""
+    import matplotlib.backends.backend_svg  # noqa: F401
+    import matplotlib.figure  # noqa: F401
+
+
 def style(font: str) -> dict[str, Any]:
     """rcParams every figure is drawn with: same font, sizes and deterministic SVG."""
     return {
@@ -111,8 +132,14 @@ def clean_svg(svg: str, name: str) -> str:
     svg = re.sub(r' transform="rotate\(-?0 [\d.]+ [\d.]+\)"', "", svg)
     svg = _unique_ids(svg, f"{name}-")
     svg = _round_numbers(svg)
-    svg = re.sub(r"\n\s*", "\n", svg)
-    return svg.strip()
+    svg = re.sub(r' d="([^"]*)"', lambda m: f' d="{_compact_path(m.group(1))}"', svg)
+    svg = re.sub(r"<clipPath>.*?</clipPath>", "", svg, flags=re.DOTALL)  # lost its id: nothing refers to it
+    svg = re.sub(r"<!--.*?-->", "", svg, flags=re.DOTALL)  # matplotlib notes the mathtext source of labels
+    svg = svg.replace(' version="1.1"', "", 1)
+    svg = _hoist_text_size(svg)
+    svg = re.sub(r"\s*\n\s*", "\n", svg)
+    svg = re.sub(r"<defs>\s*</defs>\n?", "", svg)
+    return _unwrap_bare_groups(svg).strip()
 
 
 # matplotlib's <style> said `*{stroke-linejoin: round; stroke-linecap: butt}`: inherited attributes say the same
@@ -140,6 +167,48 @@ def _unique_ids(svg: str, prefix: str) -> str:
     svg = re.sub(r'\sid="([^"]+)"', lambda m: f' id="{prefix}{m.group(1)}"' if m.group(1) in referenced else "", svg)
     svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
     return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}{m.group(1)}"', svg)
+
+
+def _compact_path(d: str) -> str:
+    """`M 44.5 27.36 \nL 77.5 27.36 \nz` → `M44.5 27.36L77.5 27.36z`: the path grammar needs no space next to a
+    command letter, nor before a minus sign."""
+    d = re.sub(r"\s+", " ", d).strip()
+    d = re.sub(r" ?([MLHVCSQTAZmlhvcsqtaz]) ?", r"\1", d)
+    return d.replace(" -", "-")
+
+
+def _hoist_text_size(svg: str) -> str:
+    """The most common font-size of <text> elements once on the root, which they inherit from (matplotlib never sets
+    a font-size on a <g>); <tspan>s keep theirs, as their <text> parent may have another size."""
+    sizes = re.findall(r'<text\b[^>]*? font-size="([^"]+)"', svg)
+    if not sizes:
+        return svg
+    common = max(sorted(set(sizes)), key=sizes.count)
+    svg = re.sub(r'(<text\b[^>]*?) font-size="' + re.escape(common) + '"', r"\1", svg)
+    return svg.replace("<svg ", f'<svg font-size="{common}" ', 1)
+
+
+def _unwrap_bare_groups(svg: str) -> str:
+    """Drop `<g>` wrappers without attributes (matplotlib's, once their ids are gone): they change nothing."""
+    out, kept, pos = [], [], 0
+    for m in re.finditer(r"<g(\s[^>]*)?>|</g>", svg):
+        out.append(svg[pos:m.start()])
+        pos = m.end()
+        tag = m.group(0)
+        if tag == "</g>":
+            if kept.pop():
+                out.append(tag)
+            else:
+                pos += svg.startswith("\n", pos)  # its line break too
+        else:
+            bare = m.group(1) is None or not m.group(1).strip()
+            kept.append(not bare)
+            if bare:
+                pos += svg.startswith("\n", pos)
+            else:
+                out.append(tag)
+    out.append(svg[pos:])
+    return "".join(out)
 
 
 def _round_numbers(svg: str) -> str:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import markdown
-from latex2mathml.converter import convert as latex_to_mathml
 
 from .content import LessonPathError, resolve_in_lesson
 from .errors import Problem
@@ -44,6 +43,9 @@ RAW_BLOCKED = re.compile(r"<(?P<tag>script|style|iframe|object|embed|link|img|vi
 IMAGE_TYPES = {".png": ("image/png", (b"\x89PNG",)), ".jpg": ("image/jpeg", (b"\xff\xd8\xff",)),
                ".jpeg": ("image/jpeg", (b"\xff\xd8\xff",)), ".gif": ("image/gif", (b"GIF87a", b"GIF89a")),
                ".webp": ("image/webp", (b"RIFF",)), ".svg": ("image/svg+xml", (b"<",))}
+# "inline|block NUL latex" → MathML: conversions are pure, and a build that finds them all here (site.build fills it
+# from the cache) never imports latex2mathml, a tenth of a warm build's time
+MATHML_MEMO: dict[str, str] = {}
 TOKEN = "\x1a{}\x1a"  # SUB control character: never in authored text, passed through by Markdown
 TOKEN_RE = re.compile("\x1a(\\d+)\x1a")
 
@@ -79,7 +81,24 @@ def render_block(text: str, ctx: MarkupContext, path: Path, first_line: int = 1)
     stash = _Stash()
     lines, origins = _blocks(text.splitlines(), ctx, path, first_line, stash)
     source = _inline("\n".join(lines), ctx, path, origins, stash)
-    return stash.restore(markdown.markdown(source, extensions=MD_EXTENSIONS, output_format="html"))
+    return stash.restore(_markdown().reset().convert(source))
+
+
+_MARKDOWN: list[markdown.Markdown] = []
+
+
+def _markdown() -> markdown.Markdown:
+    """One converter for the whole build, its extensions given as objects: building a converter per call, and
+    looking extension names up among installed packages' entry points, cost more than converting the text."""
+    if not _MARKDOWN:
+        from markdown.extensions.attr_list import AttrListExtension
+        from markdown.extensions.sane_lists import SaneListExtension
+        from markdown.extensions.tables import TableExtension
+
+        extensions = {"tables": TableExtension, "sane_lists": SaneListExtension, "attr_list": AttrListExtension}
+        _MARKDOWN.append(markdown.Markdown(extensions=[extensions[name]() for name in MD_EXTENSIONS],
+                                           output_format="html"))
+    return _MARKDOWN[0]
 
 
 def render_inline(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
@@ -250,7 +269,7 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
 
     latex = INLINE.sub(lambda m: value_in_math(m) if m.group("value") else m.group(0), latex)
     try:
-        mathml = latex_to_mathml(latex.strip(), display=display)
+        mathml = latex_to_mathml(latex.strip(), display)
         # display math scrolls sideways on a phone: a block wrapper, valid wherever the math stands
         return f'<span class="math-block">{mathml}</span>' if display == "block" else mathml
     except Exception as exc:  # latex2mathml raises many types for bad LaTeX, often without a message
@@ -265,6 +284,15 @@ LATEX_ERRORS = {
     "DoubleSuperscriptsError": "two superscripts in a row (use braces: `x^{ab}`)",
     "DoubleSubscriptsError": "two subscripts in a row (use braces: `x_{ab}`)",
 }
+
+
+def latex_to_mathml(latex: str, display: str) -> str:
+    key = f"{display}\0{latex}"
+    if key not in MATHML_MEMO:
+        from latex2mathml.converter import convert
+
+        MATHML_MEMO[key] = convert(latex, display=display)
+    return MATHML_MEMO[key]
 
 
 def lookup(name: str, values: dict[str, Any]) -> Any:
@@ -302,6 +330,8 @@ def _figure_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
 
 
 def _did_you_mean(name: str, values: dict[str, Any]) -> str:
+    import difflib  # only when reporting a mistake
+
     close = difflib.get_close_matches(name.split(".")[0], list(values), n=1)
     return f"; did you mean `{close[0]}`?" if close else ""
 

@@ -10,6 +10,17 @@ from .errors import UsageError
 from .numbers import format_value
 
 DEFAULT_THEME = "default"
+# compiled templates kept between builds (site.build points it into the cache folder): compiling the theme costs
+# a warm build more than rendering it; Jinja checks each template's source time, so an edited theme recompiles
+BYTECODE_CACHE: jinja2.BytecodeCache | None = None
+
+
+def use_bytecode_cache(folder: Path | None) -> None:
+    global BYTECODE_CACHE
+    BYTECODE_CACHE = None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        BYTECODE_CACHE = jinja2.FileSystemBytecodeCache(str(folder))
 
 
 def theme_dirs(themes_root: Path, name: str) -> list[Path]:
@@ -32,6 +43,7 @@ def make_env(dirs: list[Path]) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=BYTECODE_CACHE,
     )
     env.filters["num"] = format_value  # the same number formatting as {{ values }} in Markdown
     return env

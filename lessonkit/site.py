@@ -1,6 +1,7 @@
 """The build: load → validate → compute → render → write. Each stage hands plain data to the next."""
 from __future__ import annotations
 
+import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -8,13 +9,15 @@ from typing import Any
 
 import jinja2
 
+from . import csp as content_security
 from . import markup
+from .budget import Budget, check_budget, load_budget, page_sizes
+from .cache import FigureCache, Uncacheable, engine_digest, figure_key, lesson_files_digest, values_key
 from .compute import Lesson, compute_values, call_author_code, inputs_for, load_lesson_module
 from .content import LessonSource, find_lessons, read_lesson
 from .errors import ContentError, Problem, UsageError
-from . import csp as content_security
-from .render import json_for_script, make_env, read_asset, theme_dirs, theme_problem
 from .output import write_site
+from .render import json_for_script, make_env, read_asset, theme_dirs, theme_problem, use_bytecode_cache
 
 SITE_TITLE = "计算型课堂讲义"
 BLOCK_TEMPLATES = {"cards": "partials/cards.html", "card": "partials/card.html"}  # other ::: kinds are callouts
@@ -27,6 +30,8 @@ class Options:
     themes: Path
     theme: str = "default"
     lesson: str | None = None
+    cache: Path | None = None       # figure cache folder; None draws every figure
+    jobs: int | None = None         # processes drawing figures; None: one per core
 
 
 @dataclass
@@ -36,6 +41,14 @@ class ComputedLesson:
     figures: dict[str, str]          # name → SVG markup
     widgets: dict[str, dict]         # name → {"template", "data"}
     registry: Lesson
+    files_digest: str | None = None  # hash of lesson.py and the lesson's data files, when caching
+
+
+@dataclass
+class FigureStats:
+    font: str | None = None
+    drawn: int = 0
+    cached: int = 0
 
 
 @dataclass
@@ -45,23 +58,39 @@ class BuildReport:
     figures: int
     seconds: float = 0.0
     sizes: dict[str, int] = field(default_factory=dict)
+    gzip_sizes: dict[str, int] = field(default_factory=dict)
+    figures_drawn: int = 0
+    figures_cached: int = 0
+    budget: Budget | None = None
 
 
 def build(options: Options) -> BuildReport:
     """Every stage runs as far as the content allows, so one run lists the problems of every lesson and every
-    stage (reading, lesson code, Markdown); only a build without problems writes anything."""
+    stage (reading, lesson code, figures, Markdown); only a build without problems writes anything."""
     started = time.perf_counter()
     problems: list[Problem] = []
     sources = load_sources(options.content, options.lesson, problems)
     dirs = theme_dirs(options.themes, options.theme)
-    font, computed = compute_all(sources, problems)
-    pages = render_site(computed, dirs, problems)
-    if problems:
-        raise ContentError(by_lesson(problems, options.content))
+    budget = load_budget(options.content)
+    cache = FigureCache(options.cache)
+    computed, stats, drawing = compute_all(sources, cache, options.jobs, problems)
+    use_bytecode_cache(options.cache / "templates" if options.cache else None)
+    markup.MATHML_MEMO = cache.get_math()
+    known_math = len(markup.MATHML_MEMO)
+    with drawing:  # figures still being drawn in worker processes go into the pages once they are done
+        pages = render_site(computed, dirs, problems)
+        problems += drawing.wait()
+        if problems:
+            raise ContentError(by_lesson(problems, options.content))
+        pages = drawing.fill(pages)
+    if len(markup.MATHML_MEMO) > known_math:
+        cache.put_math(markup.MATHML_MEMO)
+    sizes, gzip_sizes = page_sizes(pages)
+    check_budget(sizes, gzip_sizes, budget)
     write_site(pages, options.out)
-    report = BuildReport(pages, font, sum(len(c.figures) for c in computed))
+    report = BuildReport(pages, stats.font, stats.drawn + stats.cached, sizes=sizes, gzip_sizes=gzip_sizes,
+                         figures_drawn=stats.drawn, figures_cached=stats.cached, budget=budget)
     report.seconds = time.perf_counter() - started
-    report.sizes = {name: len(data) for name, data in pages.items()}
     return report
 
 
@@ -102,7 +131,8 @@ def load_sources(content_dir: Path, only: str | None, problems: list[Problem] | 
 
 
 # ── compute ─────────────────────────────────────────────────────────────────────────────────────────────────────────
-def compute_all(sources: list[LessonSource], problems: list[Problem]) -> tuple[str | None, list[ComputedLesson]]:
+def compute_all(sources: list[LessonSource], cache: FigureCache, jobs: int | None,
+                problems: list[Problem]) -> tuple[list[ComputedLesson], FigureStats, "Drawing"]:
     """Run each lesson's code. A lesson whose values cannot be computed is left out (its Markdown would only
     report every value as unknown); a failing widget or figure is reported and the rest still run."""
     computed = []
@@ -110,21 +140,33 @@ def compute_all(sources: list[LessonSource], problems: list[Problem]) -> tuple[s
         if not source.code_readable:
             continue
         try:
-            computed.append(compute_lesson(source, problems))
+            computed.append(compute_lesson(source, problems, cache))
         except ContentError as err:
             problems += err.problems
-    font = None
-    if any(c.registry.figures for c in computed):
-        font = _font()
-        for lesson in computed:
-            lesson.figures = draw_figures(lesson, font, problems)
-    return font, computed
+    if not any(c.registry.figures for c in computed):
+        return computed, FigureStats(), Drawing([], "", 1, None)
+    return computed, *draw_all_figures(computed, cache, jobs, problems)
 
 
-def compute_lesson(source: LessonSource, problems: list[Problem]) -> ComputedLesson:
+def compute_lesson(source: LessonSource, problems: list[Problem], cache: FigureCache | None = None) -> ComputedLesson:
+    """Values and widget data, from the cache when lesson.py and its data files are unchanged."""
     registry = load_lesson_module(source.code_path) if source.code_path else Lesson()
     path = source.code_path or source.folder / "lesson.py"
-    values = compute_values(registry, path)
+    files = lesson_files_digest(source.folder) if cache is not None and cache.enabled else None
+    saved = cache.get_values(values_key(files)) if files else None
+    if isinstance(saved, tuple) and len(saved) == 2:
+        values, widgets = saved
+    else:
+        values = compute_values(registry, path)
+        widget_problems: list[Problem] = []
+        widgets = compute_widgets(registry, values, path, widget_problems)
+        problems += widget_problems
+        if files and not widget_problems:
+            cache.put_values(values_key(files), (values, widgets))
+    return ComputedLesson(source, values, {}, widgets, registry, files)
+
+
+def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, problems: list[Problem]) -> dict[str, dict]:
     widgets = {}
     for name, spec in registry.widgets.items():
         line = spec.func.__code__.co_firstlineno
@@ -144,30 +186,156 @@ def compute_lesson(source: LessonSource, problems: list[Problem]) -> ComputedLes
                                     "lists, dicts, strings and finite numbers"))
             continue
         widgets[name] = {"template": spec.template, "data": data}
-    return ComputedLesson(source, values, {}, widgets, registry)
+    return widgets
 
 
-def _font() -> str:
-    from .figures import FontMissing, find_cjk_font
+def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None,
+                     problems: list[Problem]) -> tuple[FigureStats, "Drawing"]:
+    """Take every figure whose key is in the cache from there; start drawing the rest (across cores).
+    Matplotlib is imported only when something must be drawn or the installed fonts changed."""
+    font = cache.font()
+    if font is None:
+        font = _font_choice()
+        cache.put_font(font)
+    engine = engine_digest()
+    stats = FigureStats(font=font.family)
+    to_draw: list[tuple[ComputedLesson, str, str | None]] = []
+    for lesson in computed:
+        if not lesson.registry.figures:
+            continue
+        files = lesson.files_digest or lesson_files_digest(lesson.source.folder)
+        for name, spec in lesson.registry.figures.items():
+            try:
+                args = inputs_for(spec.inputs, lesson.values, lesson.source.code_path, name,
+                                  spec.func.__code__.co_firstlineno)
+            except ContentError as err:
+                problems += err.problems
+                continue
+            try:
+                key = figure_key(engine, files, font, name, args) if cache.enabled else None
+            except Uncacheable:
+                key = None
+            svg = cache.get(key) if key else None
+            if svg is None:
+                to_draw.append((lesson, name, key))
+            else:
+                lesson.figures[name] = svg
+                stats.cached += 1
+    stats.drawn = len(to_draw)
+    drawing = Drawing(to_draw, font.family, jobs, cache)
+    for lesson in computed:  # registry order, whichever way each figure arrived
+        lesson.figures = {name: lesson.figures[name] for name in lesson.registry.figures if name in lesson.figures}
+    return stats, drawing
+
+
+def _font_choice():
+    from .figures import FontMissing, font_choice
     try:
-        return find_cjk_font()
+        return font_choice()
     except FontMissing as exc:
         raise UsageError(str(exc)) from None
 
 
-def draw_figures(lesson: ComputedLesson, font: str, problems: list[Problem]) -> dict[str, str]:
+_DRAW_TASKS: tuple[list[tuple[ComputedLesson, str, str | None]], str] | None = None  # read by forked workers
+
+
+class Drawing:
+    """Figures to draw. With one figure or one core they are drawn at once. Otherwise forked worker processes draw
+    them while the parent renders the pages around placeholders; `wait` collects them and `fill` puts each SVG
+    in its place.
+    Workers inherit the lessons in memory: only an index goes out and an SVG (or the author's problems) comes back.
+    The bytes are the same either way (tests/test_cache.py)."""
+
+    def __init__(self, tasks: list[tuple[ComputedLesson, str, str | None]], font: str, jobs: int | None,
+                 cache: FigureCache | None):
+        self.tasks, self.font, self.cache = tasks, font, cache
+        self.pool = None
+        self.futures: list = []
+        self.problems: list[Problem] = []
+        self.nonce = secrets.token_hex(8)  # no author's text can spell a placeholder by accident
+        if not tasks:
+            return
+        import multiprocessing
+
+        from .figures import preload
+        preload()
+        workers = min(jobs or _cores(), len(tasks))
+        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+            self._start(workers, multiprocessing.get_context("fork"))
+        else:
+            self.problems = self._store([_draw_one(lesson, name, font) for lesson, name, _ in tasks])
+
+    def _start(self, workers: int, context) -> None:
+        global _DRAW_TASKS
+        from concurrent.futures import ProcessPoolExecutor
+
+        _DRAW_TASKS = (self.tasks, self.font)  # workers fork at the first submit and keep their copy
+        self.pool = ProcessPoolExecutor(workers, mp_context=context)
+        self.futures = [self.pool.submit(_draw_task, i) for i in range(len(self.tasks))]
+        _DRAW_TASKS = None
+        for i, (lesson, name, _) in enumerate(self.tasks):
+            lesson.figures[name] = self._placeholder(i)
+
+    def _placeholder(self, index: int) -> str:
+        return f"<!--lessonkit-figure-{self.nonce}-{index}-->"
+
+    def _store(self, results: list[tuple[str, Any]]) -> list[Problem]:
+        """Cache and place the SVGs; return the author's problems."""
+        problems = []
+        for (lesson, name, key), (kind, result) in zip(self.tasks, results):
+            if kind == "problems":
+                problems += result
+                continue
+            lesson.figures[name] = result
+            if key and self.cache is not None:
+                self.cache.put(key, result)
+        return problems
+
+    def wait(self) -> list[Problem]:
+        """Wait for the workers; the problems of every figure that could not be drawn."""
+        if self.pool is not None:
+            self.problems = self._store([future.result() for future in self.futures])
+        return self.problems
+
+    def fill(self, pages: dict[str, bytes]) -> dict[str, bytes]:
+        """Put each worker-drawn SVG where its placeholder stands (after `wait`)."""
+        if self.pool is None:
+            return pages
+        for i, (lesson, name, _) in enumerate(self.tasks):
+            placeholder, svg = self._placeholder(i).encode(), lesson.figures[name].encode("utf-8")
+            pages = {page: data.replace(placeholder, svg) for page, data in pages.items()}
+        return pages
+
+    def __enter__(self) -> "Drawing":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _cores() -> int:
+    import os
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _draw_task(index: int) -> tuple[str, Any]:
+    tasks, font = _DRAW_TASKS
+    lesson, name, _ = tasks[index]
+    return _draw_one(lesson, name, font)
+
+
+def _draw_one(lesson: ComputedLesson, name: str, font: str) -> tuple[str, Any]:
+    """("svg", markup) or ("problems", [Problem…]): the author's errors travel back from a worker as data."""
     from .figures import draw_svg
 
+    spec = lesson.registry.figures[name]
     path = lesson.source.code_path
-    svgs = {}
-    for name, spec in lesson.registry.figures.items():
-        line = spec.func.__code__.co_firstlineno
-        try:
-            args = inputs_for(spec.inputs, lesson.values, path, name, line)
-            svgs[name] = draw_svg(name, spec.func, args, font, path, line)
-        except ContentError as err:
-            problems += err.problems
-    return svgs
+    line = spec.func.__code__.co_firstlineno
+    try:
+        return "svg", draw_svg(name, spec.func, inputs_for(spec.inputs, lesson.values, path, name, line), font, path, line)
+    except ContentError as err:
+        return "problems", err.problems
 
 
 def _plain(data: Any) -> Any:

@@ -55,7 +55,8 @@ def run_build(tmp_path, capsys):
     """Run the CLI on tmp_path/content into tmp_path/out; returns (exit code, stdout, stderr, out dir)."""
     def run(*args: str, out: Path | None = None):
         out = out or tmp_path / "out"
-        code = main(["build", "--content", str(tmp_path / "content"), "--out", str(out), *args])
+        code = main(["build", "--content", str(tmp_path / "content"), "--out", str(out),
+                     "--cache-dir", str(tmp_path / "cache"), *args])
         captured = capsys.readouterr()
         return code, captured.out, captured.err, out
     return run

@@ -13,6 +13,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_site_options(p)
     p.add_argument("--out", type=Path, default=PROJECT / "output", help="output folder (default: output/)")
     p.add_argument("--lesson", metavar="SLUG", help="build only this lesson (its folder name under content/)")
+    p.add_argument("--cache-dir", type=Path, default=PROJECT / ".cache" / "lessonkit",
+                   help="figure cache folder (default: .cache/lessonkit/); `python build.py clean` empties it")
+    p.add_argument("--no-cache", action="store_true", help="draw every figure; neither read nor write the cache")
+    p.add_argument("--jobs", type=int, metavar="N", help="processes drawing figures (default: one per core)")
 
 
 def add_site_options(p: argparse.ArgumentParser) -> None:
@@ -29,16 +33,34 @@ def run(args: argparse.Namespace) -> int:
 
     out = check_out_dir(args.out, PROJECT, [args.content, args.themes_dir, PROJECT / "content", PROJECT / "themes"])
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
-                           theme=args.theme, lesson=args.lesson))
+                           theme=args.theme, lesson=args.lesson,
+                           cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs))
     if not args.quiet:
         print_summary(report, out)
     return 0
 
 
 def print_summary(report, out: Path) -> None:
+    """One screen, like Hugo's: what was built, from where, how heavy and how fast."""
     lessons = [name for name in report.pages if name.endswith("/index.html")]
-    print(f"built {len(lessons)} lesson(s) + index into {out} in {report.seconds:.2f} s")
-    print(f"  figures: {report.figures}" + (f" · font: {report.font}" if report.font else ""))
-    for name in sorted(report.sizes):
-        if name.endswith(".html"):
-            print(f"  {name:<40} {report.sizes[name] / 1024:7.1f} KB")
+    html = sorted(name for name in report.sizes if name.endswith(".html"))
+    rows = [
+        ("Lessons", f"{len(lessons)}"),
+        ("Pages", f"{len(html)}"),
+        ("Figures new", f"{report.figures_drawn}"),
+        ("Figures cached", f"{report.figures_cached}"),
+        ("Font", report.font or "none (no figures)"),
+        ("Bytes", f"{sum(report.sizes.values()) / 1024:.1f} KB, gzip {sum(report.gzip_sizes.values()) / 1024:.1f} KB"),
+    ]
+    print(f"built {len(lessons)} lesson(s) + index into {out}")
+    for label, value in rows:
+        print(f"  {label:<15} | {value}")
+    budget = report.budget
+    header = f"  {'page':<40} {'raw':>9} {'gzip':>9}"
+    print(header + (f"   budget {budget.page_kb:g} / {budget.gzip_kb:g} KB" if budget else ""))
+    for name in html[:12]:
+        print(f"  {name:<40} {report.sizes[name] / 1024:6.1f} KB {report.gzip_sizes.get(name, 0) / 1024:6.1f} KB")
+    if len(html) > 12:
+        biggest = max(html, key=report.sizes.get)
+        print(f"  … {len(html) - 12} more; largest {biggest} {report.sizes[biggest] / 1024:.1f} KB")
+    print(f"Total in {report.seconds:.2f} s (after Python start-up and imports)")

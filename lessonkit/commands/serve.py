@@ -104,8 +104,7 @@ class Preview:
         theme_dirs(options.themes, options.theme)  # an unknown theme is a usage error now, not an error page
         self.workdir = Path(tempfile.mkdtemp(prefix="lessonkit-preview-"))
         options.out = self.workdir / "site"
-        if hasattr(options, "cache"):  # an engine with a figure cache: share build's, so only changed figures redraw
-            options.cache = PROJECT / ".cache" / "lessonkit"
+        options.cache = options.cache or PROJECT / ".cache" / "lessonkit"  # build's cache: only changed figures redraw
         self.options = options
         self.quiet, self.verbose = quiet, verbose
         self.session = secrets.token_hex(4)

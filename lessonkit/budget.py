@@ -1,0 +1,79 @@
+"""Page weight budget: every HTML page (everything inline) must stay under a raw and a gzip size.
+
+The defaults suit a phone on a slow connection; a site may set its own in `content/site.yaml`:
+
+    budget: {page_kb: 150, gzip_kb: 40}      # KB = 1024 bytes
+
+A page over budget is a content error naming the page, its size and the budget; nothing is written.
+"""
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import ContentError, Problem
+
+SITE_FILE = "site.yaml"
+DEFAULT_PAGE_KB = 150
+DEFAULT_GZIP_KB = 40
+
+
+@dataclass(frozen=True)
+class Budget:
+    page_kb: float = DEFAULT_PAGE_KB
+    gzip_kb: float = DEFAULT_GZIP_KB
+    source: str = "the default budget"
+
+
+def load_budget(content_dir: Path) -> Budget:
+    path = content_dir / SITE_FILE
+    if not path.exists():
+        return Budget()
+    from .content import read_yaml
+
+    problems: list[Problem] = []
+    data, lines = read_yaml(path, problems)
+    if problems:
+        raise ContentError(problems)
+    budget = data.get("budget", {})
+    where = f"{path} `budget`"
+    if not isinstance(budget, dict) or set(budget) - {"page_kb", "gzip_kb"}:
+        raise ContentError([Problem(path, lines.get("budget"), f"cannot read `budget`: {budget!r}",
+                                    "`budget: {page_kb: 150, gzip_kb: 40}` (sizes in KB)")])
+    limits = {}
+    for key, default in (("page_kb", DEFAULT_PAGE_KB), ("gzip_kb", DEFAULT_GZIP_KB)):
+        value = budget.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise ContentError([Problem(path, lines.get("budget"), f"budget `{key}` is {value!r}",
+                                        "a positive number of KB (1 KB = 1024 bytes)")])
+        limits[key] = value
+    return Budget(limits["page_kb"], limits["gzip_kb"], where)
+
+
+def page_sizes(pages: dict[str, bytes]) -> tuple[dict[str, int], dict[str, int]]:
+    """Raw and gzip bytes of every page (gzip -9 as a web server would send it, within a few bytes)."""
+    raw = {name: len(data) for name, data in pages.items()}
+    gz = {name: len(_gzip(data)) for name, data in pages.items() if name.endswith(".html")}
+    return raw, gz
+
+
+def _gzip(data: bytes) -> bytes:
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # wbits 31: gzip container
+    return compressor.compress(data) + compressor.flush()
+
+
+def check_budget(raw: dict[str, int], gz: dict[str, int], budget: Budget) -> None:
+    problems = []
+    for name in sorted(gz):
+        over = []
+        if raw[name] > budget.page_kb * 1024:
+            over.append(f"{raw[name] / 1024:.1f} KB raw > budget {budget.page_kb:g} KB")
+        if gz[name] > budget.gzip_kb * 1024:
+            over.append(f"{gz[name] / 1024:.1f} KB gzip > budget {budget.gzip_kb:g} KB")
+        if over:
+            problems.append(Problem(Path(name), None, f"page is over its weight budget: {'; '.join(over)}",
+                                    f"at most {budget.page_kb:g} KB raw and {budget.gzip_kb:g} KB gzip "
+                                    f"({budget.source}; trim figures or split the lesson)"))
+    if problems:
+        raise ContentError(problems)

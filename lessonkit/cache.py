@@ -1,0 +1,265 @@
+"""Figure and value cache: a figure is redrawn, a value recomputed, only when something it depends on changed.
+
+The key of a figure is a SHA-256 over everything its drawing depends on:
+  - the lesson folder's code and data files (lesson.py and anything beside it except lesson.md / lesson.yaml): a safe
+    over-approximation of "the figure function and the helpers it calls";
+  - the figure's input values (numpy arrays by dtype, shape and bytes; other values by a canonical encoding);
+  - lessonkit/figures.py (style(), FigureMaker, the SVG cleaning) and this file's CACHE_FORMAT;
+  - the numpy and matplotlib versions;
+  - the font family and the (path, size, mtime) of the font file matplotlib draws it from.
+A lesson's values and widget data are keyed by its code and data files, compute.py, Python and numpy (values.pickle).
+Lesson code is assumed deterministic: no unseeded randomness, no network, no clock, no files outside its folder;
+`--no-cache` computes and draws everything afresh.
+
+The font itself is cached too (font.json), keyed by a fingerprint of the installed font files, so a build whose
+figures are all cached never imports matplotlib. Before a cached font is trusted, its file must still exist unchanged.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib.util
+import json
+import os
+import pickle
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+CACHE_FORMAT = "lessonkit-figure-cache-1"
+FIGURES_SOURCE = Path(__file__).with_name("figures.py")
+COMPUTE_SOURCE = Path(__file__).with_name("compute.py")
+SKIPPED_IN_LESSON = {"lesson.md", "lesson.yaml", "__pycache__"}
+# Where matplotlib (via fontconfig or its own directory scan) finds fonts on Linux, macOS and Windows.
+FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/usr/lib/X11/fonts", "/usr/X11R6/lib/X11/fonts",
+             "~/.fonts", "~/.local/share/fonts", "/Library/Fonts", "/System/Library/Fonts", "~/Library/Fonts",
+             os.path.join(os.environ.get("WINDIR", "C:/Windows"), "Fonts"),
+             os.path.join(os.environ.get("LOCALAPPDATA", "~"), "Microsoft/Windows/Fonts"))
+
+
+class Uncacheable(Exception):
+    """A figure input we cannot hash faithfully: the figure is always redrawn."""
+
+
+@dataclasses.dataclass(frozen=True)
+class FontChoice:
+    family: str
+    file: str            # the font file matplotlib draws the family from
+    stat: tuple[int, int]  # its (size, mtime_ns) when the choice was made
+
+    def still_installed(self) -> bool:
+        return _stat(self.file) == tuple(self.stat)
+
+
+class FigureCache:
+    """SVGs by key in `folder/figures/`, the chosen font in `folder/font.json`. `folder=None` disables caching."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+
+    @property
+    def enabled(self) -> bool:
+        return self.folder is not None
+
+    def get(self, key: str) -> str | None:
+        if not self.enabled:
+            return None
+        try:
+            return (self.folder / "figures" / f"{key}.svg").read_text(encoding="utf-8")
+        except (FileNotFoundError, UnicodeDecodeError):
+            return None
+
+    def put(self, key: str, svg: str) -> None:
+        if self.enabled:
+            _write_atomic(self.folder / "figures" / f"{key}.svg", svg)
+
+    def get_values(self, key: str) -> Any | None:
+        """A lesson's computed values as an earlier build pickled them (our own file, as trusted as lesson.py).
+        Call after the lesson module is loaded: pickles of its classes refer to it by module name."""
+        if not self.enabled:
+            return None
+        try:
+            with open(self.folder / "values" / f"{key}.pickle", "rb") as f:
+                return pickle.load(f)
+        except Exception:  # missing, truncated or from classes that changed: compute afresh
+            return None
+
+    def put_values(self, key: str, data: Any) -> None:
+        if not self.enabled:
+            return
+        try:
+            blob = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # a value pickle cannot store (a lambda, an open file): never cached, always computed
+            return
+        _write_atomic(self.folder / "values" / f"{key}.pickle", blob)
+
+    def get_math(self) -> dict[str, str]:
+        """LaTeX → MathML conversions of earlier builds, for this latex2mathml version (so a warm build need not
+        import it)."""
+        if not self.enabled:
+            return {}
+        try:
+            return json.loads(self._math_file().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+
+    def put_math(self, memo: dict[str, str]) -> None:
+        if self.enabled:
+            _write_atomic(self._math_file(), json.dumps(memo, ensure_ascii=False, sort_keys=True))
+
+    def _math_file(self) -> Path:
+        return self.folder / f"mathml-{package_version('latex2mathml')}.json"
+
+    def font(self) -> FontChoice | None:
+        """The font chosen by an earlier build, if the installed fonts did not change since."""
+        if not self.enabled:
+            return None
+        try:
+            saved = json.loads((self.folder / "font.json").read_text(encoding="utf-8"))
+            choice = FontChoice(saved["family"], saved["file"], tuple(saved["stat"]))
+        except (FileNotFoundError, ValueError, KeyError, TypeError):
+            return None
+        if saved.get("fingerprint") != font_fingerprint() or not choice.still_installed():
+            return None
+        return choice
+
+    def put_font(self, choice: FontChoice) -> None:
+        if self.enabled:
+            record = {**dataclasses.asdict(choice), "fingerprint": font_fingerprint()}
+            _write_atomic(self.folder / "font.json", json.dumps(record, ensure_ascii=False, indent=1))
+
+
+def _write_atomic(path: Path, data: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    os.replace(tmp, path)
+
+
+def _stat(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+def font_fingerprint() -> str:
+    """Hash of every font file (path, size, mtime) in the usual font folders and of matplotlib's version:
+    installing or removing a font there makes the next build choose its font afresh."""
+    h = hashlib.sha256(package_version("matplotlib").encode())
+    for folder in FONT_DIRS:
+        for root, dirs, files in os.walk(os.path.expanduser(folder)):
+            dirs.sort()
+            for name in sorted(files):
+                full = os.path.join(root, name)
+                h.update(f"{full}\0{_stat(full)}\n".encode())
+    return h.hexdigest()
+
+
+def package_version(name: str) -> str:
+    """A package's version without importing it (importing matplotlib is what the cache saves)."""
+    module = sys.modules.get(name)
+    if module is not None and hasattr(module, "__version__"):
+        return str(module.__version__)
+    spec = importlib.util.find_spec(name)
+    if spec is not None and spec.origin:
+        package_dir = Path(spec.origin).parent
+        for info in sorted(package_dir.parent.glob(f"{name}-*.dist-info")):  # installed by pip: name-1.2.3.dist-info
+            return info.name[len(name) + 1:-len(".dist-info")]
+        for candidate in ("_version.py", "version.py"):
+            try:
+                text = (package_dir / candidate).read_text(encoding="utf-8")
+            except OSError:
+                continue
+            m = re.search(r"^(?:__version__|version)\s*(?::\s*str\s*)?=\s*['\"]([^'\"]+)['\"]", text, re.M)
+            if m:
+                return m.group(1)
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "absent"
+
+
+def lesson_files_digest(folder: Path) -> str:
+    """Hash of the lesson's code and data files: everything but the text (lesson.md, lesson.yaml)."""
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if path.is_file() and not (set(rel.parts) & SKIPPED_IN_LESSON) and path.suffix != ".pyc":
+            h.update(f"{rel.as_posix()}\0{len(path.read_bytes())}\0".encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def engine_digest() -> str:
+    """What of lessonkit shapes a figure: the format of this cache, figures.py, numpy and matplotlib."""
+    h = hashlib.sha256(CACHE_FORMAT.encode())
+    h.update(FIGURES_SOURCE.read_bytes())
+    h.update(f"numpy {package_version('numpy')} matplotlib {package_version('matplotlib')}".encode())
+    return h.hexdigest()
+
+
+def values_key(lesson_files: str) -> str:
+    """Key of a lesson's values and widget data: they are a function of its code and data files (lesson.md and
+    lesson.yaml cannot change them), of how compute.py runs them, and of the Python and numpy versions."""
+    h = hashlib.sha256(f"{CACHE_FORMAT} values\0{sys.version}\0numpy {package_version('numpy')}\0".encode())
+    h.update(COMPUTE_SOURCE.read_bytes())
+    h.update(lesson_files.encode())
+    return h.hexdigest()
+
+
+def figure_key(engine: str, lesson_files: str, font: FontChoice, name: str, inputs: list[Any]) -> str:
+    """Raises Uncacheable when an input cannot be hashed faithfully."""
+    h = hashlib.sha256()
+    h.update(f"{engine}\0{lesson_files}\0{font.family}\0{font.file}\0{tuple(font.stat)}\0{name}\0".encode())
+    for value in inputs:
+        feed_value(h, value)
+    return h.hexdigest()
+
+
+def feed_value(h, value: Any) -> None:
+    """Feed a canonical, type-tagged encoding of `value` into hash `h`: equal encodings ⇔ equal values."""
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        h.update(f"{type(value).__name__}:{value!r};".encode())
+    elif isinstance(value, (list, tuple)):
+        h.update(f"{type(value).__name__}[{len(value)}:".encode())
+        for item in value:
+            feed_value(h, item)
+        h.update(b"]")
+    elif isinstance(value, dict):
+        h.update(f"dict{{{len(value)}:".encode())
+        for key in sorted(value, key=repr):
+            feed_value(h, key)
+            feed_value(h, value[key])
+        h.update(b"}")
+    elif isinstance(value, (set, frozenset)):
+        h.update(f"{type(value).__name__}{{{len(value)}:".encode())
+        for item in sorted(value, key=repr):
+            feed_value(h, item)
+        h.update(b"}")
+    elif type(value).__module__ == "numpy" and hasattr(value, "dtype") and hasattr(value, "tobytes"):
+        _feed_numpy(h, value)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        h.update(f"dataclass {type(value).__module__}.{type(value).__qualname__}(".encode())
+        for f in dataclasses.fields(value):
+            h.update(f"{f.name}=".encode())
+            feed_value(h, getattr(value, f.name))
+        h.update(b")")
+    else:
+        raise Uncacheable(f"cannot hash a {type(value).__module__}.{type(value).__qualname__}")
+
+
+def _feed_numpy(h, value) -> None:
+    """ndarray or numpy scalar: dtype, shape and raw bytes (C order); object arrays go through their items."""
+    import numpy as np
+
+    array = np.asarray(value)
+    h.update(f"numpy {type(value).__name__} {array.dtype!r} {array.shape}:".encode())
+    if array.dtype.hasobject:
+        feed_value(h, array.tolist())
+    else:
+        h.update(np.ascontiguousarray(array).tobytes())
+    h.update(b";")

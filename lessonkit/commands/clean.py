@@ -1,0 +1,39 @@
+"""`clean`: delete the figure cache and the built site (the site only if this tool made it: it holds the marker file)."""
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+from ..paths import PROJECT
+
+HELP = "delete the cache (.cache/lessonkit/) and the output folder"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", type=Path, default=PROJECT / "output", help="output folder to delete (default: output/)")
+    p.add_argument("--cache-dir", type=Path, default=PROJECT / ".cache" / "lessonkit",
+                   help="cache folder to delete (default: .cache/lessonkit/)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import UsageError
+    from ..output import MARKER
+
+    out, cache = args.out.expanduser().resolve(), args.cache_dir.expanduser().resolve()
+    if out.exists() and not (out / MARKER).exists():
+        raise UsageError(f"refusing to delete {out}: it was not made by this tool (no {MARKER} file)")
+    if cache.exists() and not _looks_like_cache(cache):
+        raise UsageError(f"refusing to delete {cache}: it does not look like a lessonkit cache")
+    for folder in (cache, out):
+        if folder.exists():
+            shutil.rmtree(folder)
+            if not args.quiet:
+                print(f"deleted {folder}")
+    return 0
+
+
+def _looks_like_cache(folder: Path) -> bool:
+    """Only our own entries: an arbitrary folder passed by mistake is never deleted."""
+    ours = {"figures", "values", "templates", "font.json"}
+    return all(p.name in ours or p.name.startswith(("mathml-", ".")) for p in folder.iterdir())

@@ -1,0 +1,247 @@
+"""Figure and value cache: what changes a figure redraws it, what does not leaves it cached; warm builds stay light."""
+import hashlib
+import json
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from lessonkit.cache import Uncacheable, feed_value
+
+PROJECT_ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+FIGURE_MD = """\
+## 第一节 {#first}
+
+二的十次方是 {{ two_pow }}，公式 $2^{10}$。
+
+{{< figure curve >}}
+"""
+
+
+def figure_py(calls_file, exponent=10, colour="#0072b2"):
+    """A lesson whose value appends to calls_file each time it is computed (outside the lesson folder)."""
+    return f"""\
+import numpy as np
+from lessonkit import Lesson
+
+lesson = Lesson()
+
+
+@lesson.value
+def two_pow():
+    with open({str(calls_file)!r}, "a") as f:
+        f.write("x")
+    return 2 ** {exponent}
+
+
+@lesson.value
+def xs():
+    return np.arange(5)
+
+
+@lesson.figure(caption="曲线", alt="一条曲线")
+def curve(plt, xs, two_pow):
+    fig, ax = plt.subplots(figsize=(2, 1.5))
+    ax.plot(xs, xs * two_pow, color="{colour}")
+    ax.set(xlabel="层数")
+    return fig
+"""
+
+
+def summary_counts(out_text):
+    new = int(re.search(r"Figures new\s+\|\s+(\d+)", out_text).group(1))
+    cached = int(re.search(r"Figures cached\s+\|\s+(\d+)", out_text).group(1))
+    return new, cached
+
+
+@pytest.fixture
+def figure_lesson(make_lesson, tmp_path):
+    calls = tmp_path / "calls.txt"
+    folder = make_lesson(md=FIGURE_MD, py=figure_py(calls))
+    return folder, calls
+
+
+def test_second_build_takes_figure_and_values_from_cache(figure_lesson, run_build):
+    folder, calls = figure_lesson
+    code, first, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_bytes()
+    assert summary_counts(first) == (1, 0) and calls.read_text() == "x"
+    code, second, err, out = run_build()
+    assert code == 0, err
+    assert summary_counts(second) == (0, 1)
+    assert calls.read_text() == "x"  # the value was not computed again
+    assert (out / "demo" / "index.html").read_bytes() == page
+
+
+def test_editing_the_text_keeps_the_cache_editing_the_code_does_not(figure_lesson, run_build, make_lesson, tmp_path):
+    folder, calls = figure_lesson
+    run_build()
+    (folder / "lesson.md").write_text(FIGURE_MD.replace("二的十次方是", "二的十次幂等于"), encoding="utf-8")
+    code, out_text, err, out = run_build()
+    assert code == 0 and summary_counts(out_text) == (0, 1) and calls.read_text() == "x"
+    assert "二的十次幂等于 1024" in (out / "demo" / "index.html").read_text(encoding="utf-8")
+    (folder / "lesson.py").write_text(figure_py(calls, colour="#d55e00"), encoding="utf-8")
+    code, out_text, _, out = run_build()
+    assert summary_counts(out_text) == (1, 0) and calls.read_text() == "xx"
+    assert "#d55e00" in (out / "demo" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_data_file_beside_the_lesson_invalidates_it(figure_lesson, run_build):
+    folder, calls = figure_lesson
+    run_build()
+    (folder / "data.csv").write_text("1,2\n", encoding="utf-8")
+    assert summary_counts(run_build()[1]) == (1, 0)
+
+
+def test_no_cache_draws_everything_and_gives_the_same_page(figure_lesson, run_build, tmp_path):
+    folder, calls = figure_lesson
+    run_build()
+    code, out_text, _, out = run_build("--no-cache", out=tmp_path / "fresh")
+    assert code == 0 and summary_counts(out_text) == (1, 0) and calls.read_text() == "xx"
+    assert (out / "demo" / "index.html").read_bytes() == (tmp_path / "out" / "demo" / "index.html").read_bytes()
+
+
+def test_a_vanished_font_is_never_served_from_the_cache(figure_lesson, run_build, tmp_path):
+    """A font file the figures were drawn from disappears: the next build chooses again and redraws."""
+    from lessonkit.cache import font_fingerprint
+    from lessonkit.figures import find_cjk_font
+
+    font_file = tmp_path / "fonts" / "OldCJK.ttc"
+    font_file.parent.mkdir()
+    font_file.write_bytes(b"a font that will be uninstalled")
+    st = font_file.stat()
+    font_json = tmp_path / "cache" / "font.json"
+    font_json.parent.mkdir()
+    font_json.write_text(json.dumps({"family": find_cjk_font(), "file": str(font_file),
+                                     "stat": [st.st_size, st.st_mtime_ns], "fingerprint": font_fingerprint()}))
+    assert summary_counts(run_build()[1]) == (1, 0)
+    assert summary_counts(run_build()[1]) == (0, 1)   # the font is still there
+    font_file.unlink()
+    code, out_text, _, _ = run_build()
+    assert code == 0 and summary_counts(out_text) == (1, 0)
+    assert json.loads(font_json.read_text(encoding="utf-8"))["file"] != str(font_file)
+
+
+def test_changed_font_folders_make_the_build_choose_the_font_again(figure_lesson, run_build, tmp_path):
+    run_build()
+    font_json = tmp_path / "cache" / "font.json"
+    record = json.loads(font_json.read_text(encoding="utf-8"))
+    font_json.write_text(json.dumps({**record, "family": "Imaginary Sans", "fingerprint": "other fonts"}),
+                         encoding="utf-8")
+    code, out_text, _, _ = run_build()
+    assert code == 0 and "Imaginary Sans" not in out_text
+    assert json.loads(font_json.read_text(encoding="utf-8"))["family"] == record["family"]
+
+
+def test_warm_build_imports_neither_matplotlib_nor_latex2mathml(figure_lesson, tmp_path):
+    folder, _ = figure_lesson
+    args = ["build", "-q", "--content", str(folder.parent), "--out", str(tmp_path / "out"),
+            "--cache-dir", str(tmp_path / "cache")]
+    probe = ("import sys; from lessonkit.cli import main; code = main(sys.argv[1:]); "
+             "print(code, 'matplotlib' in sys.modules, 'latex2mathml' in sys.modules)")
+    run = lambda: subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=PROJECT_ROOT)
+    cold = run()
+    assert cold.stdout.split() == ["0", "True", "True"], cold.stderr
+    warm = run()
+    assert warm.stdout.split() == ["0", "False", "False"], warm.stderr
+
+
+def test_parallel_and_serial_builds_are_byte_identical(tmp_path):
+    """The real lesson, drawn by one process and by two."""
+    from lessonkit.cli import main
+
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}"
+        assert main(["build", "-q", "--no-cache", "--jobs", jobs, "--out", str(out)]) == 0
+        outs.append({p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()})
+    assert outs[0] == outs[1]
+    assert len(re.findall(rb"<svg", outs[0][__import__("pathlib").Path("transformer-stability/index.html")])) >= 4
+
+
+def test_figure_errors_from_worker_processes_are_reported(make_lesson, run_build):
+    py = """\
+    from lessonkit import Lesson
+    lesson = Lesson()
+
+    @lesson.figure(caption="甲", alt="甲")
+    def good(plt):
+        fig, ax = plt.subplots(figsize=(1, 1))
+        return fig
+
+    @lesson.figure(caption="乙", alt="乙")
+    def bad(plt):
+        return 1 / 0
+    """
+    make_lesson(md="## 一 {#a}\n\n{{< figure good >}}\n\n{{< figure bad >}}\n", py=py)
+    code, _, err, _ = run_build("--jobs", "2")
+    assert code == 1 and "lesson.py:11: the lesson code raised ZeroDivisionError" in err and "Traceback" not in err
+
+
+def digest(value):
+    h = hashlib.sha256()
+    feed_value(h, value)
+    return h.hexdigest()
+
+
+def test_value_hash_sees_dtype_shape_and_content_but_not_dict_order():
+    a = np.arange(6, dtype=np.int64)
+    assert digest(a) == digest(np.arange(6, dtype=np.int64))
+    assert digest(a) != digest(a.astype(np.int32))          # same numbers, other dtype
+    assert digest(a) != digest(a.reshape(2, 3))              # same bytes, other shape
+    assert digest(a.reshape(2, 3).T) != digest(a.reshape(3, 2))  # transposed view: other element order
+    assert digest({"x": 1, "y": [1.0, 2.0]}) == digest({"y": [1.0, 2.0], "x": 1})
+    assert digest([1, 2]) != digest((1, 2)) and digest(1) != digest(1.0) and digest(True) != digest(1)
+    assert digest(0.1 + 0.2) != digest(0.3)
+
+
+def test_unknown_objects_are_not_cached():
+    with pytest.raises(Uncacheable):
+        digest(object())
+
+
+def test_clean_deletes_cache_and_marked_output_only(figure_lesson, run_build, tmp_path, capsys):
+    from lessonkit.cli import main
+
+    run_build()
+    assert (tmp_path / "cache" / "figures").is_dir()
+    assert main(["clean", "--out", str(tmp_path / "out"), "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "out").exists()
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("keep")
+    assert main(["clean", "--out", str(mine), "--cache-dir", str(tmp_path / "cache")]) == 2
+    assert "refusing to delete" in capsys.readouterr().err and (mine / "notes.txt").exists()
+    assert main(["clean", "--out", str(tmp_path / "out"), "--cache-dir", str(mine)]) == 2
+    assert (mine / "notes.txt").exists()
+
+
+def test_a_value_that_cannot_travel_to_a_worker_is_drawn_in_the_main_process(make_lesson, run_build):
+    py = """\
+    from lessonkit import Lesson
+    lesson = Lesson()
+
+    @lesson.value
+    def slope():
+        return lambda x: 3 * x          # a function: pickle cannot send it to a worker process
+
+    @lesson.figure(caption="甲", alt="甲")
+    def first(plt, slope):
+        fig, ax = plt.subplots(figsize=(1, 1))
+        ax.plot([0, 1], [slope(0), slope(1)])
+        return fig
+
+    @lesson.figure(caption="乙", alt="乙")
+    def second(plt):
+        fig, ax = plt.subplots(figsize=(1, 1))
+        return fig
+    """
+    make_lesson(md="## 一 {#a}\n\n{{< figure first >}}\n\n{{< figure second >}}\n", py=py)
+    code, out_text, err, out = run_build("--jobs", "2")
+    assert code == 0, err
+    assert summary_counts(out_text) == (2, 0)
+    assert (out / "demo" / "index.html").read_text(encoding="utf-8").count("<svg") == 2

@@ -1,0 +1,101 @@
+"""Page weight: SVG trimming keeps the drawing, the budget stops heavy pages, many lessons build."""
+import gzip
+import re
+import textwrap
+
+import pytest
+
+from lessonkit.figures import _compact_path, _hoist_text_size, _unwrap_bare_groups
+
+
+def test_path_data_loses_only_redundant_spaces():
+    d = "M 44.5 27.36 \nL 77.5 -27.36 \nL 0 -1 \nz\n"
+    assert _compact_path(d) == "M44.5 27.36L77.5-27.36L0-1z"
+
+
+def test_bare_groups_unwrap_and_attributed_groups_stay_balanced():
+    svg = '<svg>\n<g>\n<g transform="translate(1 2)">\n<g>\n<text>a</text>\n</g>\n</g>\n</g>\n<path d="M0 0"/>\n</svg>'
+    assert _unwrap_bare_groups(svg) == ('<svg>\n<g transform="translate(1 2)">\n<text>a</text>\n</g>\n'
+                                        '<path d="M0 0"/>\n</svg>')
+
+
+def test_common_text_size_moves_to_the_root_but_tspans_keep_theirs():
+    svg = ('<svg viewBox="0 0 1 1">\n<text font-size="10px" x="1">a</text>\n<text font-size="10px" x="2">b</text>\n'
+           '<text font-size="7px"><tspan font-size="10px">c</tspan></text>\n</svg>')
+    assert _hoist_text_size(svg) == ('<svg font-size="10px" viewBox="0 0 1 1">\n<text x="1">a</text>\n'
+                                     '<text x="2">b</text>\n<text font-size="7px"><tspan font-size="10px">c</tspan>'
+                                     '</text>\n</svg>')
+
+
+def test_the_real_lesson_fits_the_default_budget(tmp_path):
+    from lessonkit.cli import main
+
+    out = tmp_path / "out"
+    assert main(["build", "-q", "--out", str(out), "--cache-dir", str(tmp_path / "cache")]) == 0
+    page = (out / "transformer-stability" / "index.html").read_bytes()
+    assert len(page) <= 150 * 1024 and len(gzip.compress(page, 9)) <= 40 * 1024
+    svg = b"".join(re.findall(rb"<svg.*?</svg>", page, re.S))
+    assert b"<!--" not in svg and b"<g>" not in svg and b"\nL " not in svg
+
+
+def test_a_page_over_budget_is_an_error_naming_page_size_and_budget(make_lesson, run_build, tmp_path):
+    make_lesson()
+    (tmp_path / "content" / "site.yaml").write_text("budget: {page_kb: 2, gzip_kb: 40}\n", encoding="utf-8")
+    code, _, err, out = run_build()
+    assert code == 1 and not out.exists()
+    m = re.search(r"demo/index\.html: page is over its weight budget: ([\d.]+) KB raw > budget 2 KB", err)
+    assert m, err
+    assert "index.html: page" in err  # the index page is over 2 KB as well
+    assert "site.yaml" in err and "Traceback" not in err
+
+
+def test_gzip_budget_counts_compressed_bytes(make_lesson, run_build, tmp_path):
+    make_lesson()
+    (tmp_path / "content" / "site.yaml").write_text("budget:\n  gzip_kb: 1\n", encoding="utf-8")
+    code, _, err, _ = run_build()
+    assert code == 1 and "KB gzip > budget 1 KB" in err and "raw >" not in err
+
+
+@pytest.mark.parametrize("text, expected", [("budget: {page_kb: -1}\n", "budget `page_kb` is -1"),
+                                            ("budget: {pages: 3}\n", "cannot read `budget`")])
+def test_a_bad_budget_names_the_file_and_line(make_lesson, run_build, tmp_path, text, expected):
+    make_lesson()
+    (tmp_path / "content" / "site.yaml").write_text(text, encoding="utf-8")
+    code, _, err, _ = run_build()
+    assert code == 1 and "site.yaml:1:" in err and expected in err
+
+
+def test_summary_reports_pages_figures_bytes_and_time(make_lesson, run_build):
+    make_lesson()
+    code, out_text, _, _ = run_build()
+    assert code == 0
+    for label in ("Pages", "Figures new", "Figures cached", "Font", "Bytes", "Total in"):
+        assert label in out_text
+    assert re.search(r"demo/index\.html\s+[\d.]+ KB\s+[\d.]+ KB", out_text)
+
+
+def test_a_course_of_ten_lessons_builds(make_lesson, run_build):
+    py = textwrap.dedent("""\
+        import numpy as np
+        from lessonkit import Lesson
+        lesson = Lesson()
+
+        @lesson.value
+        def k():
+            return {k}
+
+        @lesson.figure(caption="第 {k} 课的图", alt="一条斜率为 {{{{ k }}}} 的直线")
+        def line(plt, k):
+            fig, ax = plt.subplots(figsize=(2, 1.2))
+            ax.plot(np.arange(3), k * np.arange(3))
+            return fig
+        """)
+    for k in range(1, 11):
+        make_lesson(slug=f"lesson-{k:02d}", md="## 一 {#a}\n\n斜率 {{ k }}。\n\n{{< figure line >}}\n", py=py.format(k=k))
+    code, out_text, err, out = run_build()
+    assert code == 0, err
+    assert "Lessons         | 10" in out_text and "Figures new     | 10" in out_text
+    assert "斜率 7。" in (out / "lesson-07" / "index.html").read_text(encoding="utf-8")
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert all(f'href="lesson-{k:02d}/index.html"' in index for k in range(1, 11))
+    assert "Figures cached  | 10" in run_build()[1]
