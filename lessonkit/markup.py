@@ -268,6 +268,7 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
         return _value_text(m.group("value_name"), m.group("value_spec"), ctx, path, line, math_mode=True)
 
     latex = INLINE.sub(lambda m: value_in_math(m) if m.group("value") else m.group(0), latex)
+    latex = _paired_delimiters(latex)
     try:
         mathml = latex_to_mathml(latex.strip(), display)
         # display math scrolls sideways on a phone: a block wrapper, valid wherever the math stands
@@ -276,6 +277,18 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
         reason = str(exc) or LATEX_ERRORS.get(type(exc).__name__, type(exc).__name__)
         ctx.problems.append(Problem(path, line, f"cannot convert math `{latex.strip()}`: {reason}", "valid LaTeX"))
         return html.escape(latex)
+
+
+def _paired_delimiters(latex: str) -> str:
+    r"""`\lVert x \rVert` → `\left\lVert x \right\rVert`: latex2mathml treats the bare pair as two loose operators,
+    spaced apart and with `^2` bound to the closing bar; as a \left…\right pair they fence x, as LaTeX draws them."""
+    for left, right in ((r"\lVert", r"\rVert"), (r"\lvert", r"\rvert")):
+        bare_left = re.compile(r"(?<!\\left)" + re.escape(left) + r"(?![a-zA-Z])")
+        bare_right = re.compile(r"(?<!\\right)" + re.escape(right) + r"(?![a-zA-Z])")
+        if 0 < len(bare_left.findall(latex)) == len(bare_right.findall(latex)):
+            latex = bare_left.sub(lambda m: rf"\left{left} ", latex)
+            latex = bare_right.sub(lambda m: rf"\right{right} ", latex)
+    return latex
 
 
 LATEX_ERRORS = {

@@ -145,3 +145,12 @@ def test_harmless_raw_html_and_code_are_allowed():
     ctx = make_ctx()
     render_block('<kbd>Ctrl</kbd> <a href="https://example.com">链接</a> `<script>` 与 style=…', ctx, PATH)
     assert ctx.problems == []
+
+
+def test_norm_bars_fence_their_content():
+    ctx = make_ctx()
+    html = render_inline(r"$\lVert x\rVert^2$", ctx, PATH)
+    # the squared thing is the whole norm ‖x‖, not the closing bar alone
+    assert '<msup><mrow><mo stretchy="true" fence="true" form="prefix">&#x02016;</mo><mi>x</mi>' in html
+    unpaired = render_inline(r"$\lVert x$", ctx, PATH)
+    assert "form=" not in unpaired and ctx.problems == []
