@@ -93,3 +93,14 @@ def test_undefined_template_variable_is_an_error_naming_the_template(make_lesson
     assert f"{themes / 'typo' / 'partials' / 'extend_head.html'}:2: template error:" in err
     assert "titel" in err and "Traceback" not in err
     assert not out.exists()
+
+
+def test_verbose_names_content_theme_path_and_cache(make_lesson, run_build, tmp_path):
+    make_lesson()
+    code, out_text, err, _ = run_build("-v", "--no-cache")
+    assert code == 0, err
+    assert f"content: {tmp_path / 'content'}" in out_text
+    assert "themes searched: " in out_text and "default" in out_text
+    assert "cache: off (--no-cache)" in out_text
+    code, quiet_text, _, _ = run_build("-q")
+    assert code == 0 and quiet_text == ""

@@ -37,7 +37,18 @@ def run(args: argparse.Namespace) -> int:
                            cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs))
     if not args.quiet:
         print_summary(report, out)
+    if args.verbose:
+        print_sources(args)
     return 0
+
+
+def print_sources(args: argparse.Namespace) -> None:
+    """Where this build read from: for `-v`, when a page is not what you expected."""
+    from ..render import theme_dirs
+
+    print(f"  content: {args.content.resolve()}")
+    print("  themes searched: " + " → ".join(str(d) for d in theme_dirs(args.themes_dir.resolve(), args.theme)))
+    print(f"  cache: {'off (--no-cache)' if args.no_cache else args.cache_dir.expanduser().resolve()}")
 
 
 def print_summary(report, out: Path) -> None:
