@@ -64,3 +64,17 @@ def test_missing_glyph_is_a_build_error(font):
 def test_figure_must_return_a_figure(font):
     with pytest.raises(ContentError, match="figure `nothing` returned NoneType"):
         draw_svg("nothing", lambda plt: None, [], font, PATH, 3)
+
+
+def test_no_cjk_font_stops_the_build_saying_how_to_install_one(make_lesson, run_build, monkeypatch):
+    import lessonkit.figures
+
+    py = ("import numpy as np\nfrom lessonkit import Lesson\nlesson = Lesson()\n"
+          "@lesson.figure(caption='图', alt='一条线')\ndef line(plt):\n"
+          "    fig, ax = plt.subplots()\n    ax.plot([0, 1])\n    return fig\n")
+    make_lesson(md="## 第一节\n\n{{< figure line >}}\n", py=py)
+    monkeypatch.setattr(lessonkit.figures, "CJK_FONTS", ("No Such Font SC",))
+    code, _, err, out = run_build("--no-cache")
+    assert code == 2
+    assert "no Chinese (CJK) font found" in err and "apt-get install fonts-noto-cjk" in err
+    assert not out.exists()
