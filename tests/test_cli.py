@@ -1,5 +1,11 @@
 """The command line: exit codes, messages naming file and line, and a failed build that leaves the old site."""
+from pathlib import Path
+from shutil import copytree
+
+import pytest
+
 from lessonkit.cli import main
+from lessonkit.paths import PROJECT
 
 
 def snapshot(folder):
@@ -63,15 +69,22 @@ def test_refuses_to_overwrite_a_folder_it_did_not_make(make_lesson, run_build, t
     assert (precious / "thesis.txt").read_text() == "irreplaceable"
 
 
-def test_user_theme_overrides_one_template(make_lesson, run_build, tmp_path):
-    from shutil import copytree
-    from lessonkit.paths import PROJECT
+@pytest.fixture
+def theme_with_head(tmp_path):
+    """A themes folder holding a copy of `default` and a theme NAME that overrides only partials/extend_head.html."""
+    def make(name: str, head_html: str) -> Path:
+        themes = tmp_path / "themes"
+        if not (themes / "default").exists():
+            copytree(PROJECT / "themes" / "default", themes / "default")
+        (themes / name / "partials").mkdir(parents=True)
+        (themes / name / "partials" / "extend_head.html").write_text(head_html)
+        return themes
+    return make
 
+
+def test_user_theme_overrides_one_template(make_lesson, run_build, theme_with_head):
     make_lesson()
-    themes = tmp_path / "themes"
-    copytree(PROJECT / "themes" / "default", themes / "default")
-    (themes / "mine" / "partials").mkdir(parents=True)
-    (themes / "mine" / "partials" / "extend_head.html").write_text('<meta name="x-theme" content="mine">')
+    themes = theme_with_head("mine", '<meta name="x-theme" content="mine">')
     code, _, err, out = run_build("--theme", "mine", "--themes-dir", str(themes))
     assert code == 0, err
     page = (out / "demo" / "index.html").read_text(encoding="utf-8")
@@ -79,15 +92,9 @@ def test_user_theme_overrides_one_template(make_lesson, run_build, tmp_path):
     assert "二的十次方是 1024。" in page  # everything else came from default
 
 
-def test_undefined_template_variable_is_an_error_naming_the_template(make_lesson, run_build, tmp_path):
-    from shutil import copytree
-    from lessonkit.paths import PROJECT
-
+def test_undefined_template_variable_is_an_error_naming_the_template(make_lesson, run_build, theme_with_head):
     make_lesson()
-    themes = tmp_path / "themes"
-    copytree(PROJECT / "themes" / "default", themes / "default")
-    (themes / "typo" / "partials").mkdir(parents=True)
-    (themes / "typo" / "partials" / "extend_head.html").write_text("\n<meta content=\"{{ lesson.titel }}\">")
+    themes = theme_with_head("typo", '\n<meta content="{{ lesson.titel }}">')
     code, _, err, out = run_build("--theme", "typo", "--themes-dir", str(themes))
     assert code == 2
     assert f"{themes / 'typo' / 'partials' / 'extend_head.html'}:2: template error:" in err

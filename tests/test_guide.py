@@ -12,7 +12,6 @@ import contextlib
 import io
 import os
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,8 @@ from lessonkit.cli import main, parser
 from lessonkit.commands import COMMANDS
 from lessonkit.paths import PROJECT
 from lessonkit.schema import CHALLENGE, LESSON
+
+from pagetext import visible_text
 
 GUIDE = PROJECT / "docs" / "authoring.md"
 SLUG = "softmax-basics"
@@ -47,25 +48,6 @@ def expected(title: str) -> list[str]:
     return [line.strip() for _, attrs, body in blocks() if attrs.get("title") == title
             for line in body.splitlines() if line.strip()]
 
-
-class VisibleText(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.parts: list[str] = []
-        self.hidden = 0
-
-    def handle_starttag(self, tag, attrs):
-        self.hidden += tag in ("script", "style")
-
-    def handle_endtag(self, tag):
-        self.hidden -= tag in ("script", "style")
-
-    def handle_data(self, data):
-        if not self.hidden:
-            self.parts.append(data)
-
-    def text(self) -> str:
-        return re.sub(r"\s+", " ", " ".join(self.parts))
 
 
 def write_example(root: Path, files: dict[str, str]) -> None:
@@ -95,9 +77,7 @@ def example(tmp_path_factory):
 
 def test_the_example_page_shows_what_the_guide_says(example):
     html = (example / "out" / SLUG / "index.html").read_text(encoding="utf-8")
-    reader = VisibleText()
-    reader.feed(html)
-    text = reader.text()
+    text = re.sub(r"\s+", " ", visible_text(html, sep=" "))
     lines = expected("页面上显示")
     assert len(lines) >= 10
     for line in lines:

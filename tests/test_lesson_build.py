@@ -1,13 +1,13 @@
 """End to end: build the real lesson into tmp_path and check what a student gets."""
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from lessonkit.cli import main
+from pagetext import visible_text
 
 PROJECT = Path(__file__).resolve().parent.parent
 SLUG = "transformer-stability"
@@ -26,25 +26,7 @@ def page(site):
 
 
 def text_of(html: str) -> str:
-    """Visible text, tags removed (MathML included as its characters)."""
-    class Collect(HTMLParser):
-        def __init__(self):
-            super().__init__()
-            self.parts, self.skip = [], 0
-
-        def handle_starttag(self, tag, attrs):
-            self.skip += tag in ("script", "style")
-
-        def handle_endtag(self, tag):
-            self.skip -= tag in ("script", "style")
-
-        def handle_data(self, data):
-            if not self.skip:
-                self.parts.append(data)
-
-    c = Collect()
-    c.feed(html)
-    return "".join(c.parts)
+    return visible_text(html)
 
 
 def widget_data(page: str, name: str):
