@@ -11,10 +11,10 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import ContentError, Problem
 
-SITE_FILE = "site.yaml"
 DEFAULT_PAGE_KB = 150
 DEFAULT_GZIP_KB = 40
 
@@ -26,29 +26,19 @@ class Budget:
     source: str = "the default budget"
 
 
-def load_budget(content_dir: Path) -> Budget:
-    path = content_dir / SITE_FILE
-    if not path.exists():
-        return Budget()
-    from .content import read_yaml
-
-    problems: list[Problem] = []
-    data, lines = read_yaml(path, problems)
-    if problems:
-        raise ContentError(problems)
-    budget = data.get("budget", {})
-    where = f"{path} `budget`"
-    if not isinstance(budget, dict) or set(budget) - {"page_kb", "gzip_kb"}:
-        raise ContentError([Problem(path, lines.get("budget"), f"cannot read `budget`: {budget!r}",
+def budget_from(value: Any, path: Path, line: int | None) -> Budget:
+    """The `budget` mapping of site.yaml; missing limits keep their defaults."""
+    if not isinstance(value, dict) or set(value) - {"page_kb", "gzip_kb"}:
+        raise ContentError([Problem(path, line, f"cannot read `budget`: {value!r}",
                                     "`budget: {page_kb: 150, gzip_kb: 40}` (sizes in KB)")])
     limits = {}
     for key, default in (("page_kb", DEFAULT_PAGE_KB), ("gzip_kb", DEFAULT_GZIP_KB)):
-        value = budget.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            raise ContentError([Problem(path, lines.get("budget"), f"budget `{key}` is {value!r}",
+        limit = value.get(key, default)
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
+            raise ContentError([Problem(path, line, f"budget `{key}` is {limit!r}",
                                         "a positive number of KB (1 KB = 1024 bytes)")])
-        limits[key] = value
-    return Budget(limits["page_kb"], limits["gzip_kb"], where)
+        limits[key] = limit
+    return Budget(limits["page_kb"], limits["gzip_kb"], f"{path} `budget`")
 
 
 def page_sizes(pages: dict[str, bytes]) -> tuple[dict[str, int], dict[str, int]]:

@@ -148,7 +148,7 @@ def read_text(path: Path, problems: list[Problem]) -> str | None:
     return text.removeprefix("\ufeff")
 
 
-def read_yaml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], dict[str, int]]:
+def read_yaml(path: Path, problems: list[Problem], empty_ok: bool = False) -> tuple[dict[str, Any], dict[str, int]]:
     """Parse YAML into a mapping plus the line of every top-level key; duplicate keys are errors."""
     if not path.exists():
         problems.append(Problem(path, None, "file is missing", "lesson metadata in YAML"))
@@ -157,7 +157,8 @@ def read_yaml(path: Path, problems: list[Problem]) -> tuple[dict[str, Any], dict
     if text is None:
         return {}, {}
     if not text.strip():
-        problems.append(Problem(path, 1, "file is empty", "a mapping with at least `title` and `summary`"))
+        if not empty_ok:
+            problems.append(Problem(path, 1, "file is empty", "a mapping with at least `title` and `summary`"))
         return {}, {}
     try:
         node = yaml.compose(text, Loader=YAML_LOADER)

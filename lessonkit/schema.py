@@ -34,16 +34,23 @@ LESSON = {
     "sources": Key(list, False, "a list of references (Markdown)", items=str),
 }
 
+SITE = {
+    "title": Key(str, False, "the site's title: index heading and every page's <title>"),
+    "description": Key(str, False, "one line under the title on the index page"),
+    "budget": Key(dict, False, "page weight limits, e.g. `{page_kb: 150, gzip_kb: 40}`"),
+}
+
 TYPE_NAMES = {str: "text", int: "a whole number", list: "a list", dict: "a mapping"}
 
 
 def check_lesson_meta(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:
     if not meta:  # empty or unreadable: already reported by the reader
         return []
-    return _check_mapping(meta, LESSON, lines, path, prefix="")
+    return check_mapping(meta, LESSON, lines, path)
 
 
-def _check_mapping(data: dict, schema: dict[str, Key], lines: dict[str, int], path: Path, prefix: str) -> list[Problem]:
+def check_mapping(data: dict, schema: dict[str, Key], lines: dict[str, int], path: Path,
+                  prefix: str = "") -> list[Problem]:
     problems = []
     parent_line = lines.get(prefix.rstrip("."))
     for key in data:
@@ -79,7 +86,7 @@ def _check_items(items: list, spec: Key, lines: dict[str, int], path: Path, name
             if not isinstance(item, dict):
                 problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {_describe(item)}", spec.help))
             else:
-                problems += _check_mapping(item, spec.items, lines, path, prefix=f"{name}.{i}.")
+                problems += check_mapping(item, spec.items, lines, path, prefix=f"{name}.{i}.")
         elif not _is(item, spec.items):
             problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {_describe(item)}", spec.help))
     return problems

@@ -11,15 +11,15 @@ import jinja2
 
 from . import csp as content_security
 from . import markup
-from .budget import Budget, check_budget, load_budget, page_sizes
+from .budget import Budget, check_budget, page_sizes
 from .cache import FigureCache, Uncacheable, engine_digest, figure_key, lesson_files_digest, values_key
 from .compute import Lesson, compute_values, call_author_code, inputs_for, load_lesson_module
 from .content import LessonSource, find_lessons, read_lesson
 from .errors import ContentError, Problem, UsageError
 from .output import write_site
+from .siteconfig import SiteConfig, load_site_config
 from .render import json_for_script, make_env, read_asset, theme_dirs, theme_problem, use_bytecode_cache
 
-SITE_TITLE = "计算型课堂讲义"
 BLOCK_TEMPLATES = {"cards": "partials/cards.html", "card": "partials/card.html"}  # other ::: kinds are callouts
 
 
@@ -71,14 +71,14 @@ def build(options: Options) -> BuildReport:
     problems: list[Problem] = []
     sources = load_sources(options.content, options.lesson, problems)
     dirs = theme_dirs(options.themes, options.theme)
-    budget = load_budget(options.content)
+    config = load_site_config(options.content)
     cache = FigureCache(options.cache)
     computed, stats, drawing = compute_all(sources, cache, options.jobs, problems)
     use_bytecode_cache(options.cache / "templates" if options.cache else None)
     markup.MATHML_MEMO = cache.get_math()
     known_math = len(markup.MATHML_MEMO)
     with drawing:  # figures still being drawn in worker processes go into the pages once they are done
-        pages = render_site(computed, dirs, problems)
+        pages = render_site(computed, dirs, config, problems)
         problems += drawing.wait()
         if problems:
             raise ContentError(by_lesson(problems, options.content))
@@ -86,10 +86,10 @@ def build(options: Options) -> BuildReport:
     if len(markup.MATHML_MEMO) > known_math:
         cache.put_math(markup.MATHML_MEMO)
     sizes, gzip_sizes = page_sizes(pages)
-    check_budget(sizes, gzip_sizes, budget)
+    check_budget(sizes, gzip_sizes, config.budget)
     write_site(pages, options.out)
     report = BuildReport(pages, stats.font, stats.drawn + stats.cached, sizes=sizes, gzip_sizes=gzip_sizes,
-                         figures_drawn=stats.drawn, figures_cached=stats.cached, budget=budget)
+                         figures_drawn=stats.drawn, figures_cached=stats.cached, budget=config.budget)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -350,17 +350,19 @@ def _plain(data: Any) -> Any:
 
 
 # ── render ──────────────────────────────────────────────────────────────────────────────────────────────────────────
-def render_site(computed: list[ComputedLesson], dirs: list[Path], problems: list[Problem]) -> dict[str, bytes]:
+def render_site(computed: list[ComputedLesson], dirs: list[Path], config: SiteConfig,
+                problems: list[Problem]) -> dict[str, bytes]:
     try:
-        return _render_site(computed, dirs, problems)
+        return _render_site(computed, dirs, config, problems)
     except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound) as exc:
         raise theme_problem(exc) from None
 
 
-def _render_site(computed: list[ComputedLesson], dirs: list[Path], problems: list[Problem]) -> dict[str, bytes]:
+def _render_site(computed: list[ComputedLesson], dirs: list[Path], config: SiteConfig,
+                 problems: list[Problem]) -> dict[str, bytes]:
     env = make_env(dirs)
     assets = {"css": read_asset(dirs, "style.css"), "js": read_asset(dirs, "lesson.js")}
-    common = {"site": {"title": SITE_TITLE}, "assets": assets,
+    common = {"site": {"title": config.title, "description": config.description}, "assets": assets,
               "csp": content_security.policy(scripts=[assets["js"]], styles=[assets["css"]])}
     pages: dict[str, bytes] = {}
     entries = []

@@ -99,3 +99,32 @@ def test_a_course_of_ten_lessons_builds(make_lesson, run_build):
     index = (out / "index.html").read_text(encoding="utf-8")
     assert all(f'href="lesson-{k:02d}/index.html"' in index for k in range(1, 11))
     assert "Figures cached  | 10" in run_build()[1]
+
+
+def test_site_title_and_description_from_site_yaml(make_lesson, run_build, tmp_path):
+    make_lesson()
+    (tmp_path / "content" / "site.yaml").write_text("title: 深度学习十讲\ndescription: 数都是算出来的\n",
+                                                     encoding="utf-8")
+    code, _, err, out = run_build()
+    assert code == 0, err
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "<title>深度学习十讲</title>" in index and "<h1>深度学习十讲</h1>" in index and "数都是算出来的" in index
+    assert "<title>小课 · 深度学习十讲</title>" in (out / "demo" / "index.html").read_text(encoding="utf-8")
+
+
+def test_site_yaml_unknown_key_and_wrong_type(make_lesson, run_build, tmp_path):
+    make_lesson()
+    (tmp_path / "content" / "site.yaml").write_text("titel: 拼错了\ndescription: [1, 2]\n", encoding="utf-8")
+    code, _, err, out = run_build()
+    assert code == 1 and not out.exists()
+    site = tmp_path / "content" / "site.yaml"
+    assert f"{site}:1: unknown key `titel`; did you mean `title`? (expected one of: title, description, budget)" in err
+    assert f"{site}:2: `description` is a list (expected one line under the title on the index page)" in err
+
+
+def test_empty_site_yaml_means_defaults(make_lesson, run_build, tmp_path):
+    make_lesson()
+    (tmp_path / "content" / "site.yaml").write_text("\n", encoding="utf-8")
+    code, _, err, out = run_build()
+    assert code == 0, err
+    assert "<h1>计算型课堂讲义</h1>" in (out / "index.html").read_text(encoding="utf-8")

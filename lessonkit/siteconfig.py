@@ -1,0 +1,39 @@
+"""content/site.yaml: optional settings for the whole site.
+
+    title: 深度学习十讲                       # index heading and every page's <title>
+    description: 每一个数和每一张图都在构建时算出  # a line under the index heading
+    budget: {page_kb: 150, gzip_kb: 40}       # page weight limits, KB
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .budget import Budget, budget_from
+from .errors import ContentError, Problem
+from .schema import SITE, check_mapping
+
+SITE_FILE = "site.yaml"
+DEFAULT_TITLE = "计算型课堂讲义"
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    title: str = DEFAULT_TITLE
+    description: str = ""
+    budget: Budget = field(default_factory=Budget)
+
+
+def load_site_config(content_dir: Path) -> SiteConfig:
+    path = content_dir / SITE_FILE
+    if not path.exists():
+        return SiteConfig()
+    from .content import read_yaml
+
+    problems: list[Problem] = []
+    data, lines = read_yaml(path, problems, empty_ok=True)
+    problems += check_mapping(data, SITE, lines, path) if data else []
+    if problems:
+        raise ContentError(problems)
+    budget = budget_from(data["budget"], path, lines.get("budget")) if data.get("budget") is not None else Budget()
+    return SiteConfig(data.get("title") or DEFAULT_TITLE, data.get("description") or "", budget)
