@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -45,18 +46,49 @@ def _write_site(pages: dict[str, bytes], out: Path) -> None:
     if _not_ours(out):  # checked by the command line already; checked again for any other caller
         raise UsageError(f"refusing to replace {out}: it was not made by this tool (no {MARKER} file)")
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-{os.getpid()}-", dir=out.parent))
     try:
+        # the marker first: a build killed from here on leaves a folder the next build can prove is its own
+        (staging / MARKER).write_text("made by lessonkit; this folder is replaced on every build\n", encoding="utf-8")
         for rel, data in sorted(pages.items()):
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        (staging / MARKER).write_text("made by lessonkit; this folder is replaced on every build\n", encoding="utf-8")
         os.chmod(staging, 0o755)
         _swap(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def recover_killed_build(out: Path) -> None:
+    """A build killed outright (power cut, kill -9) may leave `.NAME-new-PID-*` (half written) or `.NAME-old-PID`
+    (the previous site, if it died between the two renames). Put a lone old site back and remove the rest: only
+    folders that carry our marker and whose build process is gone."""
+    stale = [p for p in out.parent.glob(f".{out.name}-*")
+             if _LEFTOVER.fullmatch(p.name[len(out.name) + 1:]) and p.is_dir() and (p / MARKER).exists()
+             and not _running(int(_LEFTOVER.fullmatch(p.name[len(out.name) + 1:]).group(2)))]
+    olds = sorted((p for p in stale if p.name.startswith(f".{out.name}-old-")), key=lambda p: p.stat().st_mtime)
+    if not out.exists() and olds:
+        olds.pop().rename(out)
+    for folder in stale:
+        if folder.exists():
+            shutil.rmtree(folder)
+
+
+_LEFTOVER = re.compile(r"-(new|old)-(\d+)(-\w+)?")
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # an earlier build in this same process (tests, serve) that failed mid-way
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _swap(staging: Path, out: Path) -> None:

@@ -180,3 +180,21 @@ def test_two_builds_are_byte_identical(tmp_path):
     assert sorted(first) == sorted(second) and len(first) >= 4
     different = [name for name in first if first[name] != second[name]]
     assert different == []
+
+
+def test_a_killed_build_is_recovered_next_time(old_site, tmp_path, make_lesson, capsys):
+    """kill -9 between the renames leaves the old site as `.out-old-PID` and half-written staging beside it: the next
+    build, even one that fails, puts the old site back and removes what it can prove is its own."""
+    out, before = old_site
+    dead_pid = 2 ** 22 + 7  # above Linux's default pid_max: no such process
+    out.rename(out.parent / f".{out.name}-old-{dead_pid}")
+    half = out.parent / f".{out.name}-new-{dead_pid}-abc123"
+    half.mkdir()
+    (half / ".lessonkit-output").write_text("made by lessonkit")
+    stranger = out.parent / f".{out.name}-new-{dead_pid}-notours"
+    stranger.mkdir()  # no marker: not ours, never deleted
+    make_lesson(md="## 第一节\n\n{{ nope }}\n")
+    assert build(tmp_path, out) == 1
+    capsys.readouterr()
+    assert snapshot(out) == before
+    assert leftovers(out) == [stranger.name]

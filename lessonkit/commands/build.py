@@ -28,10 +28,11 @@ def add_site_options(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..output import check_out_dir
+    from ..output import check_out_dir, recover_killed_build
     from ..site import Options, build
 
     out = check_out_dir(args.out, PROJECT, [args.content, args.themes_dir, PROJECT / "content", PROJECT / "themes"])
+    recover_killed_build(out)
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
                            theme=args.theme, lesson=args.lesson,
                            cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs))
