@@ -7,7 +7,7 @@ The key of a figure is a SHA-256 over everything its drawing depends on:
   - lessonkit/figures.py (style(), FigureMaker, the SVG cleaning) and this file's CACHE_FORMAT;
   - the numpy and matplotlib versions;
   - the font family and the (path, size, mtime) of the font file matplotlib draws it from.
-A lesson's values and widget data are keyed by its code and data files, compute.py, Python and numpy (values.pickle).
+A lesson's values and widget data are keyed by its code and data files, compute.py, Python and numpy (values/<key>.pickle).
 Lesson code is assumed deterministic: no unseeded randomness, no network, no clock, no files outside its folder;
 `--no-cache` computes and draws everything afresh.
 
@@ -17,6 +17,7 @@ figures are all cached never imports matplotlib. Before a cached font is trusted
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import importlib.util
 import json
@@ -28,8 +29,17 @@ from pathlib import Path
 from typing import Any
 
 CACHE_FORMAT = "lessonkit-figure-cache-1"
-FIGURES_SOURCE = Path(__file__).with_name("figures.py")
-COMPUTE_SOURCE = Path(__file__).with_name("compute.py")
+ENGINE_DIR = Path(__file__).parent
+
+
+@functools.lru_cache(maxsize=1)
+def engine_source_digest() -> str:
+    """Every module of lessonkit: lesson code may call its helpers (numbers.format_value for figure labels), and
+    compute.py, site.py and figures.py shape values, widget data and SVG. An engine upgrade redraws everything."""
+    h = hashlib.sha256()
+    for path in sorted(ENGINE_DIR.rglob("*.py")):
+        h.update(path.relative_to(ENGINE_DIR).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
 SKIPPED_IN_LESSON = {"lesson.md", "lesson.yaml", "__pycache__"}
 # Where matplotlib (via fontconfig or its own directory scan) finds fonts on Linux, macOS and Windows.
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/usr/lib/X11/fonts", "/usr/X11R6/lib/X11/fonts",
@@ -195,18 +205,18 @@ def lesson_files_digest(folder: Path) -> str:
 
 
 def engine_digest() -> str:
-    """What of lessonkit shapes a figure: the format of this cache, figures.py, numpy and matplotlib."""
+    """What of lessonkit shapes a figure: the format of this cache, the engine's code, numpy and matplotlib."""
     h = hashlib.sha256(CACHE_FORMAT.encode())
-    h.update(FIGURES_SOURCE.read_bytes())
+    h.update(engine_source_digest().encode())
     h.update(f"numpy {package_version('numpy')} matplotlib {package_version('matplotlib')}".encode())
     return h.hexdigest()
 
 
 def values_key(lesson_files: str) -> str:
     """Key of a lesson's values and widget data: they are a function of its code and data files (lesson.md and
-    lesson.yaml cannot change them), of how compute.py runs them, and of the Python and numpy versions."""
+    lesson.yaml cannot change them), of the engine's code that runs them, and of the Python and numpy versions."""
     h = hashlib.sha256(f"{CACHE_FORMAT} values\0{sys.version}\0numpy {package_version('numpy')}\0".encode())
-    h.update(COMPUTE_SOURCE.read_bytes())
+    h.update(engine_source_digest().encode())
     h.update(lesson_files.encode())
     return h.hexdigest()
 

@@ -145,6 +145,11 @@ def read_text(path: Path, problems: list[Problem]) -> str | None:
             pass
         problems.append(Problem(path, line, f"file is not UTF-8{hint}", "UTF-8 text"))
         return None
+    if "\x1a" in text:  # the old DOS end-of-file byte; also our Markdown placeholder marker
+        line = text.count("\n", 0, text.index("\x1a")) + 1
+        problems.append(Problem(path, line, "file contains the control character U+001A (DOS end-of-file)",
+                                "plain text: delete the character"))
+        return None
     return text.removeprefix("\ufeff")
 
 
@@ -156,40 +161,61 @@ def read_yaml(path: Path, problems: list[Problem], empty_ok: bool = False) -> tu
     text = read_text(path, problems)
     if text is None:
         return {}, {}
-    if not text.strip():
+    try:
+        node, data = _parse_yaml(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line = mark.line + 1 if mark else None
+        column = f", column {mark.column + 1}" if mark else ""
+        problems.append(Problem(path, line, f"YAML syntax error{column}: {getattr(exc, 'problem', None) or exc}",
+                                "valid YAML (check indentation and quotes)"))
+        return {}, {}
+    if node is None:  # nothing but blank lines and comments
         if not empty_ok:
             problems.append(Problem(path, 1, "file is empty", "a mapping with at least `title` and `summary`"))
         return {}, {}
-    try:
-        node = yaml.compose(text, Loader=YAML_LOADER)
-    except yaml.YAMLError:
-        exc = _pure_python_error(text)  # libyaml's messages say less ("did not find expected ','")
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        column = f", column {mark.column + 1}" if mark else ""
-        problems.append(Problem(path, line, f"YAML syntax error{column}: {getattr(exc, 'problem', exc)}",
-                                "valid YAML (check indentation and quotes)"))
-        return {}, {}
     if not isinstance(node, yaml.MappingNode):
-        problems.append(Problem(path, node.start_mark.line + 1 if node else 1, "top level is not a mapping",
+        problems.append(Problem(path, node.start_mark.line + 1, "top level is not a mapping",
                                 "`key: value` lines such as `title: …`"))
         return {}, {}
-    _check_duplicates(node, path, problems)
-    data = yaml.load(text, Loader=YAML_LOADER)
-    lines = {k.value: k.start_mark.line + 1 for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
+    _check_keys(node, path, problems)
+    lines = {k.value: _line(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     _collect_item_lines(node, lines)
     return data, lines
 
 
-def _pure_python_error(text: str) -> yaml.YAMLError:
+def _parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
+    """The node tree (for lines and duplicate keys) and the data built from that same tree: one parse.
+    libyaml when present; on an error, PyYAML's own parser says what is wrong in more words."""
     try:
-        yaml.compose(text, Loader=yaml.SafeLoader)
+        return _compose_and_construct(text, YAML_LOADER)
     except yaml.YAMLError as exc:
-        return exc
-    raise AssertionError("libyaml rejected YAML that PyYAML accepts")  # our bug: the loaders disagree
+        if YAML_LOADER is yaml.SafeLoader:
+            raise
+        try:
+            _compose_and_construct(text, yaml.SafeLoader)
+        except yaml.YAMLError as clearer:
+            raise clearer from None
+        raise exc
 
 
-def _check_duplicates(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
+def _compose_and_construct(text: str, loader_class) -> tuple[yaml.Node | None, Any]:
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        return node, (loader.construct_document(node) if node is not None else None)
+    finally:
+        loader.dispose()
+
+
+def _line(key: yaml.Node, value: yaml.Node) -> int:
+    """Where a key's text starts: for a `|` or `>` block, the line after the key."""
+    block = isinstance(value, yaml.ScalarNode) and value.style in ("|", ">")
+    return key.start_mark.line + 1 + block
+
+
+def _check_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
+    """Each key once per mapping: PyYAML would silently keep the last. (A list as a key fails to load earlier.)"""
     if isinstance(node, yaml.MappingNode):
         seen: dict[Any, int] = {}
         for key, value in node.value:
@@ -198,10 +224,10 @@ def _check_duplicates(node: yaml.Node, path: Path, problems: list[Problem]) -> N
                 problems.append(Problem(path, line, f"duplicate key `{key.value}` (first at line {seen[key.value]})",
                                         "each key once"))
             seen.setdefault(key.value, line)
-            _check_duplicates(value, path, problems)
+            _check_keys(value, path, problems)
     elif isinstance(node, yaml.SequenceNode):
         for item in node.value:
-            _check_duplicates(item, path, problems)
+            _check_keys(item, path, problems)
 
 
 def _collect_item_lines(node: yaml.MappingNode, lines: dict[str, int]) -> None:
@@ -212,7 +238,7 @@ def _collect_item_lines(node: yaml.MappingNode, lines: dict[str, int]) -> None:
                 lines[f"{key.value}.{i}"] = item.start_mark.line + 1
                 if isinstance(item, yaml.MappingNode):
                     for sub_key, sub_value in item.value:
-                        lines[f"{key.value}.{i}.{sub_key.value}"] = sub_value.start_mark.line + 1
+                        lines[f"{key.value}.{i}.{sub_key.value}"] = _line(sub_key, sub_value)
 
 
 def split_sections(text: str, path: Path, problems: list[Problem]) -> list[SectionSource]:

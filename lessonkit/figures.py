@@ -146,7 +146,8 @@ def clean_svg(svg: str, name: str) -> str:
 ROOT_ATTRIBUTES = 'stroke-linejoin="round" stroke-linecap="butt"'
 SVG_PROPERTIES = {"fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin",
                   "stroke-dasharray", "stroke-dashoffset", "stroke-opacity", "stroke-miterlimit", "opacity",
-                  "font-size", "font-family", "font-style", "font-weight", "text-anchor", "clip-path",
+                  "font-size", "font-family", "font-style", "font-weight", "font-stretch", "font-variant",
+                  "text-anchor", "clip-path",
                   "dominant-baseline", "display", "visibility"}
 
 

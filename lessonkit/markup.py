@@ -6,7 +6,6 @@ so Markdown never mangles MathML, SVG or a formatted number.
 from __future__ import annotations
 
 import base64
-import difflib
 import html
 import re
 from dataclasses import dataclass, field
@@ -64,16 +63,22 @@ class MarkupContext:
 class _Stash:
     def __init__(self) -> None:
         self.items: list[str] = []
+        self.blocks: set[int] = set()  # tokens standing for block HTML: Markdown's <p> around them must go
 
-    def add(self, html_text: str) -> str:
+    def add(self, html_text: str, block: bool = False) -> str:
         self.items.append(html_text)
+        if block:
+            self.blocks.add(len(self.items) - 1)
         return TOKEN.format(len(self.items) - 1)
 
     def restore(self, text: str) -> str:
-        text = re.sub("<p>\x1a(\\d+)\x1a</p>", lambda m: self.items[int(m.group(1))], text)
-        while TOKEN_RE.search(text):
-            text = TOKEN_RE.sub(lambda m: self.items[int(m.group(1))], text)
-        return text
+        """One pass: stashed items are finished HTML and are never searched for tokens again."""
+        def unwrap(m: re.Match) -> str:
+            index = int(m.group(1))
+            return self.items[index] if index in self.blocks else m.group(0)
+
+        text = re.sub("<p>\x1a(\\d+)\x1a</p>", unwrap, text)
+        return TOKEN_RE.sub(lambda m: self.items[int(m.group(1))], text)
 
 
 def render_block(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
@@ -133,12 +138,12 @@ def _blocks(lines: list[str], ctx: MarkupContext, path: Path, first_line: int,
             language = line[3:].strip()
             code = html.escape("\n".join(lines[i + 1:end]))
             cls = f' class="language-{html.escape(language)}"' if language else ""
-            emit("", stash.add(f"<pre><code{cls}>{code}</code></pre>"), "")
+            emit("", stash.add(f"<pre><code{cls}>{code}</code></pre>", block=True), "")
             i = end + 1
             continue
         directive = DIRECTIVE.match(line)
         if directive:
-            emit("", stash.add(_directive(directive.group(1), directive.group(2), ctx, path, lineno)), "")
+            emit("", stash.add(_directive(directive.group(1), directive.group(2), ctx, path, lineno), block=True), "")
             i += 1
             continue
         callout = CALLOUT_OPEN.match(line)
@@ -152,7 +157,7 @@ def _blocks(lines: list[str], ctx: MarkupContext, path: Path, first_line: int,
                 end = len(lines)
             body = render_block("\n".join(lines[i + 1:end]), ctx, path, lineno + 1)
             title_html = render_inline(title, ctx, path, lineno) if title else ""
-            emit("", stash.add(ctx.render_callout(kind, title_html, body)), "")
+            emit("", stash.add(ctx.render_callout(kind, title_html, body), block=True), "")
             i = end + 1
             continue
         if line.strip().startswith("{{<"):
@@ -189,8 +194,11 @@ def _directive(kind: str, name: str, ctx: MarkupContext, path: Path, lineno: int
             return ctx.place_figure(name)
         if kind == "widget":
             return ctx.place_widget(name)
-    except KeyError as exc:
+    except KeyError as exc:  # the name is not defined: exc says what is
         ctx.problems.append(Problem(path, lineno, f"unknown {kind} `{name}`", exc.args[0]))
+        return ""
+    except ValueError as exc:  # defined, but cannot stand here: (message, expected)
+        ctx.problems.append(Problem(path, lineno, *exc.args))
         return ""
     ctx.problems.append(Problem(path, lineno, f"unknown directive `{kind}`", "`figure` or `widget`"))
     return ""

@@ -30,11 +30,21 @@ def format_value(value, spec: str | None = None, *, math_mode: bool = False) -> 
         return "[" + ", ".join(format_value(v, spec, math_mode=math_mode) for v in value) + "]"
     if isinstance(value, (bool, np.bool_)):
         raise FormatError("a true/false value is not a number to show")
-    if isinstance(value, numbers.Integral) and spec is None:
-        return _minus(str(int(value)), math_mode)
+    if isinstance(value, numbers.Integral) and (spec is None or not _SPEC.match(spec)):
+        return _integer(int(value), spec, math_mode)
     if isinstance(value, numbers.Real):
         return format_number(float(value), spec, math_mode=math_mode)
     raise FormatError(f"a {type(value).__name__} cannot be shown as text")
+
+
+def _integer(n: int, spec: str | None, math_mode: bool) -> str:
+    """Integers print exactly; a Python spec such as `,` or `03d` applies to the integer itself."""
+    if spec is None:
+        return _minus(str(n), math_mode)
+    try:
+        return _pretty_exponent(format(n, spec), math_mode)
+    except ValueError:  # a float-only spec such as `.2f` still works, on the float
+        return format_number(float(n), spec, math_mode=math_mode)
 
 
 def format_number(x: float, spec: str | None = None, *, math_mode: bool = False) -> str:

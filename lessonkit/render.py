@@ -11,7 +11,7 @@ from .numbers import format_value
 
 DEFAULT_THEME = "default"
 # compiled templates kept between builds (site.build points it into the cache folder): compiling the theme costs
-# a warm build more than rendering it; Jinja checks each template's source time, so an edited theme recompiles
+# a warm build more than rendering it; Jinja compares a checksum of each template's source, so an edited theme recompiles
 BYTECODE_CACHE: jinja2.BytecodeCache | None = None
 
 

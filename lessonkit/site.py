@@ -1,6 +1,8 @@
 """The build: load → validate → compute → render → write. Each stage hands plain data to the next."""
 from __future__ import annotations
 
+import copy
+import dataclasses
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -71,7 +73,7 @@ def build(options: Options) -> BuildReport:
     problems: list[Problem] = []
     sources = load_sources(options.content, options.lesson, problems)
     dirs = theme_dirs(options.themes, options.theme)
-    config = load_site_config(options.content)
+    config = load_site_config(options.content, problems)
     cache = FigureCache(options.cache)
     computed, stats, drawing = compute_all(sources, cache, options.jobs, problems)
     use_bytecode_cache(options.cache / "templates" if options.cache else None)
@@ -109,8 +111,8 @@ def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:
 
 
 # ── load ────────────────────────────────────────────────────────────────────────────────────────────────────────────
-def load_sources(content_dir: Path, only: str | None, problems: list[Problem] | None = None) -> list[LessonSource]:
-    """Every lesson folder, read as far as possible. Their problems go to `problems`; without it, they are raised."""
+def load_sources(content_dir: Path, only: str | None, problems: list[Problem]) -> list[LessonSource]:
+    """Every lesson folder, read as far as possible; their problems are added to `problems`."""
     if not content_dir.is_dir():
         raise UsageError(f"content folder {content_dir} does not exist")
     folders = find_lessons(content_dir)
@@ -122,11 +124,7 @@ def load_sources(content_dir: Path, only: str | None, problems: list[Problem] | 
     if not folders:
         raise UsageError(f"no lessons in {content_dir}: a lesson is a folder with lesson.yaml and lesson.md")
     sources = [read_lesson(folder) for folder in folders]
-    found = [p for s in sources for p in s.problems]
-    if problems is None and found:
-        raise ContentError(found)
-    if problems is not None:
-        problems += found
+    problems += [p for s in sources for p in s.problems]
     return sources
 
 
@@ -171,7 +169,7 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
     for name, spec in registry.widgets.items():
         line = spec.func.__code__.co_firstlineno
         try:
-            args = inputs_for(spec.inputs, values, path, name, line)
+            args = copy.deepcopy(inputs_for(spec.inputs, values, path, name, line))  # nor may a widget
             data = _plain(call_author_code(spec.func, args, path))
             json_for_script(data)
         except ContentError as err:
@@ -203,7 +201,7 @@ def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, jobs: i
     for lesson in computed:
         if not lesson.registry.figures:
             continue
-        files = lesson.files_digest or lesson_files_digest(lesson.source.folder)
+        files = lesson.files_digest if cache.enabled else None
         for name, spec in lesson.registry.figures.items():
             try:
                 args = inputs_for(spec.inputs, lesson.values, lesson.source.code_path, name,
@@ -333,7 +331,8 @@ def _draw_one(lesson: ComputedLesson, name: str, font: str) -> tuple[str, Any]:
     path = lesson.source.code_path
     line = spec.func.__code__.co_firstlineno
     try:
-        return "svg", draw_svg(name, spec.func, inputs_for(spec.inputs, lesson.values, path, name, line), font, path, line)
+        args = copy.deepcopy(inputs_for(spec.inputs, lesson.values, path, name, line))  # a figure may not change values
+        return "svg", draw_svg(name, spec.func, args, font, path, line)
     except ContentError as err:
         return "problems", err.problems
 
@@ -403,20 +402,23 @@ def lesson_context(lesson: ComputedLesson, env) -> dict[str, Any]:
     """Everything lesson.html displays, rendered to HTML strings. Fields lesson.yaml got wrong (already reported)
     are left out, so the Markdown of the rest is still checked."""
     src = lesson.source
-    placed_figures = _placement_order(src)
+    placed_figures, placement_problems = _placement_order(src)
+    placed_widgets: set[str] = set()
     ctx = markup.MarkupContext(
         values=lesson.values,
         figure_numbers={name: i + 1 for i, name in enumerate(placed_figures)},
         place_figure=lambda name: _figure_html(lesson, name, ctx, env, placed_figures),
-        place_widget=lambda name: _widget_html(lesson, name, env),
+        place_widget=lambda name: _widget_html(lesson, name, env, placed_widgets),
         render_callout=lambda kind, title, body: env.get_template(BLOCK_TEMPLATES.get(kind, "partials/callout.html"))
         .render(callout={"kind": kind, "title": title, "body": body}),
     )
+    ctx.problems += placement_problems
     meta, lines, meta_path = src.meta, src.meta_lines, src.meta_path
+    yaml_ctx = dataclasses.replace(ctx, place_figure=_not_in_yaml)  # same values and problem list
 
     def md(key: str, text: str, inline: bool = False) -> str:
         render = markup.render_inline if inline else markup.render_block
-        return render(text, ctx, meta_path, lines.get(key, 1))
+        return render(text, yaml_ctx, meta_path, lines.get(key, 1))
 
     def text(key: str) -> str:
         return meta.get(key) if isinstance(meta.get(key), str) else ""
@@ -457,14 +459,28 @@ def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _placement_order(src: LessonSource) -> list[str]:
-    names = []
+def _placement_order(src: LessonSource) -> tuple[list[str], list[Problem]]:
+    """Figures in the order lesson.md places them (code blocks skipped: a directive there is an example), which
+    numbers them; a figure placed twice is a problem (two figures with one id)."""
+    names: dict[str, int] = {}
+    problems = []
     for section in src.sections:
-        for line in section.body.splitlines():
-            m = markup.DIRECTIVE.match(line)
-            if m and m.group(1) == "figure" and m.group(2) not in names:
-                names.append(m.group(2))
-    return names
+        in_fence = False
+        for offset, line in enumerate(section.body.splitlines(), start=section.line + 1):
+            in_fence ^= bool(markup.FENCE.match(line))
+            m = None if in_fence else markup.DIRECTIVE.match(line)
+            if not m or m.group(1) != "figure":
+                continue
+            if m.group(2) in names:
+                problems.append(Problem(src.body_path, offset, f"figure `{m.group(2)}` is placed twice "
+                                        f"(first at line {names[m.group(2)]})", "each figure placed once"))
+            names.setdefault(m.group(2), offset)
+    return list(names), problems
+
+
+def _not_in_yaml(name: str) -> str:
+    raise ValueError(f"figure `{name}` placed outside lesson.md",
+                     "figures placed in lesson.md only (numbered in reading order; refer to one with @fig:NAME)")
 
 
 def _figure_html(lesson: ComputedLesson, name: str, ctx, env, placed: list[str]) -> str:
@@ -485,10 +501,13 @@ def _figure_html(lesson: ComputedLesson, name: str, ctx, env, placed: list[str])
     return env.get_template("partials/figure.html").render(figure=figure)
 
 
-def _widget_html(lesson: ComputedLesson, name: str, env) -> str:
+def _widget_html(lesson: ComputedLesson, name: str, env, placed: set[str]) -> str:
     if name not in lesson.registry.widgets:
         raise KeyError(f"a widget defined with @lesson.widget in lesson.py: "
                        f"{', '.join(sorted(lesson.registry.widgets)) or 'none'}")
+    if name in placed:  # its ids would repeat; two of the same widget need two @lesson.widget functions
+        raise ValueError(f"widget `{name}` is placed twice", "each widget placed once")
+    placed.add(name)
     if name not in lesson.widgets:
         return ""  # its function failed, which is reported
     widget = lesson.widgets[name]

@@ -24,16 +24,23 @@ class SiteConfig:
     budget: Budget = field(default_factory=Budget)
 
 
-def load_site_config(content_dir: Path) -> SiteConfig:
+def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
+    """The settings, or the defaults when site.yaml is missing or has problems (added to `problems`)."""
     path = content_dir / SITE_FILE
     if not path.exists():
         return SiteConfig()
     from .content import read_yaml
 
-    problems: list[Problem] = []
-    data, lines = read_yaml(path, problems, empty_ok=True)
-    problems += check_mapping(data, SITE, lines, path) if data else []
-    if problems:
-        raise ContentError(problems)
-    budget = budget_from(data["budget"], path, lines.get("budget")) if data.get("budget") is not None else Budget()
+    found: list[Problem] = []
+    data, lines = read_yaml(path, found, empty_ok=True)
+    found += check_mapping(data, SITE, lines, path) if data else []
+    budget = Budget()
+    if not found and data.get("budget") is not None:
+        try:
+            budget = budget_from(data["budget"], path, lines.get("budget"))
+        except ContentError as err:
+            found += err.problems
+    problems += found
+    if found:
+        return SiteConfig()
     return SiteConfig(data.get("title") or DEFAULT_TITLE, data.get("description") or "", budget)

@@ -89,3 +89,26 @@ def test_unsafe_slug(make_lesson):
     assert problems_of(folder)[0].endswith(
         "lesson folder name `第一课` is not a URL-safe slug (expected lowercase ASCII letters, digits and hyphens, "
         "e.g. `transformer-basics`)")
+
+
+def test_yaml_key_that_is_a_list_is_reported_not_a_crash(make_lesson):
+    folder = make_lesson(yaml="title: t\nsummary: s\nobjectives: [a]\n? [a, b]\n: c\n")
+    assert problems_of(folder) == ["lesson.yaml:4: YAML syntax error, column 3: found unhashable key "
+                                   "(expected valid YAML (check indentation and quotes))"]
+
+
+def test_yaml_unknown_tag_is_a_syntax_error_with_line(make_lesson):
+    folder = make_lesson(yaml="title: t\nsummary: !foo s\nobjectives: [a]\n")
+    [message] = problems_of(folder)
+    assert message.startswith("lesson.yaml:2: YAML syntax error, column 10:") and "!foo" in message
+
+
+def test_yaml_of_only_comments_is_empty(make_lesson):
+    assert problems_of(make_lesson(yaml="# 还没写\n")) == [
+        "lesson.yaml:1: file is empty (expected a mapping with at least `title` and `summary`)"]
+
+
+def test_dos_end_of_file_character_is_named(make_lesson):
+    folder = make_lesson(md="## 第一节\n\n正文\x1a\n")
+    assert problems_of(folder) == ["lesson.md:3: file contains the control character U+001A (DOS end-of-file) "
+                                   "(expected plain text: delete the character)"]

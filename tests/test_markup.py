@@ -154,3 +154,8 @@ def test_norm_bars_fence_their_content():
     assert '<msup><mrow><mo stretchy="true" fence="true" form="prefix">&#x02016;</mo><mi>x</mi>' in html
     unpaired = render_inline(r"$\lVert x$", ctx, PATH)
     assert "form=" not in unpaired and ctx.problems == []
+
+
+def test_a_paragraph_holding_only_a_value_stays_a_paragraph():
+    ctx = make_ctx(x=3.14159)
+    assert render_block("First.\n\n{{ x }}\n\nLast.", ctx, PATH) == "<p>First.</p>\n<p>3.14</p>\n<p>Last.</p>"

@@ -50,3 +50,13 @@ def test_unshowable_values_raise(bad):
 def test_bad_spec_raises():
     with pytest.raises(FormatError, match="bad format spec"):
         format_value(1.0, "zz")
+
+
+@pytest.mark.parametrize("value, spec, expected", [
+    (1234567, ",", "1,234,567"),      # thousands separator on an integer stays an integer
+    (7, "03d", "007"),
+    (5, ".2f", "5.00"),               # a float spec on an integer still works
+    (10 ** 20 + 1, None, "100000000000000000001"),  # exact, no float rounding
+])
+def test_integers_with_a_spec(value, spec, expected):
+    assert format_value(value, spec) == expected

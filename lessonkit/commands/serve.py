@@ -53,8 +53,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..site import Options
 
+    # jobs=1: forking drawing workers from a process running server threads can deadlock the child; with the cache
+    # only the figures an edit changed are drawn anyway
     options = Options(content=args.content.resolve(), out=Path("."), themes=args.themes_dir.resolve(),
-                      theme=args.theme, lesson=args.lesson)
+                      theme=args.theme, lesson=args.lesson, jobs=1)
     preview = Preview(options, quiet=args.quiet, verbose=args.verbose)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl+C: the temporary site is removed
     try:
