@@ -2,7 +2,7 @@
 source reported together, and lines in lesson.yaml's multi-line texts."""
 import re
 
-from conftest import MINIMAL_YAML
+MINIMAL_YAML = "title: 小课\nsummary: 一节用来测试的小课\nobjectives:\n  - 看懂一个数\n"
 
 FIGURE_PY = """\
 import numpy as np
