@@ -251,6 +251,9 @@ def split_sections(text: str, path: Path, problems: list[Problem]) -> list[Secti
             in_fence = not in_fence
         heading = None if in_fence else HEADING.match(line)
         if heading:
+            if "{#" in heading.group("title"):  # `{#id` unclosed, or an id with spaces or other characters
+                problems.append(Problem(path, lineno, f"cannot read the section id in `{line.strip()}`",
+                                        "`{#id}` at the end of the heading: ASCII letters, digits, - and _"))
             section_id = heading.group("id") or f"sec-{len(sections) + 1}"
             sections.append(SectionSource(section_id, heading.group("title"), "", lineno))
         elif sections:

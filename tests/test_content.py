@@ -112,3 +112,10 @@ def test_dos_end_of_file_character_is_named(make_lesson):
     folder = make_lesson(md="## 第一节\n\n正文\x1a\n")
     assert problems_of(folder) == ["lesson.md:3: file contains the control character U+001A (DOS end-of-file) "
                                    "(expected plain text: delete the character)"]
+
+
+def test_a_broken_section_id_is_reported(make_lesson):
+    assert problems_of(make_lesson(md="## 第一节 {#first\n\n正文\n")) == [
+        "lesson.md:1: cannot read the section id in `## 第一节 {#first` "
+        "(expected `{#id}` at the end of the heading: ASCII letters, digits, - and _)"]
+    assert len(problems_of(make_lesson(md="## 第一节 {#第一}\n\n正文\n"))) == 1
