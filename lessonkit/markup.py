@@ -14,17 +14,15 @@ from typing import Any, Callable
 
 import markdown
 
-from .content import LessonPathError, resolve_in_lesson
+from .content import FENCE, LessonPathError, resolve_in_lesson
 from .errors import Problem
 from .numbers import FormatError, format_value
 
-MD_EXTENSIONS = ["tables", "sane_lists", "attr_list"]
 CALLOUT_KINDS = ("note", "tip", "warning", "info", "cards", "card")  # cards: a grid of `card`s
 
 DIRECTIVE = re.compile(r"^\{\{<\s*(\w+)\s+([\w-]+)\s*>\}\}\s*$")
 CALLOUT_OPEN = re.compile(r"^:::\s*([\w-]+)(?:\s+(.*?))?\s*$")
 CALLOUT_CLOSE = re.compile(r"^:::\s*$")
-FENCE = re.compile(r"^(```|~~~)")
 INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks))"
     r"|(?P<dollar>\\\$)"
@@ -100,9 +98,8 @@ def _markdown() -> markdown.Markdown:
         from markdown.extensions.sane_lists import SaneListExtension
         from markdown.extensions.tables import TableExtension
 
-        extensions = {"tables": TableExtension, "sane_lists": SaneListExtension, "attr_list": AttrListExtension}
-        _MARKDOWN.append(markdown.Markdown(extensions=[extensions[name]() for name in MD_EXTENSIONS],
-                                           output_format="html"))
+        extensions = [TableExtension(), SaneListExtension(), AttrListExtension()]
+        _MARKDOWN.append(markdown.Markdown(extensions=extensions, output_format="html"))
     return _MARKDOWN[0]
 
 

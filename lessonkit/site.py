@@ -16,7 +16,7 @@ from . import markup
 from .budget import Budget, check_budget, page_sizes
 from .cache import FigureCache, Uncacheable, engine_digest, figure_key, lesson_files_digest, values_key
 from .compute import Lesson, compute_values, call_author_code, inputs_for, load_lesson_module
-from .content import LessonSource, find_lessons, read_lesson
+from .content import FENCE, LessonSource, find_lessons, read_lesson
 from .errors import ContentError, Problem, UsageError
 from .output import write_site
 from .siteconfig import SiteConfig, load_site_config
@@ -57,7 +57,6 @@ class FigureStats:
 class BuildReport:
     pages: dict[str, bytes]
     font: str | None
-    figures: int
     seconds: float = 0.0
     sizes: dict[str, int] = field(default_factory=dict)
     gzip_sizes: dict[str, int] = field(default_factory=dict)
@@ -90,7 +89,7 @@ def build(options: Options) -> BuildReport:
     sizes, gzip_sizes = page_sizes(pages)
     check_budget(sizes, gzip_sizes, config.budget)
     write_site(pages, options.out)
-    report = BuildReport(pages, stats.font, stats.drawn + stats.cached, sizes=sizes, gzip_sizes=gzip_sizes,
+    report = BuildReport(pages, stats.font, sizes=sizes, gzip_sizes=gzip_sizes,
                          figures_drawn=stats.drawn, figures_cached=stats.cached, budget=config.budget)
     report.seconds = time.perf_counter() - started
     return report
@@ -467,7 +466,7 @@ def _placement_order(src: LessonSource) -> tuple[list[str], list[Problem]]:
     for section in src.sections:
         in_fence = False
         for offset, line in enumerate(section.body.splitlines(), start=section.line + 1):
-            in_fence ^= bool(markup.FENCE.match(line))
+            in_fence ^= bool(FENCE.match(line))
             m = None if in_fence else markup.DIRECTIVE.match(line)
             if not m or m.group(1) != "figure":
                 continue

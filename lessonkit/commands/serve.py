@@ -9,8 +9,6 @@ response, never in the files) that waits on /__reload (Server-Sent Events) and r
 from __future__ import annotations
 
 import argparse
-import base64
-import hashlib
 import html
 import mimetypes
 import os
@@ -29,6 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from ..csp import source_hash
 from ..paths import PROJECT
 from .build import add_site_options
 
@@ -357,10 +356,6 @@ def with_reload(page: str, build_id: str) -> str:
     return page[:end] + tag + page[end:] if end >= 0 else page + tag
 
 
-def script_hash(script: str) -> str:
-    return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii") + "'"
-
-
 def allow_script(policy: str, script: str) -> str:
     """A CSP that also lets this one inline script run and connect back to the preview server."""
     directives: dict[str, list[str]] = {}
@@ -369,7 +364,7 @@ def allow_script(policy: str, script: str) -> str:
         if words:
             directives.setdefault(words[0].lower(), words[1:])
     scripts = directives.get("script-src", list(directives.get("default-src", [])))
-    directives["script-src"] = _add_source(scripts, script_hash(script))
+    directives["script-src"] = _add_source(scripts, source_hash(script))
     directives["connect-src"] = _add_source(directives.get("connect-src", []), "'self'")
     return "; ".join(" ".join([name] + sources) for name, sources in directives.items())
 
