@@ -15,7 +15,7 @@ A lesson module creates one ``Lesson()`` registry and decorates plain functions:
         return fig
 
     @lesson.widget
-    def mask_table(masks):           # JSON-able data for themes/<theme>/widgets/mask_table.html
+    def mask_table(masks):           # JSON-able data for the component widgets/mask_table/
         return {...}
 
 Values are resolved by name, like pytest fixtures, so the engine knows what every figure depends on.
@@ -23,6 +23,7 @@ Data files come from the lesson folder only: ``lesson.read_text("data.csv")`` or
 """
 from __future__ import annotations
 
+import copy
 import importlib.util
 import inspect
 import sys
@@ -48,7 +49,7 @@ class FigureSpec:
 class WidgetSpec:
     name: str
     func: Callable
-    template: str
+    kind: str | None                 # None: the function's name, unless it returns a builder's result with its own
     inputs: tuple[str, ...]
 
 
@@ -97,9 +98,11 @@ class Lesson:
             return func
         return register
 
-    def widget(self, func: Callable | None = None, *, template: str | None = None) -> Callable:
+    def widget(self, func: Callable | None = None, *, kind: str | None = None) -> Callable:
+        """A widget placed with `{{< widget NAME >}}`: its component is `widgets/<kind>/`, kind = the function's
+        name unless given (or carried by the builder the function returns: explorer, bars)."""
         def register(f: Callable) -> Callable:
-            self.widgets[f.__name__] = WidgetSpec(f.__name__, f, template or f.__name__, _inputs(f))
+            self.widgets[f.__name__] = WidgetSpec(f.__name__, f, kind, _inputs(f))
             return f
         return register(func) if func is not None else register
 
@@ -210,3 +213,96 @@ def _problem_from_exception(path: Path, exc: BaseException) -> Problem:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
     line = frames[-1].lineno if frames else getattr(exc, "lineno", None)
     return Problem(path, line, f"the lesson code raised {type(exc).__name__}: {exc}", "lesson code that runs without error")
+
+
+# ── the compute stage: a lesson's values and widget data ─────────────────────────────────────────────────────────────
+@dataclass
+class ComputedWidget:
+    kind: str
+    data: Any
+    line: int | None                                  # the widget function's line in lesson.py
+    figures: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)  # (figure name, point, alt)
+    draw: dict[str, Callable] = field(default_factory=dict)  # figure name → function; not cached (lambdas)
+    script: Any = None                                # the JSON the page's script gets; None: `data`
+
+
+@dataclass
+class ComputedLesson:
+    source: Any                                        # content.LessonSource
+    values: dict[str, Any]
+    widgets: dict[str, ComputedWidget]
+    registry: Lesson
+    files_digest: str | None = None                    # lesson.py and the lesson's data files, when caching
+    figures: dict[str, str] = field(default_factory=dict)  # figure name → SVG (or a placeholder while drawn)
+
+
+def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesson:
+    """Values and widget data, from the cache when lesson.py and its data files are unchanged."""
+    from .cache import lesson_files_digest, values_key
+
+    registry = load_lesson_module(source.code_path) if source.code_path else Lesson()
+    path = source.code_path or source.folder / "lesson.py"
+    files = lesson_files_digest(source.folder) if cache is not None and cache.enabled else None
+    saved = cache.get_values(values_key(files)) if files else None
+    if isinstance(saved, tuple) and len(saved) == 2:
+        values, widgets = saved
+    else:
+        values = compute_values(registry, path)
+        widget_problems: list[Problem] = []
+        widgets = compute_widgets(registry, values, path, widget_problems)
+        problems += widget_problems
+        if files and not widget_problems:
+            cache.put_values(values_key(files), (values, {n: _without_functions(w) for n, w in widgets.items()}))
+    return ComputedLesson(source, values, widgets, registry, files)
+
+
+def _without_functions(widget: ComputedWidget) -> ComputedWidget:
+    return ComputedWidget(widget.kind, widget.data, widget.line, widget.figures, {}, widget.script)
+
+
+def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, problems: list[Problem],
+                    only: str | None = None) -> dict[str, ComputedWidget]:
+    """Run each widget function (or just `only`); its data must be plain JSON the page's script can read."""
+    from .render import json_for_script
+    from .widgets import WidgetResult
+
+    widgets = {}
+    for name, spec in registry.widgets.items():
+        if only is not None and name != only:
+            continue
+        line = spec.func.__code__.co_firstlineno
+        try:
+            args = copy.deepcopy(inputs_for(spec.inputs, values, path, name, line))  # a widget may not change values
+            result = call_author_code(spec.func, args, path)
+        except ContentError as err:
+            problems += err.problems
+            continue
+        built = result if isinstance(result, WidgetResult) else None
+        data = _plain(built.data if built else result)
+        try:
+            json_for_script(data)
+        except ValueError:  # json refuses NaN and ∞, which the page's script could not read
+            problems.append(Problem(path, line, f"widget `{name}` returned data containing NaN or ∞",
+                                    "finite numbers (or None for a gap)"))
+            continue
+        except TypeError as exc:  # an object JSON cannot hold
+            problems.append(Problem(path, line, f"widget `{name}` returned data that is not plain JSON: {exc}",
+                                    "lists, dicts, strings and finite numbers"))
+            continue
+        kind = spec.kind or (built.kind if built else name)
+        figures = [(f"{name}--{f.name}", f.point, f.alt) for f in built.figures] if built else []
+        draw = {f"{name}--{f.name}": f.func for f in built.figures} if built else {}
+        script = _plain(built.script) if built and built.script is not None else None
+        widgets[name] = ComputedWidget(kind, data, line, figures, draw, script)
+    return widgets
+
+
+def _plain(data: Any) -> Any:
+    """numpy arrays and scalars → lists and Python numbers, so widget data is JSON."""
+    if hasattr(data, "tolist"):
+        return data.tolist()
+    if isinstance(data, dict):
+        return {str(k): _plain(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_plain(v) for v in data]
+    return data

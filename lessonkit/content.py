@@ -8,21 +8,12 @@ from typing import Any
 
 import yaml
 
+from .document import SectionSource, parse_lesson_body
 from .errors import ContentError, Problem
 from .schema import check_lesson_meta
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*(?:\{#(?P<id>[A-Za-z][\w-]*)\})?\s*$")
-FENCE = re.compile(r"^(```|~~~)")
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same result, 10× faster
-
-
-@dataclass
-class SectionSource:
-    id: str
-    title: str
-    body: str
-    line: int  # line of the heading in lesson.md
 
 
 @dataclass
@@ -77,7 +68,7 @@ def read_lesson(folder: Path) -> LessonSource:
         if text is not None and not text.strip():
             problems.append(Problem(body_path, 1, "file is empty", "sections starting with `## Section title {#id}`"))
         elif text is not None:
-            sections = split_sections(text, body_path, problems)
+            sections = parse_lesson_body(text, body_path, problems)
 
     code_path = folder / "lesson.py"
     readable = True
@@ -239,36 +230,3 @@ def _collect_item_lines(node: yaml.MappingNode, lines: dict[str, int]) -> None:
                 if isinstance(item, yaml.MappingNode):
                     for sub_key, sub_value in item.value:
                         lines[f"{key.value}.{i}.{sub_key.value}"] = _line(sub_key, sub_value)
-
-
-def split_sections(text: str, path: Path, problems: list[Problem]) -> list[SectionSource]:
-    """Split lesson.md at `## ` headings (outside code fences) into numbered sections."""
-    sections: list[SectionSource] = []
-    in_fence = False
-    preamble: list[str] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if FENCE.match(line):
-            in_fence = not in_fence
-        heading = None if in_fence else HEADING.match(line)
-        if heading:
-            if "{#" in heading.group("title"):  # `{#id` unclosed, or an id with spaces or other characters
-                problems.append(Problem(path, lineno, f"cannot read the section id in `{line.strip()}`",
-                                        "`{#id}` at the end of the heading: ASCII letters, digits, - and _"))
-            section_id = heading.group("id") or f"sec-{len(sections) + 1}"
-            sections.append(SectionSource(section_id, heading.group("title"), "", lineno))
-        elif sections:
-            sections[-1].body += line + "\n"
-        elif line.strip():
-            preamble.append(line)
-            if len(preamble) == 1:
-                problems.append(Problem(path, lineno, "text before the first `## ` section heading",
-                                        "the body to start with `## Section title {#id}`; put the intro in lesson.yaml"))
-    if not sections and not problems:
-        problems.append(Problem(path, 1, "no sections", "at least one `## Section title {#id}` heading"))
-    seen: dict[str, int] = {}
-    for s in sections:
-        if s.id in seen:
-            problems.append(Problem(path, s.line, f"duplicate section id `{s.id}` (first at line {seen[s.id]})",
-                                    "a unique `{#id}` per section"))
-        seen.setdefault(s.id, s.line)
-    return sections

@@ -28,3 +28,10 @@ class ContentError(Exception):
 
 class UsageError(Exception):
     """A bad command line or unsafe option: exit code 2."""
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A reference the content cannot resolve, handed back as a value: the caller knows the file and line."""
+    message: str
+    expected: str | None = None

@@ -14,15 +14,11 @@ from typing import Any, Callable
 
 import markdown
 
-from .content import FENCE, LessonPathError, resolve_in_lesson
-from .errors import Problem
+from .content import LessonPathError, resolve_in_lesson
+from .document import Block, parse_blocks
+from .errors import Miss, Problem
 from .numbers import FormatError, format_value
 
-CALLOUT_KINDS = ("note", "tip", "warning", "info", "cards", "card")  # cards: a grid of `card`s
-
-DIRECTIVE = re.compile(r"^\{\{<\s*(\w+)\s+([\w-]+)\s*>\}\}\s*$")
-CALLOUT_OPEN = re.compile(r"^:::\s*([\w-]+)(?:\s+(.*?))?\s*$")
-CALLOUT_CLOSE = re.compile(r"^:::\s*$")
 INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks))"
     r"|(?P<dollar>\\\$)"
@@ -30,7 +26,8 @@ INLINE = re.compile(
     r"|\$\$(?P<display>.+?)\$\$"
     r"|\$(?P<inline>[^$\n]+?)\$"
     r"|(?P<value>\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\})"
-    r"|@fig:(?P<figref>[\w-]*[\w])",
+    r"|@fig:(?P<figref>[\w-]*[\w])"
+    r"|@lesson:(?P<lesson>[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9])(?:#(?P<lesson_section>[A-Za-z][\w-]*[\w]|[A-Za-z]))?",
     re.DOTALL,
 )
 # raw HTML the page's Content-Security-Policy would block, or that would fetch something
@@ -49,12 +46,15 @@ TOKEN_RE = re.compile("\x1a(\\d+)\x1a")
 
 @dataclass
 class MarkupContext:
-    """What the Markdown of one lesson may refer to."""
+    """What the Markdown of one lesson may refer to. Each placer (`figure`, `widget`, `table` …) and `link_lesson`
+    return HTML, or a Miss that says what is wrong; markup adds the file and line."""
     values: dict[str, Any]
     figure_numbers: dict[str, int]
-    place_figure: Callable[[str], str]
-    place_widget: Callable[[str], str]
-    render_callout: Callable[[str, str, str], str]
+    placers: dict[str, Callable[[str, tuple[str, ...]], "str | Miss"]]
+    render_callout: Callable[[dict[str, Any]], str]
+    link_lesson: Callable[[str, str | None], "str | Miss"] = lambda slug, section: Miss(
+        f"link to lesson `{slug}` outside a site build", None)
+    figure_label: str = "图"
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -80,11 +80,8 @@ class _Stash:
 
 
 def render_block(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
-    """Render Markdown with our extensions to HTML."""
-    stash = _Stash()
-    lines, origins = _blocks(text.splitlines(), ctx, path, first_line, stash)
-    source = _inline("\n".join(lines), ctx, path, origins, stash)
-    return stash.restore(_markdown().reset().convert(source))
+    """Render Markdown with our extensions to HTML (parsed by lessonkit.document, like lesson.md)."""
+    return render_blocks(parse_blocks(text.splitlines(), first_line, path, ctx.problems), ctx, path)
 
 
 _MARKDOWN: list[markdown.Markdown] = []
@@ -111,94 +108,81 @@ def render_inline(text: str, ctx: MarkupContext, path: Path, first_line: int = 1
     return out
 
 
-def _blocks(lines: list[str], ctx: MarkupContext, path: Path, first_line: int,
-            stash: _Stash) -> tuple[list[str], list[int]]:
-    """Replace block-level constructs (fences, directives, callouts) by tokens on their own lines.
+def render_blocks(blocks: list[Block], ctx: MarkupContext, path: Path) -> str:
+    """Render parsed blocks (see lessonkit.document) to HTML."""
+    stash = _Stash()
+    lines, origins = _flatten(blocks, ctx, path, stash)
+    source = _inline("\n".join(lines), ctx, path, origins, stash)
+    return stash.restore(_markdown().reset().convert(source))
 
-    Returns the new lines and, for each, the source line it came from (for messages after this pass).
-    """
+
+def _flatten(blocks: list[Block], ctx: MarkupContext, path: Path, stash: _Stash) -> tuple[list[str], list[int]]:
+    """Text lines as they are; every other block becomes a token on a line of its own, already rendered.
+    Returns the lines and, for each, the source line it came from (for messages after this pass)."""
     out: list[str] = []
     origins: list[int] = []
-    i = 0
-
-    def emit(*new_lines: str) -> None:
-        out.extend(new_lines)
-        origins.extend([first_line + i] * len(new_lines))
-
-    while i < len(lines):
-        line, lineno = lines[i], first_line + i
-        if FENCE.match(line):
-            end = _find_fence_end(lines, i)
-            if end is None:
-                ctx.problems.append(Problem(path, lineno, "code block is never closed", f"a closing {line[:3]}"))
-                end = len(lines)
-            language = line[3:].strip()
-            code = html.escape("\n".join(lines[i + 1:end]))
+    for block in blocks:
+        if block.kind == "text":
+            out.extend(block.lines)
+            origins.extend(range(block.line, block.line + len(block.lines)))
+            continue
+        if block.kind == "fence":
+            language = block.name.split()[0] if block.name else ""
             cls = f' class="language-{html.escape(language)}"' if language else ""
-            emit("", stash.add(f"<pre><code{cls}>{code}</code></pre>", block=True), "")
-            i = end + 1
-            continue
-        directive = DIRECTIVE.match(line)
-        if directive:
-            emit("", stash.add(_directive(directive.group(1), directive.group(2), ctx, path, lineno), block=True), "")
-            i += 1
-            continue
-        callout = CALLOUT_OPEN.match(line)
-        if callout and not CALLOUT_CLOSE.match(line):
-            end = _find_callout_end(lines, i)
-            kind, title = callout.group(1), callout.group(2) or ""
-            if kind not in CALLOUT_KINDS:
-                ctx.problems.append(Problem(path, lineno, f"unknown callout kind `{kind}`", f"one of {', '.join(CALLOUT_KINDS)}"))
-            if end is None:
-                ctx.problems.append(Problem(path, lineno, "callout is never closed", "a line with only `:::`"))
-                end = len(lines)
-            body = render_block("\n".join(lines[i + 1:end]), ctx, path, lineno + 1)
-            title_html = render_inline(title, ctx, path, lineno) if title else ""
-            emit("", stash.add(ctx.render_callout(kind, title_html, body), block=True), "")
-            i = end + 1
-            continue
-        if line.strip().startswith("{{<"):
-            ctx.problems.append(Problem(path, lineno, f"cannot read directive `{line.strip()}`",
-                                        "`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a line"))
-        emit(line)
-        i += 1
+            rendered = f"<pre><code{cls}>{html.escape(chr(10).join(block.lines))}</code></pre>"
+        elif block.kind == "directive":
+            rendered = _directive(block, ctx, path)
+        else:
+            rendered = _container(block, ctx, path)
+        out.extend(["", stash.add(rendered, block=True), ""])
+        origins.extend([block.line] * 3)
     return out, origins
 
 
-def _find_fence_end(lines: list[str], start: int) -> int | None:
-    marker = lines[start][:3]
-    for j in range(start + 1, len(lines)):
-        if lines[j].startswith(marker):
-            return j
-    return None
+def _container(block: Block, ctx: MarkupContext, path: Path) -> str:
+    """A `::: kind title` block: its contents rendered once, then its partial (callout, cards, toggle …), which gets
+    the nested containers (cards, toggle states) also one by one as `parts`."""
+    if block.name == "state":
+        ctx.problems.append(Problem(path, block.line, "`::: state` outside a `::: toggle` block",
+                                    "states inside `::: toggle` … `:::`"))
+    return ctx.render_callout(_container_part(block, ctx, path))
 
 
-def _find_callout_end(lines: list[str], start: int) -> int | None:
-    depth = 0
-    for j in range(start + 1, len(lines)):
-        if CALLOUT_CLOSE.match(lines[j]):
-            if depth == 0:
-                return j
-            depth -= 1
-        elif CALLOUT_OPEN.match(lines[j]):
-            depth += 1
-    return None
+def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, Any]:
+    parts, pieces, run = [], [], []
+    for child in block.children + [None]:
+        if child is not None and child.kind != "container":
+            run.append(child)
+            continue
+        if run:
+            rendered = render_blocks(run, ctx, path)
+            if rendered.strip():
+                pieces.append(rendered)
+            run = []
+        if child is None:
+            break
+        if child.name == "state" and block.name != "toggle":
+            ctx.problems.append(Problem(path, child.line, "`::: state` outside a `::: toggle` block",
+                                        "states inside `::: toggle` … `:::`"))
+        part = _container_part(child, ctx, path)
+        parts.append(part)
+        if not (child.name == "state" and block.name == "toggle"):  # a toggle shows its states from `parts`
+            pieces.append(ctx.render_callout(part))
+    title = render_inline(block.arg, ctx, path, block.line) if block.arg else ""
+    return {"kind": block.name, "title": title, "body": "\n".join(pieces), "parts": parts, "line": block.line}
 
 
-def _directive(kind: str, name: str, ctx: MarkupContext, path: Path, lineno: int) -> str:
-    try:
-        if kind == "figure":
-            return ctx.place_figure(name)
-        if kind == "widget":
-            return ctx.place_widget(name)
-    except KeyError as exc:  # the name is not defined: exc says what is
-        ctx.problems.append(Problem(path, lineno, f"unknown {kind} `{name}`", exc.args[0]))
+def _directive(block: Block, ctx: MarkupContext, path: Path) -> str:
+    place = ctx.placers.get(block.name)
+    if place is None:
+        ctx.problems.append(Problem(path, block.line, f"unknown directive `{block.name}`",
+                                    f"one of: {', '.join(sorted(ctx.placers))}"))
         return ""
-    except ValueError as exc:  # defined, but cannot stand here: (message, expected)
-        ctx.problems.append(Problem(path, lineno, *exc.args))
+    result = place(block.arg, block.args)
+    if isinstance(result, Miss):
+        ctx.problems.append(Problem(path, block.line, result.message, result.expected))
         return ""
-    ctx.problems.append(Problem(path, lineno, f"unknown directive `{kind}`", "`figure` or `widget`"))
-    return ""
+    return result
 
 
 def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash: _Stash) -> str:
@@ -226,6 +210,12 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
         if m.group("value"):
             shown = _value_text(m.group("value_name"), m.group("value_spec"), ctx, path, line, math_mode=False)
             return stash.add(html.escape(shown))
+        if m.group("lesson"):
+            link = ctx.link_lesson(m.group("lesson"), m.group("lesson_section"))
+            if isinstance(link, Miss):
+                ctx.problems.append(Problem(path, line, link.message, link.expected))
+                return stash.add(html.escape(m.group(0)))
+            return stash.add(link)
         return stash.add(_figure_ref(m.group("figref"), ctx, path, line))
 
     out = INLINE.sub(replace, text)
@@ -343,8 +333,8 @@ def _figure_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
     if name not in ctx.figure_numbers:
         ctx.problems.append(Problem(path, line, f"reference to unknown figure `@fig:{name}`",
                                     f"a figure placed in the lesson: {', '.join(sorted(ctx.figure_numbers)) or 'none'}"))
-        return "图 ?"
-    return f'<a class="fig-ref" href="#fig-{name}">图 {ctx.figure_numbers[name]}</a>'
+        return f"{ctx.figure_label} ?"
+    return f'<a class="fig-ref" href="#fig-{name}">{ctx.figure_label} {ctx.figure_numbers[name]}</a>'
 
 
 def _did_you_mean(name: str, values: dict[str, Any]) -> str:

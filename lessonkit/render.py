@@ -36,8 +36,11 @@ def theme_dirs(themes_root: Path, name: str) -> list[Path]:
 
 
 def make_env(dirs: list[Path]) -> jinja2.Environment:
+    from .components import PathLoader
+
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
+        # theme templates by name along the search path; component templates by their absolute path
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader([str(d) for d in dirs]), PathLoader()]),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
         trim_blocks=True,

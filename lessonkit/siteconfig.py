@@ -3,6 +3,7 @@
     title: 深度学习十讲                       # index heading and every page's <title>
     description: 每一个数和每一张图都在构建时算出  # a line under the index heading
     budget: {page_kb: 150, gzip_kb: 40}       # page weight limits, KB
+    theme: mytheme                            # themes/mytheme/, falling back to themes/default/ (--theme overrides)
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class SiteConfig:
     title: str = DEFAULT_TITLE
     description: str = ""
     budget: Budget = field(default_factory=Budget)
+    theme: str = "default"
 
 
 def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
@@ -43,4 +45,5 @@ def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
     problems += found
     if found:
         return SiteConfig()
-    return SiteConfig(data.get("title") or DEFAULT_TITLE, data.get("description") or "", budget)
+    return SiteConfig(data.get("title") or DEFAULT_TITLE, data.get("description") or "", budget,
+                      data.get("theme") or "default")

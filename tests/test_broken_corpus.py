@@ -92,14 +92,14 @@ EXPECTED = {
         "to start with `## Section title {#id}`; put the intro in lesson.yaml)",
     ],
     "md-unclosed-callout": [
-        "md-unclosed-callout/lesson.md:5: callout is never closed (expected a line with only `:::`)",
+        "md-unclosed-callout/lesson.md:5: `::: note` block is never closed (expected a line with only `:::`)",
     ],
     "md-unclosed-fence": [
         "md-unclosed-fence/lesson.md:5: code block is never closed (expected a closing ```)",
     ],
     "md-unknown-callout": [
-        "md-unknown-callout/lesson.md:5: unknown callout kind `danger` (expected one of note, tip, warning, "
-        "info, cards, card)",
+        "md-unknown-callout/lesson.md:5: unknown block kind `::: danger` (expected one of note, tip, warning, "
+        "info, cards, card, toggle, state)",
     ],
     "md-unknown-figure": [
         "md-unknown-figure/lesson.md:5: unknown figure `curve` (expected a figure defined with @lesson.figure"

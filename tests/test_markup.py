@@ -2,26 +2,23 @@ from pathlib import Path
 
 import pytest
 
+from lessonkit.errors import Miss
 from lessonkit.markup import MarkupContext, render_block, render_inline, render_text
 
 PATH = Path("content/demo/lesson.md")
 
 
 def make_ctx(**values):
-    placed = []
-
-    def place_figure(name):
+    def place_figure(name, args):
         if name != "curve":
-            raise KeyError("a figure defined in lesson.py")
-        placed.append(name)
+            return Miss(f"unknown figure `{name}`", "a figure defined in lesson.py")
         return '<figure id="fig-curve">SVG</figure>'
 
     return MarkupContext(
         values=values,
         figure_numbers={"curve": 1},
-        place_figure=place_figure,
-        place_widget=lambda name: f'<div data-widget="{name}"></div>',
-        render_callout=lambda kind, title, body: f'<aside class="{kind}"><p>{title}</p>{body}</aside>',
+        placers={"figure": place_figure, "widget": lambda name, args: f'<div data-widget="{name}"></div>'},
+        render_callout=lambda c: f'<aside class="{c["kind"]}"><p>{c["title"]}</p>{c["body"]}</aside>',
     )
 
 
@@ -91,7 +88,7 @@ def test_callout_problems():
     ctx = make_ctx()
     render_block("::: shout\nx\n:::\n\n::: note never closed\ny", ctx, PATH)
     messages = [p.message for p in ctx.problems]
-    assert messages == ["unknown callout kind `shout`", "callout is never closed"]
+    assert messages == ["unknown block kind `::: shout`", "`::: note` block is never closed"]
 
 
 def test_bad_latex_is_reported():

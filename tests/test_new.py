@@ -21,7 +21,7 @@ def test_new_lesson_builds_and_shows_every_feature(tmp_path, run_build, capsys):
     assert '<a class="fig-ref" href="#fig-decay">图 1</a>' in page          # and referred to
     assert "<math" in page                                                # a formula
     assert 'class="callout callout-tip"' in page                          # a callout
-    assert 'data-widget="block_stack"' in page                            # a widget
+    assert 'data-widget="explorer"' in page                               # a widget
     assert "大约是原来的 2.6 倍" in page                                    # 1.1**10 = 2.594 → .1f
     assert 'class="challenge"' in page
 

@@ -68,7 +68,7 @@ def test_a_figure_directive_in_lesson_yaml_is_reported(make_lesson, run_build):
     make_lesson(yaml=MINIMAL_YAML + "intro: |\n  开头\n  {{< figure bars >}}\n", md=FIGURE_MD, py=FIGURE_PY)
     code, _, err, _ = run_build()
     assert code == 1 and "Traceback" not in err
-    assert "lesson.yaml:7: figure `bars` placed outside lesson.md (expected figures placed in lesson.md only" in err
+    assert "lesson.yaml:7: `bars` placed outside lesson.md (expected figures and widgets placed in lesson.md only" in err
 
 
 def test_site_yaml_and_lesson_problems_are_reported_together(make_lesson, run_build, tmp_path):
@@ -89,9 +89,8 @@ def test_lines_inside_a_multiline_answer_are_exact(make_lesson, run_build):
 
 
 def test_a_widget_placed_twice_is_reported(make_lesson, run_build):
-    py = "from lessonkit import Lesson\nlesson = Lesson()\n\n\n@lesson.widget(template='block_stack')\n" \
-         "def stack():\n    return {'layers': [0, 1], 'initial': 1, 'quantity_label': 'x', 'table_layers': [0, 1],\n" \
-         "            'series': [{'key': 'a', 'label': 'A', 'values': [1.0, 2.0]}]}\n"
+    py = "from lessonkit import Lesson, bars\nlesson = Lesson()\n\n\n@lesson.widget\n" \
+         "def stack():\n    return bars(['A', 'B'], [1.0, 2.0])\n"
     make_lesson(md="## 第一节\n\n{{< widget stack >}}\n\n{{< widget stack >}}\n", py=py)
     code, _, err, _ = run_build()
     assert code == 1

@@ -4,7 +4,7 @@ Every number the lesson shows is a value below; the text only inserts it with {{
 """
 import numpy as np
 
-from lessonkit import Lesson
+from lessonkit import Lesson, explorer, param
 from lessonkit.numbers import format_value
 
 lesson = Lesson()
@@ -472,11 +472,18 @@ def mask_table(tokens, encoder_mask, causal_mask):
 
 @lesson.widget
 def block_stack(norm_sim):
-    def four_sig(values):
-        return [float(f"{np.sqrt(v):.4g}") for v in values]
+    """‖x‖/√d after L blocks, for each way of placing LayerNorm: one stepper over the simulated depths."""
+    layers = list(norm_sim["layers"])
+    series = [("无 LayerNorm", "none"), ("Post-LN", "post"), ("Pre-LN", "pre")]
 
-    return {"layers": norm_sim["layers"], "initial": 1, "quantity_label": "‖x‖ / √d",
-            "table_layers": [0, 1, 2, 4, 8, 12, 16, 24],
-            "series": [{"key": "none", "label": "无 LayerNorm", "values": four_sig(norm_sim["none"])},
-                       {"key": "post", "label": "Post-LN", "values": four_sig(norm_sim["post"])},
-                       {"key": "pre", "label": "Pre-LN", "values": four_sig(norm_sim["pre"])}]}
+    def state(blocks):
+        i = layers.index(blocks)
+        return {"values": [(label, float(np.sqrt(norm_sim[key][i])), "sig3") for label, key in series]}
+
+    return explorer(
+        params=[param("blocks", "块数", layers, control="stepper", initial=1)],
+        state=state,
+        key=[0, 1, 4, 12, 24],
+        bars="log",
+        caption="‖x‖ / √d 随块数的变化（初始化时，多个随机种子的平均）",
+    )

@@ -21,8 +21,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def add_site_options(p: argparse.ArgumentParser) -> None:
     """Options every command that reads lessons shares."""
-    p.add_argument("--theme", default="default", help="theme folder name under themes/; files it lacks come from "
-                                                      "themes/default (default: default)")
+    p.add_argument("--theme", default=None, help="theme folder name under themes/; files it lacks come from "
+                                                 "themes/default (default: site.yaml's `theme:`, else default)")
     p.add_argument("--content", type=Path, default=PROJECT / "content", help="content folder (default: content/)")
     p.add_argument("--themes-dir", type=Path, default=PROJECT / "themes", help="themes folder (default: themes/)")
 
@@ -48,8 +48,18 @@ def print_sources(args: argparse.Namespace) -> None:
     from ..render import theme_dirs
 
     print(f"  content: {args.content.resolve()}")
-    print("  themes searched: " + " → ".join(str(d) for d in theme_dirs(args.themes_dir.resolve(), args.theme)))
+    print("  themes searched: " + " → ".join(str(d) for d in theme_dirs(args.themes_dir.resolve(),
+                                                                          report_theme(args))))
     print(f"  cache: {'off (--no-cache)' if args.no_cache else args.cache_dir.expanduser().resolve()}")
+
+
+def report_theme(args: argparse.Namespace) -> str:
+    """The theme a build used: --theme, else site.yaml's `theme:`, else default."""
+    if args.theme:
+        return args.theme
+    from ..siteconfig import load_site_config
+
+    return load_site_config(args.content.resolve(), []).theme
 
 
 def print_summary(report, out: Path) -> None:

@@ -102,7 +102,8 @@ class Preview:
             from ..errors import UsageError
             raise UsageError(f"content folder {options.content} does not exist "
                              "(create a lesson with `python build.py new SLUG`)")
-        theme_dirs(options.themes, options.theme)  # an unknown theme is a usage error now, not an error page
+        from ..siteconfig import load_site_config
+        theme_dirs(options.themes, options.theme or load_site_config(options.content, []).theme)  # fail now, not as an error page
         self.workdir = Path(tempfile.mkdtemp(prefix="lessonkit-preview-"))
         options.out = self.workdir / "site"
         options.cache = options.cache or PROJECT / ".cache" / "lessonkit"  # build's cache: only changed figures redraw

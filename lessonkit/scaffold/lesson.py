@@ -4,7 +4,7 @@
 """
 import numpy as np
 
-from lessonkit import Lesson
+from lessonkit import Lesson, explorer, param
 
 lesson = Lesson()
 
@@ -44,9 +44,10 @@ def decay(plt, factor, depth):
     return fig
 
 
-@lesson.widget(template="block_stack")   # reuses themes/default/widgets/block_stack.html
+@lesson.widget   # an explorer (a component of the default theme): a stepper over the depth, values as bars
 def stack(factor, grow_factor, depth):
-    layers = list(range(depth + 1))
-    return {"layers": layers, "initial": 1, "quantity_label": "信号大小（第 0 层 = 1）", "table_layers": layers,
-            "series": [{"key": "shrink", "label": f"每层 ×{factor:g}", "values": [factor ** n for n in layers]},
-                       {"key": "grow", "label": f"每层 ×{grow_factor:g}", "values": [grow_factor ** n for n in layers]}]}
+    def state(n):
+        return {"values": [(f"每层 ×{factor:g}", factor ** n), (f"每层 ×{grow_factor:g}", grow_factor ** n)]}
+
+    return explorer(params=[param("n", "层数", list(range(depth + 1)), control="stepper", initial=1)],
+                    state=state, key=[0, depth], bars="log", caption="信号大小（第 0 层 = 1）")

@@ -1,0 +1,108 @@
+"""Widget components: a folder `widgets/<kind>/` with `widget.html`, and optionally `widget.js` and `widget.css`.
+
+Found, first match wins, in the lesson's own folder (`content/<slug>/widgets/<kind>/`), the selected theme, then
+`themes/default/`. A page inlines the theme's base code (assets/lesson.js, assets/style.css) plus the JS and CSS of
+exactly the kinds it uses — any element with `data-widget="KIND"` — in sorted kind order, and its
+Content-Security-Policy lists the hashes of exactly that code.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from . import csp as content_security
+from .errors import UsageError
+
+WIDGET_ATTRIBUTE = re.compile(r'\sdata-widget="([\w-]+)"')
+
+
+@dataclass(frozen=True)
+class Component:
+    kind: str
+    folder: Path
+    in_lesson: bool             # the lesson's own component: its mistakes are the author's (exit 1)
+
+    @property
+    def template(self) -> Path:
+        return self.folder / "widget.html"
+
+    def asset(self, name: str) -> str:
+        path = self.folder / name
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+class Components:
+    """Finds components along the search path and assembles the code a page needs."""
+
+    def __init__(self, theme_dirs: list[Path]):
+        self.theme_dirs = theme_dirs
+
+    def find(self, kind: str, lesson_folder: Path | None = None) -> Component | None:
+        for folder, in_lesson in self._roots(lesson_folder):
+            candidate = folder / kind
+            if candidate.is_dir() and any((candidate / f).is_file() for f in ("widget.html", "widget.js", "widget.css")):
+                return Component(kind, candidate, in_lesson)
+        return None
+
+    def kinds(self, lesson_folder: Path | None = None) -> list[str]:
+        """Every kind a lesson can use, for "did you mean" and for the guide."""
+        found = {p.name for folder, _ in self._roots(lesson_folder) if folder.is_dir()
+                 for p in folder.iterdir() if p.is_dir()}
+        return sorted(found)
+
+    def _roots(self, lesson_folder: Path | None) -> list[tuple[Path, bool]]:
+        roots = [(lesson_folder / "widgets", True)] if lesson_folder is not None else []
+        return roots + [(d / "widgets", False) for d in self.theme_dirs]
+
+    def page_assets(self, page: str, base_js: str, base_css: str, lesson_folder: Path | None,
+                    extra_css: str = "") -> tuple[str, str]:
+        """The one inline script and the one inline style for a rendered page."""
+        js, css = [base_js], [base_css]
+        for kind in used_kinds(page):
+            component = self.find(kind, lesson_folder)
+            if component is None:
+                raise UsageError(f"a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ exists "
+                                 f"(searched: {', '.join(str(f) for f, _ in self._roots(lesson_folder))})")
+            js.append(component.asset("widget.js"))
+            css.append(component.asset("widget.css"))
+        if extra_css:
+            css.append(extra_css)
+        return "\n".join(filter(None, js)), "\n".join(filter(None, css))
+
+
+def used_kinds(page: str) -> list[str]:
+    """Kinds of the elements marked `data-widget` in a page (outside JSON data blocks, where quotes are escaped)."""
+    return sorted(set(WIDGET_ATTRIBUTE.findall(page)))
+
+
+@dataclass
+class PageSlots:
+    """Placeholders a page is rendered with; the code it needs is known only once its body is rendered."""
+    css: str
+    js: str
+    csp: str
+
+    @classmethod
+    def make(cls, nonce: str) -> "PageSlots":
+        return cls(f"/*lessonkit-css-{nonce}*/", f"/*lessonkit-js-{nonce}*/", f"lessonkit-csp-{nonce}")
+
+    def fill(self, page: str, js: str, css: str) -> tuple[str, str]:
+        """The page with its code and policy in place, and the policy."""
+        policy = content_security.policy(scripts=[js], styles=[css])
+        page = page.replace(self.csp, policy).replace(self.css, css).replace(self.js, js)
+        return page, policy
+
+
+class PathLoader(jinja2.BaseLoader):
+    """Loads component templates by absolute path, so a template error names the real file."""
+
+    def get_source(self, environment: jinja2.Environment, template: str):
+        path = Path(template)
+        if not path.is_absolute() or not path.is_file():
+            raise jinja2.TemplateNotFound(template)
+        source = path.read_text(encoding="utf-8")
+        mtime = path.stat().st_mtime_ns
+        return source, str(path), lambda: path.is_file() and path.stat().st_mtime_ns == mtime
