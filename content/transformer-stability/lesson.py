@@ -76,9 +76,9 @@ def layer_norm_steps(x, eps=0.0):
             "var": float(var[0]), "sigma": float(np.sqrt(var[0])), "xhat": layer_norm(x, eps).tolist()}
 
 
-def sci(v):
+def sci(v, spec=None):
     """A number for a figure label, written like the text's numbers (4.05 × 10⁻⁵, 9412), as mathtext without $."""
-    return format_value(v, math_mode=True)
+    return format_value(v, spec, math_mode=True)
 
 
 # ---------------------------------------------------------------- §1 masks
@@ -179,6 +179,21 @@ def res_101(res_factor, depth):
 
 
 @lesson.value
+def overflow_depth(grow_factor):
+    """The first L at which grow_factor^L exceeds the largest finite fp16 / fp32 number (np.finfo), i.e. overflows."""
+    result = {}
+    for name, dtype in (("fp16", np.float16), ("fp32", np.float32)):
+        largest = float(np.finfo(dtype).max)
+        layers = int(np.floor(np.log(largest) / np.log(grow_factor)))
+        while grow_factor ** layers <= largest:    # the log estimate is only a start: settle it by the power itself
+            layers += 1
+        while grow_factor ** (layers - 1) > largest:
+            layers -= 1
+        result[name], result[name + "_max"] = layers, largest
+    return result
+
+
+@lesson.value
 def no_res_09_per_100k(no_res_09):
     """0.9⁹⁶ counted in units of 1/100 000 (about 4)."""
     return no_res_09 * 1e5
@@ -266,6 +281,11 @@ def norm_sim():
     d = 128, 16 tokens, 24 layers; each layer = attention sublayer (W^Q = W^K = 0, so attention is the mean over
     positions times W^V) + FFN sublayer W2·ReLU(W1·h) with d_ff = d; weights N(0, 1/d), zero biases, γ = 1, β = 0.
     Input: LN of a random matrix, so every token starts with ‖x_0‖² = d. The three variants share the weights.
+
+    Besides the curves (means over seeds) it keeps each seed's value at the last layer, for the spread, and what each
+    Pre-LN block adds to ‖x‖²/d in expectation over that block's own random weights, given its input: the FFN sublayer
+    adds d/2 (ReLU keeps half of a unit-variance Gaussian's square) and the mean-attention sublayer adds ‖h̄‖², h̄ = the
+    mean over positions of LN(x); cross terms have mean 0. So between d/2 and 3d/2 — Lemma 2's bounds, block by block.
     """
     d, n, n_layers, seeds = 128, 16, 24, [0, 1, 2, 3]
 
@@ -278,13 +298,14 @@ def norm_sim():
     def sq_norm(x):
         return (x ** 2).sum(axis=1).mean() / d          # mean over tokens of ‖x‖²/d
 
-    runs = {"none": [], "post": [], "pre": [], "post_before_ln": []}
+    runs = {"none": [], "post": [], "pre": [], "post_before_ln": [], "pre_block_add": []}
     for seed in seeds:
         rng = np.random.default_rng(seed)
         x0 = layer_norm(rng.standard_normal((n, d)))
         weights = [[rng.normal(0.0, 1 / np.sqrt(d), (d, d)) for _ in range(3)] for _ in range(n_layers)]
         x_none, x_post, x_pre = x0, x0, x0
-        curves = {"none": [sq_norm(x0)], "post": [sq_norm(x0)], "pre": [sq_norm(x0)], "post_before_ln": []}
+        curves = {"none": [sq_norm(x0)], "post": [sq_norm(x0)], "pre": [sq_norm(x0)], "post_before_ln": [],
+                  "pre_block_add": []}
         for wv, w1, w2 in weights:
             x_none = x_none + attention(x_none, wv)
             x_none = x_none + ffn(x_none, w1, w2)
@@ -293,7 +314,9 @@ def norm_sim():
             summed = x_post + ffn(x_post, w1, w2)                 # Xiong et al.'s x^{post,5}: E‖·‖² = 1.5 d
             x_post = layer_norm(summed)
 
-            x_pre = x_pre + attention(layer_norm(x_pre), wv)
+            h = layer_norm(x_pre)
+            curves["pre_block_add"].append(0.5 + (h.mean(axis=0) ** 2).sum() / d)   # E[Δ‖x‖²]/d, see above
+            x_pre = x_pre + attention(h, wv)
             x_pre = x_pre + ffn(layer_norm(x_pre), w1, w2)
 
             for key, x in (("none", x_none), ("post", x_post), ("pre", x_pre)):
@@ -307,6 +330,10 @@ def norm_sim():
               "pre_lower": [1 + l / 2 for l in layers], "pre_upper": [1 + 3 * l / 2 for l in layers]}
     for key, values in runs.items():
         result[key] = np.mean(values, axis=0).tolist()
+    result["last_by_seed"] = {key: [curve[-1] for curve in runs[key]] for key in ("none", "pre")}
+    result["post_before_ln_by_seed"] = np.mean(runs["post_before_ln"], axis=1).tolist()
+    if not all(0.5 <= v <= 1.5 for curve in runs["pre_block_add"] for v in curve):
+        raise ValueError("a Pre-LN block added less than d/2 or more than 3d/2 in expectation")
 
     # Lemma 2 (Xiong et al. 2020): (1 + l/2) d ≤ E‖x_l‖² ≤ (1 + 3l/2) d for Pre-LN. The text relies on it: check it.
     for l, v, lo, hi in zip(layers, result["pre"], result["pre_lower"], result["pre_upper"]):
@@ -323,7 +350,17 @@ def norm_final(norm_sim):
             "none": norm_sim["none"][-1], "post": norm_sim["post"][-1], "pre": norm_sim["pre"][-1],
             "pre_lower": norm_sim["pre_lower"][-1], "pre_upper": norm_sim["pre_upper"][-1],
             "post_before_ln": float(np.mean(norm_sim["post_before_ln"])),
-            "none_rms": float(np.sqrt(norm_sim["none"][-1])), "pre_rms": float(np.sqrt(norm_sim["pre"][-1]))}
+            "none_rms": float(np.sqrt(norm_sim["none"][-1])), "pre_rms": float(np.sqrt(norm_sim["pre"][-1])),
+            # the spread over seeds at the last layer: the text rounds to what it supports
+            "none_min": float(min(norm_sim["last_by_seed"]["none"])),
+            "none_max": float(max(norm_sim["last_by_seed"]["none"])),
+            "pre_min": float(min(norm_sim["last_by_seed"]["pre"])),
+            "pre_max": float(max(norm_sim["last_by_seed"]["pre"])),
+            "post_before_ln_min": min(norm_sim["post_before_ln_by_seed"]),
+            "post_before_ln_max": max(norm_sim["post_before_ln_by_seed"]),
+            # what a Pre-LN block adds to ‖x‖²/d (expected over its weights), first and last block
+            "pre_add_first": float(norm_sim["pre_block_add"][0]),
+            "pre_add_last": float(norm_sim["pre_block_add"][-1])}
 
 
 # ---------------------------------------------------------------- figures
@@ -399,28 +436,31 @@ def gradient_decay(plt, decay_curves):
 @lesson.figure(
     caption="初始化时（随机权重，还没训练），残差流的量级 $\\lVert x_l\\rVert^2/d$ 随层数的变化；"
             "$d = {{ norm_final.d }}$，{{ norm_final.n_tokens }} 个词，{{ norm_final.seeds }} 组随机种子取平均，"
-            "设定同 Xiong 等（2020）。没有 LayerNorm 时第 {{ norm_final.layers }} 层涨到 {{ norm_final.none }}；"
-            "Post-LN 每次都被压回 1；Pre-LN 线性增长到 {{ norm_final.pre }}，落在引理 2 给出的范围"
+            "设定同 Xiong 等（2020）。没有 LayerNorm 时第 {{ norm_final.layers }} 层涨到约 {{ norm_final.none:sig1 }}；"
+            "Post-LN 每次都被压回 {{ norm_final.post:g }}；Pre-LN 大致线性地增长到约 {{ norm_final.pre:sig2 }}"
+            "（各组种子在 {{ norm_final.pre_min:sig2 }} 到 {{ norm_final.pre_max:sig2 }} 之间），落在引理 2 给出的范围"
             " [{{ norm_final.pre_lower:g }}, {{ norm_final.pre_upper:g }}] 之内（阴影）。",
     alt="对数纵轴的折线图，横轴是层号 0 到 {{ norm_final.layers }}，纵轴是 ‖x‖²/d，标明是初始化时。"
-        "无 LayerNorm 的曲线几乎按指数上升，到第 {{ norm_final.layers }} 层约 {{ norm_final.none }}；"
-        "Post-LN 是一条平线，始终等于 1；Pre-LN 缓慢地线性上升，到第 {{ norm_final.layers }} 层约 "
-        "{{ norm_final.pre }}，落在阴影带 1 + l/2 到 1 + 3l/2 之间。")
+        "无 LayerNorm 的曲线几乎按指数上升，到第 {{ norm_final.layers }} 层约 {{ norm_final.none:sig1 }}；"
+        "Post-LN 是一条平线，始终等于 {{ norm_final.post:g }}；Pre-LN 缓慢地大致线性上升，到第 {{ norm_final.layers }} 层约 "
+        "{{ norm_final.pre:sig2 }}，落在阴影带 1 + l/2 到 1 + 3l/2 之间。")
 def norm_growth(plt, norm_sim):
     layers = np.array(norm_sim["layers"])
-    series = {"none": ("无 LayerNorm", VERMILION, "-", "v"),
-              "pre": ("Pre-LN", BLUE, "-", "o"),
-              "post": ("Post-LN", GREEN, "--", "s")}
+    # end labels rounded to what the seeds support, as in the text (norm_final has the spread over seeds)
+    series = {"none": ("无 LayerNorm", VERMILION, "-", "v", "sig1"),
+              "pre": ("Pre-LN", BLUE, "-", "o", "sig2"),
+              "post": ("Post-LN", GREEN, "--", "s", "g")}
     fig, (ax_log, ax_lin) = plt.subplots(1, 2, figsize=(7.4, 3.1))
     for ax, keys in ((ax_log, ["none", "pre", "post"]), (ax_lin, ["pre", "post"])):
         ax.fill_between(layers, norm_sim["pre_lower"], norm_sim["pre_upper"], color=ORANGE, alpha=0.2, linewidth=0,
                         label="引理 2：Pre-LN 的范围")
         for key in keys:
-            label, color, ls, marker = series[key]
+            label, color, ls, marker, spec = series[key]
             values = norm_sim[key]
             ax.plot(layers, values, color=color, linestyle=ls, marker=marker, markersize=3.5, markevery=4,
                     linewidth=1.6, label=label)
-            ax.annotate(f"${sci(values[-1])}$", xy=(layers[-1], values[-1]), xytext=(4, 0),
+            about = "" if key == "post" else "\\approx "        # LN's output has ‖x‖² = d exactly
+            ax.annotate(f"${about}{sci(values[-1], spec)}$", xy=(layers[-1], values[-1]), xytext=(4, 0),
                         textcoords="offset points", va="center", fontsize=8.5, color=color)
         ax.set(xlabel="层号 $l$", xlim=(0, layers[-1]), xticks=layers[::4])
     ax_log.set_yscale("log")
