@@ -138,6 +138,12 @@ def pe_positions():
 
 
 @lesson.value
+def pe_last(pe_d, pe_positions):
+    """The last position and the last dimension shown (both counted from 0)."""
+    return {"pos": pe_positions - 1, "dim": pe_d - 1}
+
+
+@lesson.value
 def pe_table(pe_d, pe_positions):
     return sinusoidal(range(pe_positions), pe_d)
 
@@ -182,7 +188,7 @@ def wave_512():
     """Challenge 2: d = 512 as in Vaswani et al.: shortest and longest wavelength (in positions)."""
     d = 512
     lam = 2 * np.pi / frequencies(d)
-    return {"d": d, "pairs": d // 2, "shortest": float(lam[0]), "longest": float(lam[-1]),
+    return {"d": d, "pairs": d // 2, "last_i": d // 2 - 1, "shortest": float(lam[0]), "longest": float(lam[-1]),
             "limit": float(2 * np.pi * BASE), "exponent": f"{d - 2}/{d}",
             "decades": float(np.log10(lam[-1] / lam[0]))}
 
@@ -307,10 +313,10 @@ def alibi16():
 # ---------------------------------------------------------------- figures
 
 @lesson.figure(
-    caption="正弦位置编码 $\\mathrm{PE}$ 的数值：每一行是一个位置（0 到 {{ pe_positions }} − 1），每一列是一维"
+    caption="正弦位置编码 $\\mathrm{PE}$ 的数值：每一行是一个位置（0 到 {{ pe_last.pos }}），每一列是一维"
             "（$d = {{ pe_d }}$）。左边的维度频率高、几个位置就转一圈；越往右频率越低，"
             "最后一对的波长约 {{ pe_waves.last:.0f }} 个位置。",
-    alt="热图，纵轴是位置 0 到 {{ pe_positions }} 减 1，横轴是维度 0 到 {{ pe_d }} 减 1，颜色从 −1（蓝）到 1（橙）。"
+    alt="热图，纵轴是位置 0 到 {{ pe_last.pos }}，横轴是维度 0 到 {{ pe_last.dim }}，颜色从 −1（蓝）到 1（橙）。"
         "第 0、1 列的颜色每隔几行就变一次，像细条纹；往右条纹越来越宽；最右边几列几乎整列同色："
         "偶数列接近 0，奇数列接近 1。")
 def pe_heatmap(plt, pe_table, pe_d, pe_positions):
@@ -321,7 +327,7 @@ def pe_heatmap(plt, pe_table, pe_d, pe_positions):
     cmap = LinearSegmentedColormap.from_list("pe", [BLUE, "#f7f7f7", ORANGE], N=levels)
     table = np.asarray(pe_table)
     steps = np.rint((table + 1) / 2 * (levels - 1)).astype(int)
-    fig, ax = plt.subplots(figsize=(5.2, 4.4))
+    fig, ax = plt.subplots(figsize=(5.6, 3.5))
     for col in range(pe_d):                      # one rectangle per run of equal colour down a column
         start = 0
         for row in range(1, pe_positions + 1):
@@ -359,7 +365,7 @@ def pe_offset(plt, pe_dot):
             label="公式 $\\sum_i \\cos(k\\omega_i)$")
     ax.axhline(0, color=GREY, linewidth=0.6)
     ax.set(xlabel="相隔的位置数 k", ylabel="PE(pos) · PE(pos + k)", xlim=(0, k[-1]))
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="lower left")
     return fig
 
 
@@ -371,22 +377,24 @@ def pe_offset(plt, pe_dot):
     alt="三幅图。左图和中图是平面上的两支箭头：橙色查询 q 和蓝色键 k。左图 q 在第 2 位、k 在第 0 位；"
         "中图 q 在第 5 位、k 在第 3 位，两支箭头都多转了一些，但它们之间的夹角和左图相同。"
         "右图是 8 乘 8 的数字表，行是查询位置 m，列是键位置 n，同一条对角斜线上的数字完全相同。")
-def rope_rotation(plt, rope_pair, rope_check):
+def rope_rotation(plt, rope_pair, rope_check, rope_d):
     theta, q, k = rope_pair["theta"], np.array(rope_pair["q"]), np.array(rope_pair["k"])
-    fig, axs = plt.subplots(1, 3, figsize=(7.6, 2.9), gridspec_kw={"width_ratios": [1, 1, 1.35]})
+    fig, axs = plt.subplots(1, 3, figsize=(7.6, 3.0), gridspec_kw={"width_ratios": [1, 1, 1.15]})
     for ax, (m, n) in zip(axs[:2], [(2, 0), (5, 3)]):
         qm, kn = rotate2(q, m * theta), rotate2(k, n * theta)
         ax.add_patch(plt_circle(ax))
         for v, color, label in ((qm, ORANGE, f"q 在第 {m} 位"), (kn, BLUE, f"k 在第 {n} 位")):
             ax.annotate("", xy=v, xytext=(0, 0),
                         arrowprops={"arrowstyle": "-|>", "color": color, "linewidth": 1.8})
-            ax.text(v[0] * 1.12, v[1] * 1.12, label, color=color, fontsize=8.5,
-                    ha="left" if v[0] >= 0 else "right", va="center")
+            ax.text(v[0] * 1.08, v[1] * 1.08 + 0.06, label, color=color, fontsize=9.5,
+                    ha="left" if v[0] >= 0.2 else ("right" if v[0] < -0.2 else "center"), va="bottom")
         a0, a1 = sorted([np.degrees(np.arctan2(qm[1], qm[0])), np.degrees(np.arctan2(kn[1], kn[0]))])
         t = np.radians(np.linspace(a0, a1, 20))
         ax.plot(0.35 * np.cos(t), 0.35 * np.sin(t), color=GREY, linewidth=1)
-        ax.set_title(f"(m, n) = ({m}, {n})：q·k = {fmt(qm @ kn)}", fontsize=9)
-        ax.set(xlim=(-1.25, 1.25), ylim=(-0.45, 1.3), aspect="equal", xticks=[], yticks=[])
+        ax.text(0, -0.08, f"夹角 {fmt(np.degrees(np.arccos(qm @ kn)), '.1f')}°", fontsize=8.5, color=GREY,
+                ha="center", va="top")
+        ax.set_title(f"m = {m}，n = {n}\nq·k = {fmt(qm @ kn)}", fontsize=10)
+        ax.set(xlim=(-1.3, 1.3), ylim=(-0.3, 1.45), aspect="equal", xticks=[], yticks=[])
         for spine in ax.spines.values():
             spine.set_visible(False)
         ax.axhline(0, color="#cccccc", linewidth=0.6, zorder=0)
@@ -397,7 +405,7 @@ def rope_rotation(plt, rope_pair, rope_check):
     ax.pcolormesh(grid, cmap="PuOr_r", vmin=-1.6 * lim, vmax=1.6 * lim, edgecolors="white", linewidth=0.8)
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
-            ax.text(j + 0.5, i + 0.5, f"{grid[i, j]:.1f}".replace("-", "−"), ha="center", va="center", fontsize=6.5)
+            ax.text(j + 0.5, i + 0.5, f"{grid[i, j]:.1f}".replace("-", "−"), ha="center", va="center", fontsize=7)
     ax.set_ylim(grid.shape[0], 0)
     ax.set_xticks(np.arange(8) + 0.5, [str(v) for v in range(8)], fontsize=8)
     ax.set_yticks(np.arange(8) + 0.5, [str(v) for v in range(8)], fontsize=8)
@@ -406,8 +414,9 @@ def rope_rotation(plt, rope_pair, rope_check):
     ax.set_aspect("equal")
     for spine in ax.spines.values():
         spine.set_visible(False)
-    ax.set_xlabel("键的位置 n", fontsize=8.5)
-    ax.set_ylabel("查询的位置 m", fontsize=8.5)
+    ax.set_xlabel("键的位置 n", fontsize=9)
+    ax.set_ylabel("查询的位置 m", fontsize=9)
+    ax.set_title(f"{rope_d} 维 RoPE：$q_m \\cdot k_n$", fontsize=10)
     return fig
 
 
