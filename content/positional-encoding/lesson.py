@@ -204,8 +204,10 @@ def rope_d():
 def rope_pair(rope_d):
     """The 2-D picture: pair i = 1 of a 16-wide head, θ_1 = 10000^(−2/16); q = (1, 0), k = (0, 1)."""
     theta = float(frequencies(rope_d)[1])
+    cases = [[2, 0], [5, 3]]                     # the two (m, n) drawn: same offset, both shifted by 3
     return {"i": 1, "theta": theta, "theta_deg": float(np.degrees(theta)),
-            "q": [1.0, 0.0], "k": [0.0, 1.0]}
+            "q": [1.0, 0.0], "k": [0.0, 1.0],
+            "cases": cases, "case_text": [f"({m}, {n})" for m, n in cases], "shift": cases[1][0] - cases[0][0]}
 
 
 @lesson.value
@@ -371,7 +373,7 @@ def pe_offset(plt, pe_dot):
 
 @lesson.figure(
     caption="RoPE 把查询 $q$ 和键 $k$ 按各自的位置转一个角度（这里画一对维度，每个位置转 "
-            "$\\theta = {{ rope_pair.theta_deg:.1f }}°$）。左、中：$(m, n) = (2, 0)$ 和 $(5, 3)$，两支箭头都转了，"
+            "$\\theta = {{ rope_pair.theta_deg:.1f }}°$）。左、中：$(m, n) = $ {{ rope_pair.case_text.0 }} 和 {{ rope_pair.case_text.1 }}，两支箭头都转了，"
             "但夹角一样，点积也一样。右：{{ rope_d }} 维 RoPE 下 $q_m \\cdot k_n$ 的全表，"
             "每条左上—右下的斜线上数值相同。",
     alt="三幅图。左图和中图是平面上的两支箭头：橙色查询 q 和蓝色键 k。左图 q 在第 2 位、k 在第 0 位；"
@@ -380,7 +382,7 @@ def pe_offset(plt, pe_dot):
 def rope_rotation(plt, rope_pair, rope_check, rope_d):
     theta, q, k = rope_pair["theta"], np.array(rope_pair["q"]), np.array(rope_pair["k"])
     fig, axs = plt.subplots(1, 3, figsize=(7.6, 3.0), gridspec_kw={"width_ratios": [1, 1, 1.15]})
-    for ax, (m, n) in zip(axs[:2], [(2, 0), (5, 3)]):
+    for ax, (m, n) in zip(axs[:2], rope_pair["cases"]):
         qm, kn = rotate2(q, m * theta), rotate2(k, n * theta)
         ax.add_patch(plt_circle(ax))
         for v, color, label in ((qm, ORANGE, f"q 在第 {m} 位"), (kn, BLUE, f"k 在第 {n} 位")):
