@@ -232,6 +232,7 @@ def rope_table(rope_check):
     return [[r["offset"], "、".join(r["pairs"]), r["dots"][0], r["dots"][-1]] for r in rope_check["rows"]]
 
 
+# widget: explorer over m (see CONTRACT)
 @lesson.value
 def rope_states(rope_pair):
     """Display-ready states for an explorer over the query's position m = 0 … 7, key at n = 0 … 7.

@@ -3,6 +3,7 @@
 Skipped when the lesson is not in content/ (the engine and its tests never require a particular lesson).
 """
 import cmath
+import json
 import math
 import re
 from pathlib import Path
@@ -164,6 +165,7 @@ def test_rope_hand_and_widget_states(values):
     hand = values["rope_hand"]
     assert hand["dots"] == pytest.approx([math.sin(1), math.sin(1), -math.sin(1)], abs=1e-12)
     theta = 10000 ** (-2 / 16)
+    json.dumps(values["rope_states"], allow_nan=False)   # ready for the explorer widget: plain JSON
     states = values["rope_states"]["states"]
     assert [s["m"] for s in states] == list(range(8))
     for s in states:
