@@ -405,11 +405,12 @@ def rope_rotation(plt, rope_pair, rope_check, rope_d):
     grid = np.array(rope_check["grid"])
     ax = axs[2]
     lim = np.abs(grid).max()
-    ax.pcolormesh(grid, cmap="PuOr_r", vmin=-1.6 * lim, vmax=1.6 * lim, edgecolors="white", linewidth=0.8)
+    cmap = plt_colormap("PuOr_r")
+    cells(ax, [[cmap(0.5 + v / (3.2 * lim)) for v in row] for row in grid])
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
             ax.text(j + 0.5, i + 0.5, f"{grid[i, j]:.1f}".replace("-", "−"), ha="center", va="center", fontsize=7)
-    ax.set_ylim(grid.shape[0], 0)
+    ax.set(xlim=(0, grid.shape[1]), ylim=(grid.shape[0], 0))
     ax.set_xticks(np.arange(8) + 0.5, [str(v) for v in range(8)], fontsize=8)
     ax.set_yticks(np.arange(8) + 0.5, [str(v) for v in range(8)], fontsize=8)
     ax.tick_params(length=0)
@@ -421,6 +422,18 @@ def rope_rotation(plt, rope_pair, rope_check, rope_d):
     ax.set_ylabel("查询的位置 m", fontsize=9)
     ax.set_title(f"{rope_d} 维 RoPE：$q_m \\cdot k_n$", fontsize=10)
     return fig
+
+
+def cells(ax, colors):
+    """A grid of coloured squares, row 0 at the top; bars without clipping keep the SVG small (no clip-path each)."""
+    for i, row in enumerate(colors):
+        ax.bar(np.arange(len(row)) + 0.5, 0.92, bottom=i + 0.04, width=0.92, color=row, linewidth=0, clip_on=False)
+
+
+def plt_colormap(name):
+    from matplotlib import colormaps
+
+    return colormaps[name]
 
 
 def plt_circle(ax):
@@ -446,14 +459,12 @@ def alibi_bias(plt, alibi):
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.4, 3.0), gridspec_kw={"width_ratios": [1, 1.25]})
     cmap = LinearSegmentedColormap.from_list("alibi", ["#b2182b", "#fddbc7", "#ffffff"], N=8)
     shown = np.where(np.tril(np.ones((n, n), dtype=bool)), bias, np.nan)
-    left.pcolormesh(np.ma.masked_invalid(shown), cmap=cmap, vmin=bias.min(), vmax=0,
-                    edgecolors="white", linewidth=1)
+    cells(left, [["#eeeeee" if np.isnan(v) else cmap(1 - v / bias.min()) for v in row] for row in shown])
     for i in range(n):
         for j in range(n):
             text = fmt(bias[i, j], "g") if j <= i else "×"
             left.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=8,
-                      color="#222222" if j <= i else "#aaaaaa")
-    left.set_facecolor("#f0f0f0")
+                      color=("#ffffff" if bias[i, j] <= 0.7 * bias.min() else "#222222") if j <= i else "#aaaaaa")
     left.set_ylim(n, 0)
     left.set_xlim(0, n)
     left.set_xticks(np.arange(n) + 0.5, [str(v) for v in range(n)], fontsize=8)
