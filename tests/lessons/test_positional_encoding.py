@@ -1,0 +1,205 @@
+"""The positional-encoding lesson: its key numbers against computations written here, independently of lesson.py.
+
+Skipped when the lesson is not in content/ (the engine and its tests never require a particular lesson).
+"""
+import cmath
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lessonkit.cli import main
+from lessonkit.compute import compute_values, load_lesson_module
+
+PROJECT = Path(__file__).resolve().parents[2]
+SLUG = "positional-encoding"
+LESSON = PROJECT / "content" / SLUG
+
+pytestmark = pytest.mark.skipif(not (LESSON / "lesson.py").exists(), reason=f"content/{SLUG} is not in this checkout")
+
+
+@pytest.fixture(scope="module")
+def values():
+    path = LESSON / "lesson.py"
+    return compute_values(load_lesson_module(path), path)
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pe-site") / "out"
+    assert main(["build", "--quiet", "--lesson", SLUG, "--out", str(out)]) == 0
+    return (out / SLUG / "index.html").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------- our own, deliberately plain implementations
+
+def pe_vector(pos, d):
+    """PE(pos) element by element, straight from Vaswani et al.'s formula."""
+    out = []
+    for j in range(d):
+        angle = pos / 10000 ** (2 * (j // 2) / d)
+        out.append(math.sin(angle) if j % 2 == 0 else math.cos(angle))
+    return out
+
+
+def dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def rope_complex(x, pos):
+    """RoPE as complex multiplication: pair (x_2i, x_2i+1) is the number x_2i + i·x_2i+1, turned by e^{i·pos·θ_i}."""
+    d = len(x)
+    out = []
+    for i in range(d // 2):
+        z = complex(x[2 * i], x[2 * i + 1]) * cmath.exp(1j * pos * 10000 ** (-2 * i / d))
+        out += [z.real, z.imag]
+    return out
+
+
+def attention_loops(rows, wq, wk, wv, causal=False):
+    """Self-attention one query at a time, with Python loops over keys."""
+    d = len(rows[0])
+    q, k, v = rows @ wq, rows @ wk, rows @ wv
+    result = []
+    for i in range(len(rows)):
+        keys = range(i + 1) if causal else range(len(rows))
+        scores = [float(q[i] @ k[j]) / math.sqrt(d) for j in keys]
+        top = max(scores)
+        weights = [math.exp(s - top) for s in scores]
+        total = sum(weights)
+        result.append(sum(w / total * v[j] for w, j in zip(weights, keys)))
+    return np.array(result)
+
+
+def first_lesson_setting():
+    """Seed 0, 8 dimensions: embeddings for 猫 追 狗, then W^Q, W^K, W^V / √8 (the first lesson's draw order)."""
+    rng = np.random.default_rng(0)
+    embed = {w: rng.standard_normal(8) for w in ["猫", "追", "狗"]}
+    wq, wk, wv = (rng.standard_normal((8, 8)) / math.sqrt(8) for _ in range(3))
+    return embed, wq, wk, wv
+
+
+def same_word_diffs(positional=False, causal=False):
+    embed, wq, wk, wv = first_lesson_setting()
+    outs = []
+    for words in (["猫", "追", "狗"], ["狗", "追", "猫"]):
+        rows = np.array([embed[w] for w in words])
+        if positional:
+            rows = rows + np.array([pe_vector(p, 8) for p in range(3)])
+        outs.append(dict(zip(words, attention_loops(rows, wq, wk, wv, causal))))
+    return {w: float(np.abs(outs[0][w] - outs[1][w]).max()) for w in ["猫", "追", "狗"]}
+
+
+# ---------------------------------------------------------------- the classroom question
+
+def test_without_positions_attention_only_permutes(values):
+    embed, wq, wk, wv = first_lesson_setting()
+    x = np.array([embed[w] for w in ["猫", "追", "狗"]])
+    perm = [2, 1, 0]
+    assert np.allclose(attention_loops(x[perm], wq, wk, wv), attention_loops(x, wq, wk, wv)[perm], atol=1e-12)
+    assert values["order_check"]["plain_max"] < 1e-12
+
+
+def test_sinusoidal_and_causal_break_the_symmetry(values):
+    for key, kwargs in (("sinusoidal", {"positional": True}), ("causal", {"causal": True})):
+        ours = same_word_diffs(**kwargs)
+        for word, diff in ours.items():
+            assert values["order_check"][key][word] == pytest.approx(diff, rel=1e-9)
+        assert values["order_check"][key + "_max"] == pytest.approx(max(ours.values()), rel=1e-9)
+        assert max(ours.values()) > 0.1        # a real difference, not rounding
+    assert values["causal_first"]["diff"] < 1e-12  # the first word sees only itself: output = its value vector
+
+
+# ---------------------------------------------------------------- sinusoidal encodings
+
+def test_pe_dot_depends_only_on_offset(values):
+    d = values["pe_d"]
+    for example in values["pe_dot"]["examples"]:
+        k = example["k"]
+        expected = sum(math.cos(k * 10000 ** (-2 * i / d)) for i in range(d // 2))
+        assert example["dot"] == pytest.approx(expected, abs=1e-12)
+        for pos in (0, 3, 41, 99):
+            assert dot(pe_vector(pos, d), pe_vector(pos + k, d)) == pytest.approx(expected, abs=1e-12)
+    assert values["pe_dot"]["self"] == pytest.approx(d / 2)
+    assert values["pe_dot"]["max_spread"] < 1e-12
+    table = np.asarray(values["pe_table"])
+    assert table.shape == (values["pe_positions"], d)
+    assert np.allclose(table[7], pe_vector(7, d))
+
+
+def test_hand_worked_pe_and_wavelengths(values):
+    hand = values["pe_hand"]
+    assert hand["omega"] == pytest.approx([1.0, 0.01])
+    assert hand["dot"] == pytest.approx(math.cos(1) + math.cos(0.01), abs=1e-12)   # 0.540302 + 0.999950
+    assert hand["check_3"] == pytest.approx(dot(pe_vector(3, 4), pe_vector(4, 4)), abs=1e-12)
+    waves = values["wave_512"]
+    assert waves["shortest"] == pytest.approx(2 * math.pi)
+    assert waves["longest"] == pytest.approx(2 * math.pi * 10000 ** (510 / 512))
+    assert waves["longest"] < waves["limit"] == pytest.approx(2 * math.pi * 10000)
+    assert values["pe_waves"]["ratio"] == pytest.approx(math.sqrt(10))     # 10000^(2/16)
+
+
+# ---------------------------------------------------------------- RoPE
+
+def test_rope_dot_depends_only_on_offset(values):
+    rng = np.random.default_rng(1)
+    q, k = rng.standard_normal(16), rng.standard_normal(16)
+    check = values["rope_check"]
+    for row in check["rows"]:
+        pairs = [tuple(int(v) for v in re.findall(r"\d+", p)) for p in row["pairs"]]
+        ours = [dot(rope_complex(q, m), rope_complex(k, n)) for m, n in pairs]
+        assert all(m - n == row["offset"] for m, n in pairs)
+        assert max(ours) - min(ours) < 1e-12
+        assert row["dots"] == pytest.approx(ours, abs=1e-12)
+    assert check["plain"] == pytest.approx(dot(q, k))
+    grid = np.asarray(check["grid"])
+    for m in range(8):
+        for n in range(8):
+            assert grid[m, n] == pytest.approx(grid[max(m - n, 0), max(n - m, 0)], abs=1e-12)
+
+
+def test_rope_hand_and_widget_states(values):
+    hand = values["rope_hand"]
+    assert hand["dots"] == pytest.approx([math.sin(1), math.sin(1), -math.sin(1)], abs=1e-12)
+    theta = 10000 ** (-2 / 16)
+    json.dumps(values["rope_states"], allow_nan=False)   # ready for the explorer widget: plain JSON
+    states = values["rope_states"]["states"]
+    assert [s["m"] for s in states] == list(range(8))
+    for s in states:
+        assert s["angle"] == pytest.approx(math.degrees(s["m"] * theta))
+        for entry in s["dots"]:      # q = (1, 0), k = (0, 1): q_m·k_n = sin((m − n)θ)
+            assert entry["dot"] == pytest.approx(math.sin((s["m"] - entry["n"]) * theta), abs=1e-12)
+
+
+# ---------------------------------------------------------------- learned tables and ALiBi
+
+def test_learned_tables_and_alibi(values):
+    assert values["learned"]["bert"]["params"] == 393216       # 512 × 768
+    assert values["learned"]["gpt2"]["params"] == 786432       # 1024 × 768
+    alibi = values["alibi"]
+    assert alibi["slopes"] == [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256]
+    bias = np.asarray(alibi["bias"])
+    for i in range(alibi["n"]):
+        for j in range(i + 1):
+            assert bias[i, j] == -0.5 * (i - j)
+    sixteen = values["alibi16"]
+    assert sixteen["first"] == pytest.approx(1 / math.sqrt(2))
+    assert sixteen["last"] == pytest.approx(1 / 256)
+    assert sixteen["bias_first"] == pytest.approx(-10 / math.sqrt(2))
+
+
+# ---------------------------------------------------------------- the page
+
+def test_page_shows_the_computed_numbers(page):
+    text = re.sub(r"<[^>]+>", " ", page)
+    sinus, causal = same_word_diffs(positional=True), same_word_diffs(causal=True)
+    for number in (f"{max(sinus.values()):.3g}", f"{max(causal.values()):.3g}", "393,216", "786,432", "60611"):
+        assert number in text, number
+    assert len(re.findall(r'<article class="challenge"', page)) == 4
+    figures = set(re.findall(r'<figure id="fig-([\w-]+)"', page))
+    assert figures == {"pe_heatmap", "pe_offset", "rope_rotation", "alibi_bias"}
+    for section in ("order", "sinusoidal", "rope", "learned-alibi", "causal"):
+        assert f'<section id="{section}"' in page
