@@ -356,12 +356,12 @@ def dark_counterpart(color: str) -> str:
         lo, hi = (mid, hi) if _luminance(rgb_at(mid)) < target else (lo, mid)
     out = _hex(rgb_at(hi))
     # rounding to 8 bits may cost a hair of contrast: step away from the background until it does not
-    light_contrast = contrast(color, LIGHT_BG)
-    brighter = target >= y_dark
-    while contrast(out, DARK_BG) < min(light_contrast, contrast(DARK_FG, DARK_BG)) - 1e-9 and out not in ("#ffffff",
-                                                                                                          "#000000"):
-        out = _hex(tuple(min(1.0, max(0.0, _to_linear(_from_linear(c) + (1 if brighter else -1) / 255)))
-                         for c in _linear_rgb(out)))
+    wanted = min(contrast(color, LIGHT_BG), contrast(DARK_FG, DARK_BG))
+    step = 1 if target >= y_dark else -1
+    for _ in range(255):
+        if contrast(out, DARK_BG) >= wanted - 1e-9:
+            break
+        out = "#" + "".join(f"{min(255, max(0, int(out[i:i + 2], 16) + step)):02x}" for i in (1, 3, 5))
     return out
 
 
