@@ -107,13 +107,16 @@ def _nav(context: dict[str, Any]) -> dict[str, str]:
     return {"title": context["title"], "url": f"../{context['slug']}/index.html"}
 
 
-def finish_pages(rendered: dict[str, RenderedPage], components: Components, dirs: list[Path],
-                 extra_css: str = "") -> dict[str, bytes]:
-    """Each page with exactly the code it uses and the policy listing its hashes; `.nojekyll` for GitHub Pages."""
+def finish_pages(rendered: dict[str, RenderedPage], components: Components, dirs: list[Path]) -> dict[str, bytes]:
+    """Each page with exactly the code it uses and the policy listing its hashes; `.nojekyll` for GitHub Pages.
+    The page's style also maps each colour its figures use to a dark-mode counterpart."""
+    from .figures import figure_colors, figure_palette_css
+
     base_js, base_css = read_asset(dirs, "lesson.js"), read_asset(dirs, "style.css")
     pages = {}
     for name, page in rendered.items():
-        js, css = components.page_assets(page.text, base_js, base_css, page.lesson_folder, extra_css)
+        palette = figure_palette_css(figure_colors(page.text))
+        js, css = components.page_assets(page.text, base_js, base_css, page.lesson_folder, palette)
         text, policy = page.slots.fill(page.text, js, css)
         template = "lesson.html" if page.lesson_folder else "index.html"
         pages[name] = _checked(text, template, policy)

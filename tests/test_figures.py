@@ -78,3 +78,47 @@ def test_no_cjk_font_stops_the_build_saying_how_to_install_one(make_lesson, run_
     assert code == 2
     assert "no Chinese (CJK) font found" in err and "apt-get install fonts-noto-cjk" in err
     assert not out.exists()
+
+
+def three_panels(plt):
+    fig, axs = plt.subplots(1, 3, figsize=(7.4, 2.5))
+    for i, ax in enumerate(axs):
+        ax.plot([0, 1], [i, 1 - i])
+        ax.set_title(f"面板{i + 1}")
+    axs[0].set_ylabel("当前词（查询）")
+    fig.suptitle("总标题")
+    return fig
+
+
+def test_several_axes_become_panels_that_can_wrap(font):
+    html = draw_svg("p", three_panels, [], font, PATH, 1)
+    title, rest = html.split('<div class="figure-panels">')
+    assert title.count("<svg") == 1 and "figure-panel-title" in title and ">总标题<" in title
+    panels = re.findall(r"<svg\b.*?</svg>", rest, re.S)
+    assert len(panels) == 3
+    for i, svg in enumerate(panels, start=1):
+        assert f">面板{i}<" in svg and all(f">面板{j}<" not in svg for j in (1, 2, 3) if j != i)
+        width = float(re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', svg).group(1))  # natural size: wraps, not shrinks
+        assert 100 < width < 7.4 * 72 / 2
+        assert 'class="lk-figure figure-panel"' in svg
+    assert "当前词（查询）" in panels[0]
+    ids = re.findall(r'\bid="([^"]+)"', html)
+    assert len(ids) == len(set(ids))  # panels of one figure never share an id
+
+
+def test_twin_axes_stay_in_one_panel(font):
+    def twins(plt):
+        fig, (a, b) = plt.subplots(1, 2, figsize=(6, 2.5))
+        a.plot([0, 1], [0, 1])
+        a.twinx().plot([0, 1], [1, 0], color="#d55e00")
+        b.plot([0, 1], [1, 1])
+        return fig
+
+    html = draw_svg("t", twins, [], font, PATH, 1)
+    assert html.count("<svg") == 2 and html.count("#d55e00") >= 1
+
+
+def test_white_backgrounds_are_left_out_and_colours_kept(font):
+    svg = draw_svg("demo", chinese_plot, [], font, PATH, 1)
+    assert 'fill="#ffffff"' not in svg  # figure and axes patches: the page shows through, light or dark
+    assert 'stroke="#0072b2"' in svg and 'class="lk-figure"' in svg

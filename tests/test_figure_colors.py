@@ -1,0 +1,132 @@
+"""Dark mode for figures: every colour a figure uses gets a dark counterpart that reads on the dark page as well as the
+colour reads on the light page; lines and text reach 3:1 in both modes. Contrast is computed here from the WCAG 2.x
+formula, independently of lessonkit.figures."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from lessonkit import figures
+from lessonkit.figures import CYCLE, DARK_BG, LIGHT_BG, dark_counterpart, figure_colors, figure_palette_css
+
+STYLE = Path(__file__).resolve().parents[1] / "themes" / "default" / "assets" / "style.css"
+
+
+def channel(c8: int) -> float:
+    c = c8 / 255
+    return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def luminance(hex_color: str) -> float:
+    r, g, b = (channel(int(hex_color[i:i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ratio(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def theme_variables(css: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(light, dark) custom properties of the theme: :root, and the html[data-theme=dark] block."""
+    light = dict(re.findall(r"--([\w-]+):(#[0-9a-f]{3,6})", re.search(r":root\{([^}]*)\}", css).group(1)))
+    dark_block = re.search(r"html\[data-theme=dark\]\{([^}]*)\}", css).group(1)
+    dark = dict(re.findall(r"--([\w-]+):(#[0-9a-f]{3,6})", dark_block))
+    return light, dark
+
+
+def test_theme_backgrounds_are_the_ones_the_colours_are_computed_against():
+    light, dark = theme_variables(STYLE.read_text(encoding="utf-8"))
+    assert light["bg"] == LIGHT_BG and dark["bg"] == DARK_BG and dark["fg"] == figures.DARK_FG
+    assert dark["fig-ink"] == dark_counterpart("#000000")  # unfilled text = black lines
+
+
+def test_system_dark_and_chosen_dark_are_the_same_theme_and_screen_only():
+    css = STYLE.read_text(encoding="utf-8")
+    system = re.search(r"@media screen and \(prefers-color-scheme:dark\)\{html:not\(\[data-theme=light\]\)\{([^}]*)\}",
+                       css).group(1)
+    chosen = re.search(r"@media screen\{html\[data-theme=dark\]\{([^}]*)\}", css).group(1)
+    assert system == chosen
+
+
+INK = ["#000000", "#262626", "#333333", "#555555", "#808080"]
+
+
+@pytest.mark.parametrize("color", list(CYCLE) + INK)
+def test_cycle_and_ink_reach_3_to_1_in_both_modes(color):
+    assert ratio(color, LIGHT_BG) >= 3, f"{color} on the light page"
+    assert ratio(dark_counterpart(color), DARK_BG) >= 3, f"{color} → {dark_counterpart(color)} on the dark page"
+
+
+OKABE_ITO_AND_MORE = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#08306b",
+                      "#888888", "#eeeeee", "#ffffff", "#ff0000", "#00ff00", "#0000ff", "#1f77b4", "#ff7f0e",
+                      "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+
+
+@pytest.mark.parametrize("color", OKABE_ITO_AND_MORE + list(CYCLE) + INK)
+def test_dark_counterpart_keeps_the_contrast_with_the_page(color):
+    light, dark = ratio(color, LIGHT_BG), ratio(dark_counterpart(color), DARK_BG)
+    assert dark >= min(light, 3.0)                       # never harder to see; 3:1 whenever it was
+    assert dark == pytest.approx(light, rel=0.06) or dark >= 3  # a pale fill stays pale, a line stays a line
+    if light >= 3:
+        assert luminance(dark_counterpart(color)) > luminance(DARK_BG), "a line must be lighter than the dark page"
+
+
+def test_colours_on_top_of_each_other_keep_their_contrast():
+    """Navy ✓ on a sky-blue cell, grey × on a pale grey cell: what reads in light mode reads in dark mode."""
+    for text, cell in (("#08306b", "#56b4e9"), ("#888888", "#eeeeee"), ("#d55e00", "#e69f00")):
+        light = ratio(text, cell)
+        dark = ratio(dark_counterpart(text), dark_counterpart(cell))
+        assert dark >= min(light, 3.0) * 0.97, (text, cell, light, dark)
+
+
+def test_dark_counterpart_keeps_the_hue():
+    import colorsys
+
+    for color in ("#0072b2", "#d55e00", "#009e73", "#e69f00"):
+        def hue(c):
+            return colorsys.rgb_to_hls(*(int(c[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0] * 360
+        diff = abs(hue(color) - hue(dark_counterpart(color))) % 360
+        assert min(diff, 360 - diff) < 15, color
+
+
+def test_palette_css_switches_every_colour_by_attribute_in_dark_screen_mode_only():
+    css = figure_palette_css(["#0072B2", "#000000", "#0072b2"])
+    assert css.count('[fill="#0072b2"]') == 1 and css.count('[stroke="#000000"]') == 1
+    assert "fill:var(--fig-0072b2,#0072b2)" in css  # the author's colour until the dark theme defines it
+    dark = dark_counterpart("#0072b2")
+    assert css.count(f"--fig-0072b2:{dark};") == 2
+    assert "@media screen and (prefers-color-scheme:dark){html:not([data-theme=light])" in css
+    assert "@media screen{html[data-theme=dark]" in css
+    assert figure_palette_css([]) == ""
+
+
+def test_figure_colors_reads_fill_and_stroke_attributes():
+    svg = '<svg><path fill="#0072b2" stroke="#000000"/><path fill="none" stroke="url(#p)"/><rect fill="#eeeeee"/></svg>'
+    assert figure_colors(svg) == ["#000000", "#0072b2", "#eeeeee"]
+
+
+def test_every_colour_of_the_built_lessons_figures_reads_in_dark_mode(built_figures):
+    """Over every lesson in content/: each stroke or text colour reads at 3:1 in dark mode if it does in light mode,
+    and nothing becomes harder to see."""
+    for name, svg in built_figures.items():
+        for color in figure_colors(svg):
+            light, dark = ratio(color, LIGHT_BG), ratio(dark_counterpart(color), DARK_BG)
+            assert dark >= min(light, 3.0), (name, color)
+
+
+@pytest.fixture(scope="module")
+def built_figures(tmp_path_factory) -> dict[str, str]:
+    from lessonkit.cli import main
+
+    out = tmp_path_factory.mktemp("colors") / "site"
+    assert main(["build", "--quiet", "--out", str(out)]) == 0
+    found = {}
+    for page in out.glob("*/index.html"):
+        for fid, body in re.findall(r'<figure id="([^"]+)".*?>(.*?)</figure>', page.read_text("utf-8"), re.S):
+            found[f"{page.parent.name}#{fid}"] = body
+    if not found:
+        pytest.skip("no lesson in content/ has a figure")
+    return found
