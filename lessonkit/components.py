@@ -70,7 +70,20 @@ class Components:
             css.append(component.asset("widget.css"))
         if extra_css:
             css.append(extra_css)
-        return "\n".join(filter(None, js)), "\n".join(filter(None, css))
+        return lean_js("\n".join(filter(None, js))), lean_css("\n".join(filter(None, css)))
+
+
+def lean_js(code: str) -> str:
+    """The code without its indentation, blank lines and whole-line `//` comments: a tenth of a page's weight
+    for nothing a browser reads. (Nothing cleverer: lines are never joined, strings never touched.)"""
+    lines = (line.strip() for line in code.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
+
+
+def lean_css(css: str) -> str:
+    """Stylesheets without comments, indentation and blank lines."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    return "\n".join(line.strip() for line in css.splitlines() if line.strip())
 
 
 def used_kinds(page: str) -> list[str]:

@@ -18,7 +18,7 @@ CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang
 INSTALL_HINT = ("no Chinese (CJK) font found for the figures. Install one, e.g. on Debian/Ubuntu "
                 "`sudo apt-get install fonts-noto-cjk`, on macOS/Windows a system font (PingFang SC / Microsoft YaHei) "
                 "is found automatically; then delete matplotlib's font cache (`rm ~/.cache/matplotlib/fontlist-*.json`)")
-SVG_PRECISION = 2
+SVG_PRECISION = 1
 # Okabe–Ito, with its reddish purple darkened (#cc79a7 → #c0679a) to reach 3:1 against the light page
 CYCLE = ("#0072b2", "#d55e00", "#009e73", "#c0679a", "#555555")
 PANEL_PAD = 0.04  # inches of margin around each cropped panel
@@ -218,6 +218,7 @@ def clean_svg(svg: str, name: str, sized: bool = False, css_class: str = "") -> 
     svg = re.sub(r"<!--.*?-->", "", svg, flags=re.DOTALL)  # matplotlib notes the mathtext source of labels
     svg = svg.replace(' version="1.1"', "", 1)
     svg = _hoist_text_size(svg)
+    svg = _lean_uses(svg)
     svg = re.sub(r"\s*\n\s*", "\n", svg)
     svg = re.sub(r"<defs>\s*</defs>\n?", "", svg)
     return _unwrap_bare_groups(svg).strip()
@@ -257,6 +258,27 @@ def _compact_path(d: str) -> str:
     d = re.sub(r"\s+", " ", d).strip()
     d = re.sub(r" ?([MLHVCSQTAZmlhvcsqtaz]) ?", r"\1", d)
     return d.replace(" -", "-")
+
+
+_ATTRIBUTE = re.compile(r'\s([\w:-]+)="([^"]*)"')
+
+
+def _lean_uses(svg: str) -> str:
+    """A `<use>` (tick marks, markers) repeats the presentation attributes its referenced element already has,
+    which win anyway: drop them. And SVG 2's `href` instead of `xlink:href` (every current browser)."""
+    defined = {}
+    for m in re.finditer(r'<(?:path|g)\s[^>]*\bid="([^"]+)"[^>]*>', svg):
+        defined[m.group(1)] = {k: v for k, v in _ATTRIBUTE.findall(m.group(0)) if k in SVG_PROPERTIES}
+
+    def lean(m: re.Match) -> str:
+        tag = m.group(0)
+        ref = re.search(r'href="#([^"]+)"', tag)
+        same = defined.get(ref.group(1), {}) if ref else {}
+        return _ATTRIBUTE.sub(lambda a: "" if same.get(a.group(1)) == a.group(2) else a.group(0), tag)
+
+    svg = re.sub(r"<use\s[^>]*>", lean, svg)
+    svg = svg.replace("xlink:href=", "href=")
+    return svg.replace(' xmlns:xlink="http://www.w3.org/1999/xlink"', "", 1) if "xlink:" not in svg else svg
 
 
 def _hoist_text_size(svg: str) -> str:

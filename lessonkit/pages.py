@@ -48,9 +48,10 @@ class Course:
 
 
 def render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: list[Path], config: SiteConfig,
-                components: Components, problems: list[Problem]) -> dict[str, RenderedPage]:
+                components: Components, problems: list[Problem], sources=None) -> dict[str, RenderedPage]:
+    """`sources`: every lesson read (also those whose code failed), so links to them are not reported twice."""
     try:
-        return _render_site(computed, env, dirs, config, components, problems)
+        return _render_site(computed, env, dirs, config, components, problems, sources)
     except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound) as exc:
         raise theme_problem(exc) from None
 
@@ -65,13 +66,14 @@ def _order(meta: dict[str, Any]) -> int:
 
 
 def _render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: list[Path], config: SiteConfig,
-                 components: Components, problems: list[Problem]) -> dict[str, RenderedPage]:
+                 components: Components, problems: list[Problem], sources=None) -> dict[str, RenderedPage]:
     nonce = secrets.token_hex(8)
     slots = PageSlots.make(nonce)
     common = {"site": {"title": config.title, "description": config.description},
               "assets": {"css": slots.css, "js": slots.js}, "csp": slots.csp}
     ordered = lesson_order(computed)
-    course = Course([_course_entry(c) for c in ordered])
+    everyone = sorted(sources, key=lambda s: (_order(s.meta), s.slug)) if sources else [c.source for c in ordered]
+    course = Course([_course_entry(s) for s in everyone])
     pages: dict[str, RenderedPage] = {}
     contexts = []
     for lesson in ordered:
@@ -96,8 +98,7 @@ def _render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: 
     return pages
 
 
-def _course_entry(lesson: ComputedLesson) -> dict[str, Any]:
-    src = lesson.source
+def _course_entry(src) -> dict[str, Any]:
     title = src.meta.get("title") if isinstance(src.meta.get("title"), str) else src.slug
     return {"slug": src.slug, "title": title, "url": f"{src.slug}/index.html",
             "sections": [{"id": s.id, "number": n, "title": s.title} for n, s in enumerate(src.sections, start=1)]}
@@ -305,7 +306,7 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     """Everything lesson.html displays, rendered to HTML strings. Fields lesson.yaml got wrong (already reported)
     are left out, so the Markdown of the rest is still checked."""
     src = lesson.source
-    course = course or Course([_course_entry(lesson)])
+    course = course or Course([_course_entry(lesson.source)])
     renderer = LessonRenderer(lesson, env, components, course)
     ctx = renderer.ctx
     _check_placements(src, renderer.figure_order, ctx.problems)

@@ -62,7 +62,7 @@ def build(options: Options) -> BuildReport:
     computed = compute_all(sources, cache, problems)                           # compute
     stats, drawing = draw_all_figures(computed, cache, options.jobs, problems)  # draw (in the background)
     with drawing:
-        pages = render_all(computed, dirs, config, cache, problems)            # render
+        pages = render_all(computed, sources, dirs, config, cache, problems)   # render
         problems += drawing.wait()
         if problems:
             raise ContentError(by_lesson(problems, options.content))
@@ -119,13 +119,13 @@ def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[
     return computed
 
 
-def render_all(computed: list[ComputedLesson], dirs: list[Path], config, cache: FigureCache,
-               problems: list[Problem]) -> dict:
+def render_all(computed: list[ComputedLesson], sources: list[LessonSource], dirs: list[Path], config,
+               cache: FigureCache, problems: list[Problem]) -> dict:
     """Every page, with MathML and compiled templates taken from (and added to) the cache."""
     use_bytecode_cache(cache.folder / "templates" if cache.enabled else None)
     markup.MATHML_MEMO = cache.get_math()
     known_math = len(markup.MATHML_MEMO)
-    pages = render_site(computed, make_env(dirs), dirs, config, Components(dirs), problems)
+    pages = render_site(computed, make_env(dirs), dirs, config, Components(dirs), problems, sources)
     if len(markup.MATHML_MEMO) > known_math:
         cache.put_math(markup.MATHML_MEMO)
     return pages

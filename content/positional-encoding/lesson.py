@@ -492,7 +492,7 @@ def alibi_bias(plt, alibi):
 
 # ---------------------------------------------------------------- widgets
 
-@lesson.widget(template="mask_table")
+@lesson.widget(kind="mask_table")
 def cat_mask(sentences):
     words = sentences["a"]
     n = len(words)
