@@ -144,7 +144,8 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
     """The data of a `search` component.
 
     lessons: [{slug, title, url? (default "SLUG/index.html"), sections: [{id, title, text | html}]}] — title and
-    html are rendered HTML (tags dropped), text is plain; a section with id "" stands for the page's top.
+    html are rendered HTML (tags dropped), text is plain; a section with id "" stands for the page's top (added,
+    titled with the lesson's title, when there is none).
     here: the slug of the lesson whose page this is (its links become "#id"; the component then searches this
     page and offers the whole course at all_url, default ROOT + "index.html"). root: the way from this page to
     the site's root ("" on the index page, "../" on a lesson page).
@@ -159,7 +160,10 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
         url = "" if slug == here else root + (lesson.get("url") or f"{slug}/index.html")
         out_lessons.append([plain_text(lesson.get("title") or slug), url])
         n = len(out_lessons) - 1
-        for s in lesson.get("sections") or []:
+        sections = list(lesson.get("sections") or [])
+        if not any(not s.get("id") for s in sections):      # the lesson's title leads to its top
+            sections.insert(0, {"id": "", "title": lesson.get("title") or slug, "text": ""})
+        for s in sections:
             text = s["text"] if s.get("text") is not None else plain_text(s.get("html") or "")
             text = SPACE.sub(" ", text).strip()
             title = plain_text(s.get("title") or "")
@@ -214,16 +218,16 @@ def link(data: Mapping[str, Any], lesson: int, section_id: str) -> str:
 
 
 def search(data: Mapping[str, Any], query: str) -> list[Hit]:
-    """Every section where each query term occurs (in its text, its title or its lesson's title), best first:
-    more terms in the section title, then more matches, then reading order."""
+    """Every section where each query term occurs (in its text or its title; a lesson's title is the title of its
+    top), best first: more terms in the section title, then more matches, then reading order."""
     words = terms(query)
     if not words:
         return []
     hits = []
     for order, (li, sid, title, text) in enumerate(data["sections"]):
         lesson_title = data["lessons"][li][0]
-        ft, fx, fl = fold(title), fold(text), fold(lesson_title)
-        if not all(w in ft or w in fx or w in fl for w in words):
+        ft, fx = fold(title), fold(text)
+        if not all(w in ft or w in fx for w in words):
             continue
         in_title = sum(w in ft for w in words)
         marks = _ranges(fx, words)

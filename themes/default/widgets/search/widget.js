@@ -36,10 +36,9 @@ lessonkit.widget('search', function (root, data) {
     return kept;
   }
 
-  var keys = null;   // [folded title, folded text, folded lesson title] per section, made at the first search
+  var keys = null;   // [folded title, folded text] per section, made at the first search
   function prepare() {
-    var lessonKeys = data.lessons.map(function (l) { return fold(l[0]); });
-    keys = data.sections.map(function (s) { return [fold(s[2]), fold(s[3]), lessonKeys[s[0]]]; });
+    keys = data.sections.map(function (s) { return [fold(s[2]), fold(s[3])]; });
   }
   function ranges(hay, words) {
     var spans = [], merged = [];
@@ -65,10 +64,10 @@ lessonkit.widget('search', function (root, data) {
     if (!words.length) return hits;
     if (!keys) prepare();
     for (var n = 0; n < keys.length; n++) {
-      var k = keys[n], ft = k[0], fx = k[1], fl = k[2], inTitle = 0, ok = true;
+      var k = keys[n], ft = k[0], fx = k[1], inTitle = 0, ok = true;
       for (var j = 0; j < words.length; j++) {
         var w = words[j], t = ft.indexOf(w) >= 0;
-        if (!t && fx.indexOf(w) < 0 && fl.indexOf(w) < 0) { ok = false; break; }
+        if (!t && fx.indexOf(w) < 0) { ok = false; break; }
         if (t) inTitle++;
       }
       if (!ok) continue;
@@ -134,7 +133,7 @@ lessonkit.widget('search', function (root, data) {
     shown.forEach(function (h) {
       var s = data.sections[h.n], text = s[3], a = el('a'), where = el('span', 'search-where'), li = el('li', 'search-hit');
       a.href = href(s);
-      if (site) where.appendChild(el('span', 'search-lesson', data.lessons[s[0]][0]));
+      if (site && s[1]) where.appendChild(el('span', 'search-lesson', data.lessons[s[0]][0]));
       where.appendChild(marked(el('span', 'search-section'), s[2], h.titleMarks));
       a.appendChild(where);
       if (text) {

@@ -1,0 +1,220 @@
+"""The search component in Chromium, from file:// and http://, on hand-built pages with the page CSP (tests/searchpage):
+Chinese substrings, Latin case, marks, keyboard, the lesson → course hand-over, escaping, no-JS, axe, no requests."""
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from urllib.parse import quote, unquote
+
+import pytest
+
+import searchpage
+from lessonkit import search
+
+WAIT = 5000   # ms: the bound on every wait
+
+LESSONS = [
+    {"slug": "rope", "title": "旋转位置编码", "sections": [
+        {"id": "", "title": "旋转位置编码", "text": "用旋转表示位置的一课"},
+        {"id": "why", "title": "为什么需要位置", "html": "<p>注意力本身不知道顺序，所以要加入位置编码。</p>"},
+        {"id": "how", "title": "RoPE 的做法",
+         "html": "<p>RoPE 把向量按角度旋转；<code>rope(x)</code> 的长度不变，和 LayerNorm 无关。</p>"}]},
+    {"slug": "residual", "title": "残差连接", "sections": [
+        {"id": "depth", "title": "深度与梯度", "html": "<p>没有残差时梯度会消失。有残差时，梯度有一条捷径。</p>"},
+        {"id": "code", "title": "代码里的残差", "html": "<p>写成 <code>x = x + f(x)</code>；&lt;b&gt; 不是标签 &amp; 也不是实体。</p>"},
+        {"id": "norm", "title": "归一化", "html": "<p>Pre-LN 把 layernorm 放在分支里，位置编码不受影响。</p>"}]},
+]
+
+
+@pytest.fixture(scope="module")
+def search_site(tmp_path_factory):
+    return searchpage.write_site(tmp_path_factory.mktemp("search-site"), LESSONS)
+
+
+@pytest.fixture(scope="module")
+def search_server(search_site):
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(search_site)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(params=["file", "http"])
+def base(request, search_site, search_server) -> str:
+    return search_site.as_uri() + "/" if request.param == "file" else search_server
+
+
+def opened(open_page, url, **kw):
+    visit = open_page(url, **kw)
+    visit.page.set_default_timeout(WAIT)
+    visit.page.set_default_navigation_timeout(WAIT)
+    return visit
+
+
+def results(page):
+    """[(href attribute, section title, [marked texts], snippet)] as shown, and the status text."""
+    return page.evaluate("""() => ({
+        hits: Array.from(document.querySelectorAll('#search-results a')).map(a => [
+            a.getAttribute('href'), a.querySelector('.search-section').textContent,
+            Array.from(a.querySelectorAll('mark')).map(m => m.textContent),
+            (a.querySelector('.search-snippet') || {textContent: ''}).textContent]),
+        status: document.getElementById('search-status').textContent,
+        listHidden: document.getElementById('search-results').hidden})""")
+
+
+def expected_urls(query, here=None):
+    """Independently: sections whose own text or title contains the query (lower-cased by hand); a lesson without a
+    top section (id "") is found by its title, linking to the top of its page."""
+    q = query.lower()
+    found = []
+    for lesson in LESSONS:
+        if here and lesson["slug"] != here:
+            continue
+        url = "" if here else f"{lesson['slug']}/index.html"
+        sections = lesson["sections"]
+        if all(s["id"] for s in sections):
+            sections = [{"id": "", "title": lesson["title"], "text": ""}] + sections
+        for s in sections:
+            text = search.plain_text(s.get("html") or "") + " " + (s.get("text") or "") + " " + s["title"]
+            if q in text.lower():
+                found.append(f"{url}#{s['id']}" if s["id"] else url or "#")
+    return found
+
+
+@pytest.mark.parametrize("query", ["置编", "残差", "RoPE", "rope", "layernorm", "梯度 捷径"])
+def test_site_search_finds_every_section_and_marks_the_match(open_page, base, query):
+    visit = opened(open_page, base + "index.html")
+    page = visit.page
+    page.type("#search-input", query)
+    shown = results(page)
+    hrefs = [h[0] for h in shown["hits"]]
+    want = [u for u in expected_urls(query.split()[0]) if u in expected_urls(query.split()[-1])]
+    assert sorted(hrefs) == sorted(want) and want
+    assert hrefs == [h.url for h in search.search(search.search_index(LESSONS), query)]   # same ranking as Python
+    assert shown["status"] == f"找到 {len(want)} 处" and not shown["listHidden"]
+    words = [w.lower() for w in query.split()]
+    for _, title, marks, snippet in shown["hits"]:
+        assert marks, "every hit shows where it matched"
+        assert all(m.lower() in words for m in marks)
+    visit.assert_clean()
+
+
+def test_results_follow_typing_and_escape_clears(open_page, base):
+    visit = opened(open_page, base + "index.html")
+    page = visit.page
+    page.type("#search-input", "残")
+    many = [h[0] for h in results(page)["hits"]]
+    assert sorted(many) == sorted(expected_urls("残"))
+    page.type("#search-input", "差时")                       # now 「残差时」
+    assert [h[0] for h in results(page)["hits"]] == expected_urls("残差时") == ["residual/index.html#depth"]
+    assert len(many) > 1
+    page.keyboard.press("Escape")
+    shown = results(page)
+    assert page.input_value("#search-input") == "" and shown["hits"] == [] and shown["listHidden"]
+    assert shown["status"] == ""
+    assert page.evaluate("document.activeElement.id") == "search-input"
+    page.type("#search-input", "没有这个词")
+    assert results(page)["status"] == "没有找到「没有这个词」"
+    visit.assert_clean()
+
+
+def test_keyboard_moves_through_results_and_enter_follows(open_page, base):
+    visit = opened(open_page, base + "index.html")
+    page = visit.page
+    page.type("#search-input", "残差")
+    hrefs = [h[0] for h in results(page)["hits"]]
+    assert len(hrefs) >= 3
+    focused = "document.activeElement.getAttribute('href') || document.activeElement.id"
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(focused) == hrefs[0]
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(focused) == hrefs[2]
+    page.keyboard.press("End")
+    assert page.evaluate(focused) == hrefs[-1]
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(focused) == "search-input"
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.type("x")                                   # typing on a result goes back into the box
+    assert page.evaluate(focused) == "search-input" and page.input_value("#search-input") == "残差x"
+    page.keyboard.press("Backspace")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    with page.expect_navigation(timeout=WAIT):
+        page.keyboard.press("Enter")
+    assert page.url == base + hrefs[1]
+    assert page.evaluate("location.hash") == "#" + hrefs[1].split("#")[1]
+
+
+def test_lesson_page_searches_itself_and_hands_over_to_the_course(open_page, base):
+    visit = opened(open_page, base + "rope/index.html")
+    page = visit.page
+    assert page.inner_text("label[for=search-input]") == "在本课中搜索"
+    page.type("#search-input", "位置编码")
+    shown = results(page)
+    assert [h[0] for h in shown["hits"]] == expected_urls("位置编码", here="rope") != []
+    assert shown["status"] == f"本课找到 {len(shown['hits'])} 处"
+    link = page.locator("[data-role=all]")
+    assert link.is_visible() and link.inner_text() == "在全部课程中搜索「位置编码」"
+    assert link.get_attribute("href") == "../index.html?q=" + quote("位置编码", safe="")
+    assert shown["hits"][1][0] == "#why"                     # after the lesson's top, whose title matches
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")                              # an in-page link: the section comes into view
+    page.wait_for_function("location.hash === '#why'", timeout=WAIT)
+    page.click("[data-role=all]")
+    page.wait_for_url("**/index.html?q=*", timeout=WAIT)
+    assert unquote(page.url.split("?q=")[1]) == "位置编码"
+    assert page.input_value("#search-input") == "位置编码"
+    assert sorted(h[0] for h in results(page)["hits"]) == sorted(expected_urls("位置编码"))
+    assert page.evaluate("document.activeElement.id") == "search-input"
+
+
+def test_text_is_shown_as_text_never_as_markup(open_page, base):
+    visit = opened(open_page, base + "index.html")
+    page = visit.page
+    page.type("#search-input", "<b>")
+    hits = results(page)["hits"]
+    assert [h[0] for h in hits] == ["residual/index.html#code"]
+    assert hits[0][2] == ["<b>"] and "<b> 不是标签 & 也不是实体" in hits[0][3]
+    assert page.evaluate("document.querySelectorAll('#search-results b').length") == 0
+    visit.assert_clean()
+
+
+def test_without_javascript_the_box_is_hidden(browser, search_site):
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(WAIT)
+        page.goto((search_site / "index.html").as_uri(), wait_until="load", timeout=WAIT)
+        assert not page.is_visible("#search") and not page.is_visible("#search-input")
+    finally:
+        context.close()
+
+
+def test_search_passes_axe(open_page, search_site, axe_source):
+    from test_accessibility import axe_violations
+
+    visit = opened(open_page, (search_site / "index.html").as_uri(), init_script=axe_source)
+    page = visit.page
+    found = {"empty": axe_violations(page)}
+    page.type("#search-input", "位置")
+    page.keyboard.press("ArrowDown")
+    found["results"] = axe_violations(page)
+    page.keyboard.press("Escape")
+    page.type("#search-input", "没有")
+    found["none"] = axe_violations(page)
+    assert found == {"empty": [], "results": [], "none": []}
+    assert page.evaluate("document.getElementById('search-input').labels.length") == 1
+    assert page.get_attribute("#search-status", "aria-live") == "polite"
+    visit.assert_clean()
