@@ -12,7 +12,9 @@ exactly one character is kept as it is. Whitespace runs become one space. The te
 only for comparison), so snippets show what the page shows.
 
 Where the index lives (measured by benchmarks/search_bench.py): the whole course only on the index page; a lesson
-page carries the text of that lesson alone and links «在全部课程中搜索» to `../index.html?q=…`.
+page searches its own sections, whose text it already shows (the index there lists their ids and titles; the
+component reads the text from the page with the same rules as plain_text), and links «在全部课程中搜索» to
+`../index.html?q=…`.
 
     data = search_index([lesson_entry(context) for context in contexts])            # index page
     data = search_index([lesson_entry(context)], here=context["slug"], root="../")    # that lesson's page
@@ -140,7 +142,7 @@ def lesson_entry(context: Mapping[str, Any]) -> dict:
 
 
 def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, root: str = "",
-                 all_url: str | None = None) -> dict:
+                 all_url: str | None = None, from_page: bool | None = None) -> dict:
     """The data of a `search` component.
 
     lessons: [{slug, title, url? (default "SLUG/index.html"), sections: [{id, title, text | html}]}] — title and
@@ -148,11 +150,16 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
     titled with the lesson's title, when there is none).
     here: the slug of the lesson whose page this is (its links become "#id"; the component then searches this
     page and offers the whole course at all_url, default ROOT + "index.html"). root: the way from this page to
-    the site's root ("" on the index page, "../" on a lesson page).
+    the site's root ("" on the index page, "../" on a lesson page). from_page (default: when `here` is given): the
+    text of this page's own sections that have an id is not copied into the index (null instead): the component
+    reads it from the element with that id in the page, which already carries it — a lesson page's index then
+    weighs a few hundred bytes instead of its whole text again.
 
     Result (JSON-able): {"v", "scope": "site"|"lesson", "all"?, "before", "length", "max",
-    "lessons": [[title, url]], "sections": [[lesson index, id, title, text]]}, urls relative to this page.
+    "lessons": [[title, url]], "sections": [[lesson index, id, title, text | null]]}, urls relative to this page.
     """
+    if from_page is None:
+        from_page = here is not None
     out_lessons: list[list[str]] = []
     out_sections: list[list[Any]] = []
     for lesson in lessons:
@@ -167,7 +174,9 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
             text = s["text"] if s.get("text") is not None else plain_text(s.get("html") or "")
             text = SPACE.sub(" ", text).strip()
             title = plain_text(s.get("title") or "")
-            if text or title:
+            if from_page and slug == here and s.get("id"):
+                out_sections.append([n, s["id"], title, None])
+            elif text or title:
                 out_sections.append([n, s.get("id") or "", title, text])
     data = {"v": VERSION, "scope": "lesson" if here else "site", "before": SNIPPET_BEFORE,
             "length": SNIPPET_LENGTH, "max": MAX_RESULTS, "lessons": out_lessons, "sections": out_sections}
@@ -225,6 +234,7 @@ def search(data: Mapping[str, Any], query: str) -> list[Hit]:
         return []
     hits = []
     for order, (li, sid, title, text) in enumerate(data["sections"]):
+        text = text or ""                     # null: the page's own text, which only the browser has
         lesson_title = data["lessons"][li][0]
         ft, fx = fold(title), fold(text)
         if not all(w in ft or w in fx for w in words):

@@ -98,7 +98,7 @@ def test_fold_keeps_length():
 
 
 def test_lesson_page_links_stay_on_the_page_and_offer_the_whole_course():
-    data = index(ROPE, here="rope", root="../")
+    data = index(ROPE, here="rope", root="../", from_page=False)
     assert data["scope"] == "lesson" and data["all"] == "../index.html"
     assert urls(S.search(data, "rope")) == ["#rope"]
     assert urls(S.search(data, "旋转位置")) == ["#"]            # the lesson's title: the top of this page
@@ -138,3 +138,12 @@ def test_index_is_json_and_small():
 @pytest.mark.parametrize("query", ["", "   ", "\u3000"])
 def test_empty_query_finds_nothing(query):
     assert S.search(index(ROPE), query) == []
+
+
+def test_a_lesson_page_reads_its_own_text_from_the_page():
+    data = index(ROPE, RESID, here="rope", root="../")
+    own = [s for s in data["sections"] if s[0] == 0]
+    assert [s[1] for s in own] == ["", "why", "rope"]
+    assert [s[3] for s in own] == ["", None, None]             # text of sections with an id: in the page already
+    assert [s[3] is not None for s in data["sections"] if s[0] == 1] == [True, True]
+    assert len(json.dumps(index(ROPE, here="rope"), ensure_ascii=False)) < len(json.dumps(index(ROPE), ensure_ascii=False))

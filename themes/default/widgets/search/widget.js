@@ -36,8 +36,33 @@ lessonkit.widget('search', function (root, data) {
     return kept;
   }
 
+  // a section whose text is null is on this page: its visible text, by the rules of lessonkit.search.plain_text
+  var SKIP_TAGS = /^(SCRIPT|STYLE|SVG|TEMPLATE|NOSCRIPT|BUTTON|ANNOTATION)$/, HEADING = /^H[1-6]$/, BLOCK =
+    /^(P|DIV|LI|UL|OL|H[1-6]|BR|TR|TD|TH|TABLE|FIGCAPTION|FIGURE|SECTION|ARTICLE|BLOCKQUOTE|PRE|DT|DD|SUMMARY|HEADER)$/;
+  var SKIP_CLASSES = ['print-only', 'vh', 'sec-num', 'answer'];
+  function visible(node, out, top) {
+    for (var c = node.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) { out.push(c.nodeValue); continue; }
+      if (c.nodeType !== 1) continue;
+      var tag = c.tagName.toUpperCase(), cl = c.classList;
+      if (SKIP_TAGS.test(tag) || (top && HEADING.test(tag)) || c.hidden ||   // top: the section's own heading
+          c.getAttribute('aria-hidden') === 'true' || c.getAttribute('data-widget') === 'search' ||
+          SKIP_CLASSES.some(function (k) { return cl && cl.contains(k); })) continue;
+      var block = BLOCK.test(tag);
+      if (block) out.push(' ');
+      visible(c, out, false);
+      if (block) out.push(' ');
+    }
+    return out;
+  }
+  function pageText(id) {
+    var e = document.getElementById(id);
+    return e ? visible(e, [], true).join('').replace(SPACES, ' ').trim() : '';
+  }
+
   var keys = null;   // [folded title, folded text] per section, made at the first search
   function prepare() {
+    data.sections.forEach(function (s) { if (s[3] === null) s[3] = pageText(s[1]); });
     keys = data.sections.map(function (s) { return [fold(s[2]), fold(s[3])]; });
   }
   function ranges(hay, words) {

@@ -14,12 +14,17 @@ from lessonkit import search
 
 WAIT = 5000   # ms: the bound on every wait
 
+TRICKY = ('<p>可见<span class="vh">读屏</span><svg><text>轴标签</text></svg>文字<br>下一行</p>'
+          '<div class="print-only">打印版</div><template><p>模板</p></template><button>按钮</button>'
+          '<p hidden>藏起</p><span aria-hidden="true">装饰</span><math><mi>x</mi><mo>+</mo><mn>1</mn></math>'
+          '<details class="answer"><summary>查看答案</summary>答案文字</details><p>末句</p>')
 LESSONS = [
     {"slug": "rope", "title": "旋转位置编码", "sections": [
         {"id": "", "title": "旋转位置编码", "text": "用旋转表示位置的一课"},
         {"id": "why", "title": "为什么需要位置", "html": "<p>注意力本身不知道顺序，所以要加入位置编码。</p>"},
         {"id": "how", "title": "RoPE 的做法",
-         "html": "<p>RoPE 把向量按角度旋转；<code>rope(x)</code> 的长度不变，和 LayerNorm 无关。</p>"}]},
+         "html": "<p>RoPE 把向量按角度旋转；<code>rope(x)</code> 的长度不变，和 LayerNorm 无关。</p>"},
+        {"id": "parts", "title": "看不见的部分", "html": TRICKY}]},
     {"slug": "residual", "title": "残差连接", "sections": [
         {"id": "depth", "title": "深度与梯度", "html": "<p>没有残差时梯度会消失。有残差时，梯度有一条捷径。</p>"},
         {"id": "code", "title": "代码里的残差", "html": "<p>写成 <code>x = x + f(x)</code>；&lt;b&gt; 不是标签 &amp; 也不是实体。</p>"},
@@ -71,9 +76,9 @@ def results(page):
 
 
 def expected_urls(query, here=None):
-    """Independently: sections whose own text or title contains the query (lower-cased by hand); a lesson without a
+    """Independently: sections whose own text or title contains every word of the query (lower-cased); a lesson without a
     top section (id "") is found by its title, linking to the top of its page."""
-    q = query.lower()
+    words = query.lower().split()
     found = []
     for lesson in LESSONS:
         if here and lesson["slug"] != here:
@@ -84,7 +89,7 @@ def expected_urls(query, here=None):
             sections = [{"id": "", "title": lesson["title"], "text": ""}] + sections
         for s in sections:
             text = search.plain_text(s.get("html") or "") + " " + (s.get("text") or "") + " " + s["title"]
-            if q in text.lower():
+            if all(w in text.lower() for w in words):
                 found.append(f"{url}#{s['id']}" if s["id"] else url or "#")
     return found
 
@@ -96,7 +101,7 @@ def test_site_search_finds_every_section_and_marks_the_match(open_page, base, qu
     page.type("#search-input", query)
     shown = results(page)
     hrefs = [h[0] for h in shown["hits"]]
-    want = [u for u in expected_urls(query.split()[0]) if u in expected_urls(query.split()[-1])]
+    want = expected_urls(query)
     assert sorted(hrefs) == sorted(want) and want
     assert hrefs == [h.url for h in search.search(search.search_index(LESSONS), query)]   # same ranking as Python
     assert shown["status"] == f"找到 {len(want)} 处" and not shown["listHidden"]
@@ -217,4 +222,15 @@ def test_search_passes_axe(open_page, search_site, axe_source):
     assert found == {"empty": [], "results": [], "none": []}
     assert page.evaluate("document.getElementById('search-input').labels.length") == 1
     assert page.get_attribute("#search-status", "aria-live") == "polite"
+    visit.assert_clean()
+
+
+@pytest.mark.parametrize("query", ["可见文字", "下一行", "x+1", "末句", "读屏", "轴标签", "打印版", "按钮", "藏起", "装饰",
+                                   "答案文字", "模板", "看不见的部分 末句"])
+def test_lesson_page_reads_what_a_reader_sees(open_page, search_site, query):
+    """On its own page the text comes from the page itself, by the rules of lessonkit.search.plain_text."""
+    visit = opened(open_page, (search_site / "rope" / "index.html").as_uri())
+    page = visit.page
+    page.fill("#search-input", query)
+    assert [h[0] for h in results(page)["hits"]] == expected_urls(query, here="rope")
     visit.assert_clean()
