@@ -12,9 +12,10 @@ lessons — a pessimistic course for compression. Reported, medians only, no ass
   * what it adds to a page's gzip size (gzip(page with it) − gzip(page)) / gzip(page): the whole course in a lesson
     page, one lesson in its own page, the whole course in the index page (the real index page plus one entry per
     generated lesson); the component's JS + CSS alone;
-  * query time in headless Chromium on the index page carrying the whole course: the search alone (median of
-    --runs), the whole update as one types (search + results list + layout), and the first search after loading
-    (which folds every section's text once).
+  * query time in headless Chromium on the index page carrying the whole course and on a lesson page: the search
+    alone (median of --runs), the update as one types (search + results list), the style and layout of the list
+    after it, the first search after loading (which folds every section's text once, and on a lesson page reads it
+    from the page) and the init (the DOMContentLoaded handlers: parsing the index).
 """
 from __future__ import annotations
 
@@ -66,7 +67,8 @@ def variant(entry: dict, k: int) -> dict:
     if k == 1:
         return {**entry, "slug": "lesson-001"}
     rng = random.Random(k)
-    texts = [(s["id"], search.plain_text(s["title"]), search.plain_text(s.get("html") or "")) for s in entry["sections"]]
+    texts = [(s["id"], search.plain_text(s["title"]), search.plain_text(s.get("html") or ""))
+             for s in entry["sections"]]
     chars = sorted(set(CJK.findall("".join(t + x for _, t, x in texts))))
     shuffled = chars[:]
     rng.shuffle(shuffled)
@@ -87,7 +89,7 @@ def with_box(page: str, data: dict) -> str:
 def sizes_row(n: int, lessons: list[dict], lesson_page: str, index_page: str, component: int) -> dict:
     import searchpage
     full = search.search_index(lessons)
-    own = search.search_index(lessons[:1], here=lessons[0]["slug"], root="../")
+    own = search.search_index(lessons[:1], here=lessons[0]["slug"], root="../")   # its text: read from the page
     full_json, own_json = searchpage.json_script(full), searchpage.json_script(own)
     items = "".join(f'<li class="lesson-item"><h2 class="lesson-item-title"><a href="{l["slug"]}/index.html">'
                     f'{l["title"]}</a></h2><p class="lesson-item-summary">一节课</p></li>' for l in lessons[1:])
@@ -106,23 +108,34 @@ def sizes_row(n: int, lessons: list[dict], lesson_page: str, index_page: str, co
 
 TIMING = """([q, runs]) => {
   const root = document.getElementById('search'), input = document.getElementById('search-input');
-  const t = [];
-  for (let i = 0; i < runs; i++) { const a = performance.now(); root.lessonkitSearch(q); t.push(performance.now() - a); }
-  const u = [];
+  const med = xs => xs.sort((x, y) => x - y)[xs.length >> 1];
+  const t = [], u = [], BATCH = 10;                               // timer steps are 0.1 ms: time batches
+  for (let i = 0; i < runs; i++) {
+    const a = performance.now();
+    for (let j = 0; j < BATCH; j++) root.lessonkitSearch(q);
+    t.push((performance.now() - a) / BATCH);
+  }
+  const l = [];
   for (let i = 0; i < runs; i++) {
     input.value = ''; input.dispatchEvent(new Event('input'));
+    document.body.offsetHeight;
     const a = performance.now();
-    input.value = q; input.dispatchEvent(new Event('input'));
-    document.body.offsetHeight;                                   // layout of the new list
-    u.push(performance.now() - a);
+    input.value = q; input.dispatchEvent(new Event('input'));     // search + building the results list
+    const b = performance.now();
+    document.body.offsetHeight;                                   // style and layout of the new list
+    u.push(b - a);
+    l.push(performance.now() - b);
   }
-  const med = xs => xs.sort((x, y) => x - y)[xs.length >> 1];
-  return [med(t), med(u), document.querySelectorAll('#search-results a').length,
-          document.getElementById('search-status').textContent];
+  return [med(t), med(u), med(l), document.querySelectorAll('#search-results a').length];
 }"""
+FIRST = """q => { const a = performance.now(); document.getElementById('search').lessonkitSearch(q);
+  const nav = performance.getEntriesByType('navigation')[0];
+  return [performance.now() - a, nav.domContentLoadedEventEnd - nav.domContentLoadedEventStart]; }"""
 
 
-def query_times(folder: Path, runs: int) -> list[tuple[str, float, float, int, str]] | tuple[float, float]:
+def query_times(url: str, runs: int) -> tuple[list[tuple[str, float, float, int]], float, float]:
+    """[(query, search ms, search + list ms, layout ms, results shown)], first search ms, init ms (DOMContentLoaded
+    handlers: parsing the index), medians."""
     from playwright.sync_api import sync_playwright
 
     from lessonkit import chromium
@@ -130,15 +143,15 @@ def query_times(folder: Path, runs: int) -> list[tuple[str, float, float, int, s
         browser = chromium.launch(p)
         page = browser.new_page()
         page.set_default_timeout(60_000)
-        url = (folder / "index.html").as_uri()
-        firsts = []
+        firsts, inits = [], []
         for _ in range(5):
             page.goto(url, wait_until="load")
-            firsts.append(page.evaluate("""q => { const a = performance.now();
-                document.getElementById('search').lessonkitSearch(q); return performance.now() - a; }""", QUERIES[0]))
+            first, init = page.evaluate(FIRST, QUERIES[0])
+            firsts.append(first)
+            inits.append(init)
         rows = [(q, *page.evaluate(TIMING, [q, runs])) for q in QUERIES]
         browser.close()
-    return rows, statistics.median(firsts)
+    return rows, statistics.median(firsts), statistics.median(inits)
 
 
 def main() -> int:
@@ -156,20 +169,29 @@ def main() -> int:
         print(f"model lesson: {entry['slug']}, {len(entry['sections'])} sections, {text} characters of text; "
               f"its page {len(lesson_page.encode())} B raw, {gz(lesson_page)} B gzip; "
               f"search component JS+CSS {component} B gzip\n")
-        print("lessons | whole index raw / gzip | one lesson raw / gzip | + lesson page gzip: whole / own | "
-              "+ index page gzip: whole | first search | query: search / search+list (ms), results")
+        print("Sizes (KiB; share = growth of the page's gzip size):")
+        print("lessons | whole index raw / gzip | on a lesson page: own index raw / gzip | share: whole index in a "
+              "lesson page / own index in its page / whole index in the index page")
+        timing = []
         for n in [int(x) for x in args.sizes.split(",") if x]:
             lessons = [variant(entry, k) for k in range(1, n + 1)]
             r = sizes_row(n, lessons, lesson_page, index_page, component)
-            folder = searchpage.write_site(Path(tmp) / f"course-{n}", lessons, lesson_pages=False)
-            rows, first = query_times(folder, args.runs)
-            times = "; ".join(f"{q} {s:.2f}/{u:.2f} ({c})" for q, s, u, c, _ in rows)
-            print(f"{n:7d} | {r['full_raw'] / 1024:8.1f} / {r['full_gz'] / 1024:6.1f} KiB | "
-                  f"{r['own_raw'] / 1024:6.1f} / {r['own_gz'] / 1024:5.1f} KiB | "
-                  f"{100 * r['full_in_lesson']:6.1f} % / {100 * r['own_in_lesson']:5.1f} % | "
-                  f"{100 * r['full_in_index']:7.1f} % of {r['index_gz'] / 1024:.1f} KiB | {first:6.2f} ms | {times}",
+            print(f"{n:7d} | {r['full_raw'] / 1024:8.1f} / {r['full_gz'] / 1024:6.1f} | "
+                  f"{r['own_raw'] / 1024:6.2f} / {r['own_gz'] / 1024:5.2f} | "
+                  f"{100 * r['full_in_lesson']:6.1f} % / {100 * r['own_in_lesson']:5.1f} % / "
+                  f"{100 * r['full_in_index']:7.1f} % (index page {r['index_gz'] / 1024:.1f} KiB gzip without)",
                   flush=True)
-        print(f"\n(the component's JS + CSS alone add {100 * component / gz(lesson_page):.1f} % to the lesson page)")
+            folder = searchpage.write_site(Path(tmp) / f"course-{n}", lessons)
+            timing.append((n, "index page (whole course)", *query_times((folder / "index.html").as_uri(), args.runs)))
+            timing.append((n, "lesson page (its own text)",
+                           *query_times((folder / lessons[0]["slug"] / "index.html").as_uri(), args.runs)))
+        print(f"\n(the component's JS + CSS alone: {component} B gzip, "
+              f"{100 * component / gz(lesson_page):.1f} % of the lesson page's gzip size)")
+        print(f"\nQuery time in headless Chromium, ms, medians of {args.runs} (search alone / search + building "
+              "the results list / + style and layout of the list; results shown):")
+        for n, where, rows, first, init in timing:
+            print(f"{n:3d} lessons, {where}: init {init:.1f}, first search {first:.1f}; "
+                  + "; ".join(f"「{q}」 {a:.2f} / {b:.1f} / +{c:.1f} ({k})" for q, a, b, c, k in rows), flush=True)
     return 0
 
 

@@ -43,7 +43,8 @@ def json_script(data) -> str:
 
 def search_box(data: dict, root_id: str = "search") -> str:
     """The root element a theme template writes, around the component's widget.html."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(COMPONENT)), autoescape=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(COMPONENT)), autoescape=True,
+                             undefined=jinja2.StrictUndefined)          # as lessonkit.render
     inner = env.get_template("widget.html").render(widget={"id": root_id, "kind": "search", "data": data})
     return (f'<div class="widget widget-search js-only" id="{root_id}" data-widget="search" role="search">\n{inner}'
             f'<script type="application/json" id="{root_id}-data">{json_script(data)}</script>\n</div>')

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import http.server
+import subprocess
+import sys
 import threading
 from urllib.parse import quote, unquote
 
@@ -76,8 +78,8 @@ def results(page):
 
 
 def expected_urls(query, here=None):
-    """Independently: sections whose own text or title contains every word of the query (lower-cased); a lesson without a
-    top section (id "") is found by its title, linking to the top of its page."""
+    """Independently: sections whose own text or title contains every word of the query (lower-cased); a lesson
+    without a top section (id "") is found by its title, linking to the top of its page."""
     words = query.lower().split()
     found = []
     for lesson in LESSONS:
@@ -219,7 +221,10 @@ def test_search_passes_axe(open_page, search_site, axe_source):
     page.keyboard.press("Escape")
     page.type("#search-input", "没有")
     found["none"] = axe_violations(page)
-    assert found == {"empty": [], "results": [], "none": []}
+    lesson = opened(open_page, (search_site / "rope" / "index.html").as_uri(), init_script=axe_source).page
+    lesson.type("#search-input", "位置")
+    found["lesson page"] = axe_violations(lesson)
+    assert found == {"empty": [], "results": [], "none": [], "lesson page": []}
     assert page.evaluate("document.getElementById('search-input').labels.length") == 1
     assert page.get_attribute("#search-status", "aria-live") == "polite"
     visit.assert_clean()
@@ -234,3 +239,36 @@ def test_lesson_page_reads_what_a_reader_sees(open_page, search_site, query):
     page.fill("#search-input", query)
     assert [h[0] for h in results(page)["hits"]] == expected_urls(query, here="rope")
     visit.assert_clean()
+
+
+def test_full_width_and_case_fold_like_python(open_page, search_site):
+    visit = opened(open_page, (search_site / "index.html").as_uri())
+    page = visit.page
+    shown = {}
+    for query in ("rope", "ＲｏＰＥ", "LAYERNORM", "ｌａｙｅｒｎｏｒｍ"):
+        page.fill("#search-input", query)
+        shown[query] = [h[0] for h in results(page)["hits"]]
+    assert shown["rope"] == shown["ＲｏＰＥ"] == expected_urls("rope") != []
+    assert shown["LAYERNORM"] == shown["ｌａｙｅｒｎｏｒｍ"] == [h.url for h in search.search(
+        search.search_index(LESSONS), "ｌａｙｅｒｎｏｒｍ")] != []
+    visit.assert_clean()
+
+
+def test_long_result_lists_are_cut_and_say_so(open_page, tmp_path):
+    many = [{"slug": "many", "title": "很多节", "sections": [{"id": f"s{i}", "title": f"第 {i} 节", "text": "有一个重复的词。"}
+                                                         for i in range(search.MAX_RESULTS + 5)]}]
+    folder = searchpage.write_site(tmp_path / "many", many, lesson_pages=False)
+    visit = opened(open_page, (folder / "index.html").as_uri())
+    visit.page.type("#search-input", "重复")
+    shown = results(visit.page)
+    assert len(shown["hits"]) == search.MAX_RESULTS
+    assert shown["status"] == f"找到 {search.MAX_RESULTS + 5} 处，列出前 {search.MAX_RESULTS} 处"
+    visit.assert_clean()
+
+
+def test_benchmark_script_runs(browser):
+    """benchmarks/search_bench.py still runs (one small course, one run): not timed here, only kept from rotting."""
+    done = subprocess.run([sys.executable, str(searchpage.PROJECT / "benchmarks" / "search_bench.py"), "--sizes", "2",
+                           "--runs", "1"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "whole index raw / gzip" in done.stdout and "2 lessons, index page (whole course)" in done.stdout

@@ -156,7 +156,8 @@ lessonkit.widget('search', function (root, data) {
     }
     var hits = search(trimmed), shown = hits.slice(0, data.max);
     shown.forEach(function (h) {
-      var s = data.sections[h.n], text = s[3], a = el('a'), where = el('span', 'search-where'), li = el('li', 'search-hit');
+      var s = data.sections[h.n], text = s[3], a = el('a'), li = el('li', 'search-hit');
+      var where = el('span', 'search-where');
       a.href = href(s);
       if (site && s[1]) where.appendChild(el('span', 'search-lesson', data.lessons[s[0]][0]));
       where.appendChild(marked(el('span', 'search-section'), s[2], h.titleMarks));
@@ -172,10 +173,10 @@ lessonkit.widget('search', function (root, data) {
       list.appendChild(li);
     });
     list.hidden = !shown.length;
-    var where = site ? '' : '本课';
-    status.textContent = !hits.length ? where + '没有找到「' + trimmed + '」'
-      : hits.length > shown.length ? where + '找到 ' + hits.length + ' 处，列出前 ' + shown.length + ' 处'
-      : where + '找到 ' + hits.length + ' 处';
+    var prefix = site ? '' : '本课';
+    status.textContent = !hits.length ? prefix + '没有找到「' + trimmed + '」'
+      : hits.length > shown.length ? prefix + '找到 ' + hits.length + ' 处，列出前 ' + shown.length + ' 处'
+      : prefix + '找到 ' + hits.length + ' 处';
   }
   function clear() {
     input.value = '';
