@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from lessonkit import search  # noqa: E402
+from lessonkit.budget import DEFAULT_GZIP_KB, DEFAULT_PAGE_KB  # noqa: E402
 from lessonkit.cli import main as lessonkit_main  # noqa: E402
 
 QUERIES = ["置编", "残差", "RoPE", "梯度 消失", "的", "没有这个词"]
@@ -90,12 +91,17 @@ def sizes_row(n: int, lessons: list[dict], lesson_page: str, index_page: str, co
     import searchpage
     full = search.search_index(lessons)
     own = search.search_index(lessons[:1], here=lessons[0]["slug"], root="../")   # its text: read from the page
+    titles = search.search_index(lessons, text=False)
     full_json, own_json = searchpage.json_script(full), searchpage.json_script(own)
     items = "".join(f'<li class="lesson-item"><h2 class="lesson-item-title"><a href="{l["slug"]}/index.html">'
                     f'{l["title"]}</a></h2><p class="lesson-item-summary">一节课</p></li>' for l in lessons[1:])
     index_n = index_page.replace("</ol>", items + "</ol>", 1)
     page_gz, index_gz = gz(lesson_page), gz(index_n)
+    with_full = with_box(index_n, full)
     return {
+        "titles_raw": search.index_sizes(titles)[0], "titles_gz": search.index_sizes(titles)[1],
+        "index_with_full": (len(with_full.encode()), gz(with_full)),
+        "index_with_titles": (len(with_box(index_n, titles).encode()), gz(with_box(index_n, titles))),
         "n": n, "full_raw": len(full_json.encode()), "full_gz": gz(full_json),
         "own_raw": len(own_json.encode()), "own_gz": gz(own_json),
         "page_gz": page_gz, "index_gz": index_gz,
@@ -172,7 +178,7 @@ def main() -> int:
         print("Sizes (KiB; share = growth of the page's gzip size):")
         print("lessons | whole index raw / gzip | on a lesson page: own index raw / gzip | share: whole index in a "
               "lesson page / own index in its page / whole index in the index page")
-        timing = []
+        timing, budget = [], []
         for n in [int(x) for x in args.sizes.split(",") if x]:
             lessons = [variant(entry, k) for k in range(1, n + 1)]
             r = sizes_row(n, lessons, lesson_page, index_page, component)
@@ -181,10 +187,19 @@ def main() -> int:
                   f"{100 * r['full_in_lesson']:6.1f} % / {100 * r['own_in_lesson']:5.1f} % / "
                   f"{100 * r['full_in_index']:7.1f} % (index page {r['index_gz'] / 1024:.1f} KiB gzip without)",
                   flush=True)
+            budget.append((n, r))
             folder = searchpage.write_site(Path(tmp) / f"course-{n}", lessons)
             timing.append((n, "index page (whole course)", *query_times((folder / "index.html").as_uri(), args.runs)))
             timing.append((n, "lesson page (its own text)",
                            *query_times((folder / lessons[0]["slug"] / "index.html").as_uri(), args.runs)))
+        print(f"\nThe index page against the default page budget ({DEFAULT_PAGE_KB} KiB raw, {DEFAULT_GZIP_KB} KiB "
+              "gzip), KiB raw / gzip, without the component's JS+CSS:")
+        for n, r in budget:
+            (fr, fg), (tr, tg) = r["index_with_full"], r["index_with_titles"]
+            fits = "fits" if fr <= DEFAULT_PAGE_KB * 1024 and fg <= DEFAULT_GZIP_KB * 1024 else "OVER"
+            print(f"{n:3d} lessons: whole course {fr / 1024:.1f} / {fg / 1024:.1f} ({fits}); titles only "
+                  f"{tr / 1024:.1f} / {tg / 1024:.1f} (index alone {r['titles_raw'] / 1024:.1f} / "
+                  f"{r['titles_gz'] / 1024:.1f})")
         print(f"\n(the component's JS + CSS alone: {component} B gzip, "
               f"{100 * component / gz(lesson_page):.1f} % of the lesson page's gzip size)")
         print(f"\nQuery time in headless Chromium, ms, medians of {args.runs} (search alone / search + building "

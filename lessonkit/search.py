@@ -14,13 +14,18 @@ only for comparison), so snippets show what the page shows.
 Where the index lives (measured by benchmarks/search_bench.py): the whole course only on the index page; a lesson
 page searches its own sections, whose text it already shows (the index there lists their ids and titles; the
 component reads the text from the page with the same rules as plain_text), and links «在全部课程中搜索» to
-`../index.html?q=…`.
+`../index.html?q=…`. A course's text costs ~2.3 bytes per character raw, so the whole text fits the default page
+budget (150 KiB raw, 40 KiB gzip) only for a handful of lessons: search_index_within() falls back to lesson and
+section titles (the page says so) when the text does not fit the room the budget leaves.
 
-    data = search_index([lesson_entry(context) for context in contexts])            # index page
+    entries = [lesson_entry(context) for context in contexts]
+    data = search_index_within(entries, raw_room, gzip_room)                        # index page
     data = search_index([lesson_entry(context)], here=context["slug"], root="../")    # that lesson's page
 """
 from __future__ import annotations
 
+import gzip
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -142,7 +147,7 @@ def lesson_entry(context: Mapping[str, Any]) -> dict:
 
 
 def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, root: str = "",
-                 all_url: str | None = None, from_page: bool | None = None) -> dict:
+                 all_url: str | None = None, from_page: bool | None = None, text: bool = True) -> dict:
     """The data of a `search` component.
 
     lessons: [{slug, title, url? (default "SLUG/index.html"), sections: [{id, title, text | html}]}] — title and
@@ -153,7 +158,8 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
     the site's root ("" on the index page, "../" on a lesson page). from_page (default: when `here` is given): the
     text of this page's own sections that have an id is not copied into the index (null instead): the component
     reads it from the element with that id in the page, which already carries it — a lesson page's index then
-    weighs a few hundred bytes instead of its whole text again.
+    weighs a few hundred bytes instead of its whole text again. text=False: titles only (lesson and section
+    titles, no section text: "titles_only": true), for a course whose text does not fit the page budget.
 
     Result (JSON-able): {"v", "scope": "site"|"lesson", "all"?, "before", "length", "max",
     "lessons": [[title, url]], "sections": [[lesson index, id, title, text | null]]}, urls relative to this page.
@@ -171,18 +177,45 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
         if not any(not s.get("id") for s in sections):      # the lesson's title leads to its top
             sections.insert(0, {"id": "", "title": lesson.get("title") or slug, "text": ""})
         for s in sections:
-            text = s["text"] if s.get("text") is not None else plain_text(s.get("html") or "")
-            text = SPACE.sub(" ", text).strip()
+            body = s["text"] if s.get("text") is not None else plain_text(s.get("html") or "")
+            body = SPACE.sub(" ", body).strip() if text else ""
             title = plain_text(s.get("title") or "")
             if from_page and slug == here and s.get("id"):
                 out_sections.append([n, s["id"], title, None])
-            elif text or title:
-                out_sections.append([n, s.get("id") or "", title, text])
+            elif body or title:
+                out_sections.append([n, s.get("id") or "", title, body])
     data = {"v": VERSION, "scope": "lesson" if here else "site", "before": SNIPPET_BEFORE,
             "length": SNIPPET_LENGTH, "max": MAX_RESULTS, "lessons": out_lessons, "sections": out_sections}
     if here:
         data["all"] = all_url or root + "index.html"
+    if not text:
+        data["titles_only"] = True
     return data
+
+
+def index_json(data: Mapping[str, Any]) -> str:
+    """The JSON text for `<script type="application/json">`: compact, UTF-8, and `<`, `>`, `&` escaped so no
+    lesson text can close the script element."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def index_sizes(data: Mapping[str, Any]) -> tuple[int, int]:
+    """(raw bytes, gzip -9 bytes) of index_json(data): what it adds to a page, near enough (gzip is not additive
+    to the byte, but the text of other lessons shares little with the page around it)."""
+    raw = index_json(data).encode("utf-8")
+    return len(raw), len(gzip.compress(raw, 9))
+
+
+def search_index_within(lessons: Iterable[Mapping[str, Any]], raw_room: int, gzip_room: int, **kw) -> dict:
+    """The whole course's index with text if it fits raw_room and gzip_room bytes (what the page budget leaves
+    on the page that carries it), else titles only (see README of the component / the report)."""
+    lessons = list(lessons)
+    full = search_index(lessons, **kw)
+    raw, gz = index_sizes(full)
+    if raw <= raw_room and gz <= gzip_room:
+        return full
+    return search_index(lessons, text=False, **kw)
 
 
 # ── the search itself (the reference the JS follows; used by tests and the benchmark) ─────────────────────────────

@@ -4,7 +4,6 @@ before the engine places the component itself."""
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 
 import jinja2
@@ -37,8 +36,7 @@ BASE_CSS = ".js-only{display:none}.js .js-only{display:inline}section{min-height
 
 
 def json_script(data) -> str:
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return search.index_json(data)
 
 
 def search_box(data: dict, root_id: str = "search") -> str:

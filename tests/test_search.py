@@ -148,3 +148,25 @@ def test_a_lesson_page_reads_its_own_text_from_the_page():
     assert [s[3] is not None for s in data["sections"] if s[0] == 1] == [True, True]
     size = lambda data: len(json.dumps(data, ensure_ascii=False))  # noqa: E731
     assert size(index(ROPE, here="rope")) < size(index(ROPE)) - len(S.plain_text(ROPE["sections"][1]["html"]))
+
+
+def test_index_json_cannot_close_its_script_element():
+    data = index({"slug": "x", "title": "X", "sections": [{"id": "s", "title": "S", "text": "</script><b>&amp;"}]})
+    text = S.index_json(data)
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == data
+    raw, gz = S.index_sizes(data)
+    assert raw == len(text.encode("utf-8")) and gz == len(gzip.compress(text.encode("utf-8"), 9))
+
+
+def test_a_course_too_big_for_the_budget_is_searched_by_titles():
+    full = index(ROPE, RESID)
+    raw, gz = S.index_sizes(full)
+    assert S.search_index_within([ROPE, RESID], raw, gz) == full              # fits exactly
+    small = S.search_index_within([ROPE, RESID], raw - 1, gz)
+    assert small["titles_only"] is True and "titles_only" not in full
+    assert {s[3] for s in small["sections"]} == {""}
+    assert [s[1:3] for s in small["sections"]] == [s[1:3] for s in full["sections"] if s[2]]
+    assert urls(S.search(small, "rope")) == ["rope/index.html#rope"]          # a section title
+    assert S.search(small, "捷径") == []                                      # only in a section's text
+    assert S.index_sizes(small)[0] < raw

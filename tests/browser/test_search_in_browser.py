@@ -272,3 +272,18 @@ def test_benchmark_script_runs(browser):
                            "--runs", "1"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "whole index raw / gzip" in done.stdout and "2 lessons, index page (whole course)" in done.stdout
+
+
+def test_titles_only_index_says_so(open_page, tmp_path):
+    folder = tmp_path / "titles"
+    folder.mkdir()
+    data = search.search_index(LESSONS, text=False)
+    (folder / "index.html").write_text(searchpage.page("课程", "<h1>课程</h1>", data), encoding="utf-8")
+    visit = opened(open_page, (folder / "index.html").as_uri())
+    page = visit.page
+    assert page.inner_text("label[for=search-input]") == "搜索课程与小节标题"
+    page.type("#search-input", "梯度")
+    shown = results(page)
+    assert [h[0] for h in shown["hits"]] == ["residual/index.html#depth"]        # 深度与梯度
+    assert shown["status"] == "标题中找到 1 处（正文请在各课页面里搜索）"
+    visit.assert_clean()

@@ -173,10 +173,10 @@ lessonkit.widget('search', function (root, data) {
       list.appendChild(li);
     });
     list.hidden = !shown.length;
-    var prefix = site ? '' : '本课';
-    status.textContent = !hits.length ? prefix + '没有找到「' + trimmed + '」'
+    var prefix = site ? (data.titles_only ? '标题中' : '') : '本课';
+    status.textContent = (!hits.length ? prefix + '没有找到「' + trimmed + '」'
       : hits.length > shown.length ? prefix + '找到 ' + hits.length + ' 处，列出前 ' + shown.length + ' 处'
-      : prefix + '找到 ' + hits.length + ' 处';
+      : prefix + '找到 ' + hits.length + ' 处') + (data.titles_only ? '（正文请在各课页面里搜索）' : '');
   }
   function clear() {
     input.value = '';
