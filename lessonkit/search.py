@@ -25,7 +25,6 @@ section titles (the page says so) when the text does not fit the room the budget
 from __future__ import annotations
 
 import gzip
-import json
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -194,10 +193,10 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
 
 
 def index_json(data: Mapping[str, Any]) -> str:
-    """The JSON text for `<script type="application/json">`: compact, UTF-8, and `<`, `>`, `&` escaped so no
-    lesson text can close the script element."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    """The JSON text for `<script type="application/json">`, as the engine writes widget data (compact, UTF-8,
+    `<`, `>`, `&` escaped so no lesson text can close the script element)."""
+    from .render import json_for_script
+    return json_for_script(data)
 
 
 def index_sizes(data: Mapping[str, Any]) -> tuple[int, int]:
