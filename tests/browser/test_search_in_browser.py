@@ -287,3 +287,17 @@ def test_titles_only_index_says_so(open_page, tmp_path):
     assert [h[0] for h in shown["hits"]] == ["residual/index.html#depth"]        # 深度与梯度
     assert shown["status"] == "标题中找到 1 处（正文请在各课页面里搜索）"
     visit.assert_clean()
+
+
+def test_no_results_for_half_typed_pinyin(open_page, search_site):
+    """While an input method composes (pinyin letters), the list waits; the composed characters then search."""
+    visit = opened(open_page, (search_site / "index.html").as_uri())
+    page = visit.page
+    page.evaluate("""() => { const i = document.getElementById('search-input');
+        i.value = 'cancha'; i.dispatchEvent(new InputEvent('input', {isComposing: true})); }""")
+    assert results(page)["status"] == "" and results(page)["listHidden"]
+    page.evaluate("""() => { const i = document.getElementById('search-input');
+        i.value = '残差'; i.dispatchEvent(new InputEvent('input', {isComposing: true}));
+        i.dispatchEvent(new CompositionEvent('compositionend', {data: '残差'})); }""")
+    assert sorted(h[0] for h in results(page)["hits"]) == sorted(expected_urls("残差"))
+    visit.assert_clean()

@@ -184,7 +184,8 @@ lessonkit.widget('search', function (root, data) {
     input.focus();
   }
 
-  input.addEventListener('input', update);
+  input.addEventListener('input', function (e) { if (!e.isComposing) update(); });   // not mid-IME (pinyin)
+  input.addEventListener('compositionend', update);
   input.addEventListener('search', update);          // the clear (×) button of type=search
   input.addEventListener('keydown', function (e) {
     if (e.key === 'ArrowDown') {
