@@ -1,0 +1,230 @@
+// search: scans the index the build wrote (lessonkit/search.py) as one types. No requests; text goes into the page
+// only through textContent. Folding and ranking follow lessonkit.search.search() exactly.
+lessonkit.widget('search', function (root, data) {
+  'use strict';
+  if (!data || !data.sections) return;
+  var input = root.querySelector('[data-role="input"]'), list = root.querySelector('[data-role="results"]');
+  var status = root.querySelector('[data-role="status"]');
+  var allWrap = root.querySelector('[data-role="all-wrap"]'), allLink = root.querySelector('[data-role="all"]');
+  if (!input || !list || !status) return;
+  var site = data.scope !== 'lesson';
+
+  // one UTF-16 unit at a time, so folded text is exactly as long as the text: NFKC, lower case, kept if it grows
+  var FOLD = {}, NOT_PLAIN = /[^\x21-\x40\x5b-\x7f\u3400-\u4dbf\u4e00-\u9fff]/g, SPACES = /\s+/g;
+  function fold1(c) {
+    var k = FOLD[c];
+    if (k === undefined) {
+      k = (c.normalize ? c.normalize('NFKC') : c).toLowerCase();
+      if (k.length !== 1) k = c;
+      if (/\s/.test(k)) k = ' ';
+      FOLD[c] = k;
+    }
+    return k;
+  }
+  function fold(s) { return s.replace(NOT_PLAIN, fold1); }
+  function terms(q) {
+    var seen = {}, words = fold(q.replace(SPACES, ' ')).split(' ').filter(function (w) {
+      if (!w || seen[w]) return false;
+      seen[w] = true;
+      return true;
+    });
+    words.sort(function (a, b) { return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0); });
+    var kept = [];
+    words.forEach(function (w) {
+      if (!kept.some(function (k) { return k.indexOf(w) >= 0; })) kept.push(w);
+    });
+    return kept;
+  }
+
+  // a section whose text is null is on this page: its visible text, by the rules of lessonkit.search.plain_text
+  var SKIP_TAGS = /^(SCRIPT|STYLE|SVG|TEMPLATE|NOSCRIPT|BUTTON|ANNOTATION)$/, HEADING = /^H[1-6]$/, BLOCK =
+    /^(P|DIV|LI|UL|OL|H[1-6]|BR|TR|TD|TH|TABLE|FIGCAPTION|FIGURE|SECTION|ARTICLE|BLOCKQUOTE|PRE|DT|DD|SUMMARY|HEADER)$/;
+  var SKIP_CLASSES = ['print-only', 'vh', 'sec-num', 'answer'];
+  function visible(node, out, top) {
+    for (var c = node.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) { out.push(c.nodeValue); continue; }
+      if (c.nodeType !== 1) continue;
+      var tag = c.tagName.toUpperCase(), cl = c.classList;
+      if (SKIP_TAGS.test(tag) || (top && HEADING.test(tag)) || c.hidden ||   // top: the section's own heading
+          c.getAttribute('aria-hidden') === 'true' || c.getAttribute('data-widget') === 'search' ||
+          SKIP_CLASSES.some(function (k) { return cl && cl.contains(k); })) continue;
+      var block = BLOCK.test(tag);
+      if (block) out.push(' ');
+      visible(c, out, false);
+      if (block) out.push(' ');
+    }
+    return out;
+  }
+  function pageText(id) {
+    var e = document.getElementById(id);
+    return e ? visible(e, [], true).join('').replace(SPACES, ' ').trim() : '';
+  }
+
+  var keys = null;   // [folded title, folded text] per section, made at the first search
+  function prepare() {
+    data.sections.forEach(function (s) { if (s[3] === null) s[3] = pageText(s[1]); });
+    keys = data.sections.map(function (s) { return [fold(s[2]), fold(s[3])]; });
+  }
+  function ranges(hay, words) {
+    var spans = [], merged = [];
+    words.forEach(function (w) {
+      for (var i = hay.indexOf(w); i >= 0; i = hay.indexOf(w, i + w.length)) spans.push([i, i + w.length]);
+    });
+    spans.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    spans.forEach(function (r) {
+      var last = merged[merged.length - 1];
+      if (last && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+      else merged.push([r[0], r[1]]);
+    });
+    return merged;
+  }
+  function count(hay, w) {
+    var n = 0;
+    for (var i = hay.indexOf(w); i >= 0; i = hay.indexOf(w, i + w.length)) n++;
+    return n;
+  }
+
+  function search(query) {
+    var words = terms(query), hits = [];
+    if (!words.length) return hits;
+    if (!keys) prepare();
+    for (var n = 0; n < keys.length; n++) {
+      var k = keys[n], ft = k[0], fx = k[1], inTitle = 0, ok = true;
+      for (var j = 0; j < words.length; j++) {
+        var w = words[j], t = ft.indexOf(w) >= 0;
+        if (!t && fx.indexOf(w) < 0) { ok = false; break; }
+        if (t) inTitle++;
+      }
+      if (!ok) continue;
+      var s = data.sections[n], text = s[3], marks = ranges(fx, words), start = 0, end, c = marks.length;
+      if (marks.length) {
+        start = Math.max(0, marks[0][0] - data.before);
+        end = Math.min(text.length, start + data.length);
+        start = Math.max(0, Math.min(start, end - data.length));
+      }
+      end = Math.min(text.length, start + data.length);
+      if (start > 0 && /[\udc00-\udfff]/.test(text.charAt(start))) start--;          // never split a surrogate pair
+      if (end < text.length && /[\udc00-\udfff]/.test(text.charAt(end))) end++;
+      words.forEach(function (w) { c += count(ft, w); });
+      hits.push({n: n, inTitle: inTitle, count: c, titleMarks: ranges(ft, words), start: start, end: end,
+                 marks: marks.filter(function (r) { return r[0] < end && r[1] > start; }).map(function (r) {
+                   return [Math.max(r[0], start) - start, Math.min(r[1], end) - start];
+                 })});
+    }
+    hits.sort(function (a, b) { return b.inTitle - a.inTitle || b.count - a.count || a.n - b.n; });
+    return hits;
+  }
+
+  // ── showing ──
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text) e.textContent = text;
+    return e;
+  }
+  function marked(parent, text, marks) {
+    var at = 0;
+    marks.forEach(function (r) {
+      if (r[0] > at) parent.appendChild(document.createTextNode(text.slice(at, r[0])));
+      parent.appendChild(el('mark', '', text.slice(r[0], r[1])));
+      at = r[1];
+    });
+    if (at < text.length) parent.appendChild(document.createTextNode(text.slice(at)));
+    return parent;
+  }
+  function href(s) {
+    var url = data.lessons[s[0]][1];
+    return s[1] ? url + '#' + s[1] : (url || '#');
+  }
+  function links() { return Array.prototype.slice.call(list.querySelectorAll('a')); }
+
+  var last = null;
+  function update() {
+    var query = input.value, trimmed = query.replace(SPACES, ' ').trim();
+    if (trimmed === last) return;
+    last = trimmed;
+    while (list.firstChild) list.removeChild(list.firstChild);
+    if (allLink) {
+      allLink.href = data.all + (trimmed ? '?q=' + encodeURIComponent(trimmed) : '');
+      allLink.textContent = trimmed ? '在全部课程中搜索「' + trimmed + '」' : '在全部课程中搜索';
+    }
+    if (allWrap) allWrap.hidden = !trimmed;
+    if (!trimmed) {
+      list.hidden = true;
+      status.textContent = '';
+      return;
+    }
+    var hits = search(trimmed), shown = hits.slice(0, data.max);
+    shown.forEach(function (h) {
+      var s = data.sections[h.n], text = s[3], a = el('a'), li = el('li', 'search-hit');
+      var where = el('span', 'search-where');
+      a.href = href(s);
+      if (site && s[1]) where.appendChild(el('span', 'search-lesson', data.lessons[s[0]][0]));
+      where.appendChild(marked(el('span', 'search-section'), s[2], h.titleMarks));
+      a.appendChild(where);
+      if (text) {
+        var snip = el('span', 'search-snippet');
+        if (h.start > 0) snip.appendChild(document.createTextNode('…'));
+        marked(snip, text.slice(h.start, h.end), h.marks);
+        if (h.end < text.length) snip.appendChild(document.createTextNode('…'));
+        a.appendChild(snip);
+      }
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    list.hidden = !shown.length;
+    var prefix = site ? (data.titles_only ? '标题中' : '') : '本课';
+    status.textContent = (!hits.length ? prefix + '没有找到「' + trimmed + '」'
+      : hits.length > shown.length ? prefix + '找到 ' + hits.length + ' 处，列出前 ' + shown.length + ' 处'
+      : prefix + '找到 ' + hits.length + ' 处') + (data.titles_only ? '（正文请在各课页面里搜索）' : '');
+  }
+  function clear() {
+    input.value = '';
+    update();
+    input.focus();
+  }
+
+  input.addEventListener('input', function (e) { if (!e.isComposing) update(); });   // not mid-IME (pinyin)
+  input.addEventListener('compositionend', update);
+  input.addEventListener('search', update);          // the clear (×) button of type=search
+  input.addEventListener('keydown', function (e) {
+    if (e.key === 'ArrowDown') {
+      var a = links();
+      if (a.length) { e.preventDefault(); a[0].focus(); }
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      clear();
+    }
+  });
+  list.addEventListener('keydown', function (e) {
+    var a = links(), i = a.indexOf(document.activeElement);
+    if (i < 0) return;
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      var j = i + (e.key === 'ArrowDown' ? 1 : -1);
+      if (j < 0) input.focus();
+      else a[Math.min(j, a.length - 1)].focus();
+    } else if (e.key === 'Home' || e.key === 'End') {
+      e.preventDefault();
+      a[e.key === 'Home' ? 0 : a.length - 1].focus();
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      clear();
+    } else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      input.focus();                                   // typing goes on into the box
+    }
+  });
+
+  var q = null;
+  if (site && window.URLSearchParams) {
+    try { q = new URLSearchParams(window.location.search).get('q'); } catch (err) { q = null; }
+  }
+  if (q) {
+    input.value = q;
+    update();
+    input.focus();
+  } else if (input.value) {
+    update();                                          // a value the browser restored on "back"
+  }
+  root.lessonkitSearch = search;                       // for tests and benchmarks: hits for a query, no DOM
+});
