@@ -187,10 +187,12 @@ def test_widgets_and_answers_usable_on_screen(open_page, site, slug):
     summary.click()
     body = page.locator("details.answer[open] .answer-body")
     body.wait_for(state="visible", timeout=5000)
-    page.wait_for_function(f"""() => {{
-        const b = document.querySelector('details.answer[open] .answer-body').getBoundingClientRect();
-        return b.top >= 0 && b.bottom <= document.querySelector('{ROOT}').getBoundingClientRect().top + 0.5;
+    page.wait_for_function(f"""() => {{                         // the screen is dealt again: all of it fits
+        const limit = document.querySelector('{ROOT}').getBoundingClientRect().top + 0.5;
+        return [...document.querySelectorAll('[data-t]')].filter(e => e.getClientRects().length)
+            .every(e => e.getBoundingClientRect().bottom <= limit);
     }}""", timeout=5000)
+    assert page.locator("details.answer[open] .answer-body").is_visible(), "the opened answer stays on screen"
     expect_fits(page.evaluate(SCREEN))
     visit.assert_clean()
 

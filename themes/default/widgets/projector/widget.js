@@ -126,9 +126,9 @@ lessonkit.widget('projector', function (root) {
     }
     layout();
     var i = screenOf(at || blocks[0]);
-    dispatchEvent(new Event('resize'));
     screens.forEach(function (s, j) { if (s.part.key === key && (s.n <= n || s.n === 1)) i = j; });
     show(i);
+    if (lessonkit.refresh) lessonkit.refresh();   // boxes that now overflow sideways become keyboard-scrollable
   }
   function leave() {
     var s = screens[cur], b = s.part.box;
@@ -139,7 +139,7 @@ lessonkit.widget('projector', function (root) {
     setHash(b !== head ? '#' + b.id : '');
     if (b === head && s.n === 1) scrollTo(0, 0); else s.blocks[0].scrollIntoView();
     focus(s.part);
-    dispatchEvent(new Event('resize'));
+    if (lessonkit.refresh) lessonkit.refresh();
   }
   function fromHash() {
     var m = /^#present-(.+)-(\d+)$/.exec(location.hash);
