@@ -19,7 +19,7 @@ from typing import Any
 import jinja2
 
 from . import csp as content_security
-from . import markup
+from . import markup, search
 from .components import Component, Components, PageSlots
 from .compute import ComputedLesson, ComputedWidget
 from .document import placements
@@ -85,15 +85,20 @@ def _render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: 
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
         contexts.append(context)
+    found = [search.lesson_entry(c) for c in contexts]
     for i, context in enumerate(contexts):
         context["prev"] = _nav(contexts[i - 1]) if i > 0 else None
         context["next"] = _nav(contexts[i + 1]) if i + 1 < len(contexts) else None
-        page = env.get_template("lesson.html").render(lesson=context, course=course.lessons, root="../", **common)
+        box = _search_box(search.search_index([found[i]], here=context["slug"], root="../"))
+        page = env.get_template("lesson.html").render(lesson=context, course=course.lessons, root="../",
+                                                      search=box, **common)
         pages[f"{context['slug']}/index.html"] = RenderedPage(page, slots, context["folder"])
     entries = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": f"{c['slug']}/index.html",
                 "objectives": c["objectives"], "minutes": c["minutes"], "number": n}
                for n, c in enumerate(contexts, start=1)]
-    index = env.get_template("index.html").render(lessons=entries, course=course.lessons, root="", **common)
+    box = _search_box(search.search_index(found))
+    index = env.get_template("index.html").render(lessons=entries, course=course.lessons, root="", search=box,
+                                                  **common)
     pages["index.html"] = RenderedPage(index, slots)
     return pages
 
@@ -102,6 +107,12 @@ def _course_entry(src) -> dict[str, Any]:
     title = src.meta.get("title") if isinstance(src.meta.get("title"), str) else src.slug
     return {"slug": src.slug, "title": title, "url": f"{src.slug}/index.html",
             "sections": [{"id": s.id, "number": n, "title": s.title} for n, s in enumerate(src.sections, start=1)]}
+
+
+def _search_box(data: dict[str, Any]) -> dict[str, Any]:
+    """The search component as the templates place it (partials/search.html); `site-search` cannot collide with a
+    section id an author writes, which are ASCII words the author picks."""
+    return {"id": "site-search", "kind": "search", "data": data, "json": json_for_script(data)}
 
 
 def _nav(context: dict[str, Any]) -> dict[str, str]:

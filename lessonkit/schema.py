@@ -37,7 +37,7 @@ LESSON = {
 SITE = {
     "title": Key(str, False, "the site's title: index heading and every page's <title>"),
     "description": Key(str, False, "one line under the title on the index page"),
-    "budget": Key(dict, False, "page weight limits, e.g. `{page_kb: 150, gzip_kb: 40}`"),
+    "budget": Key(dict, False, "page weight limits, e.g. `{page_kb: 200, gzip_kb: 50}`"),
     "theme": Key(str, False, "the theme folder under themes/ (default: default); `--theme` overrides it"),
 }
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import markup
-from .budget import Budget, check_budget, page_sizes
+from .budget import Budget, check_budget, page_sizes, search_index_size, without_search_index
 from .cache import FigureCache
 from .components import Components
 from .compute import ComputedLesson, compute_lesson
@@ -48,6 +48,7 @@ class BuildReport:
     figures_drawn: int = 0
     figures_cached: int = 0
     budget: Budget | None = None
+    search_bytes: int = 0            # the course's search index on index.html, weighed apart from its budget
 
 
 def build(options: Options) -> BuildReport:
@@ -67,11 +68,11 @@ def build(options: Options) -> BuildReport:
         if problems:
             raise ContentError(by_lesson(problems, options.content))
         site = finish_pages(drawing.fill(pages), Components(dirs), dirs)
-    sizes, gzip_sizes = page_sizes(site)                                       # write
-    check_budget(sizes, gzip_sizes, config.budget)
+    check_budget(*page_sizes(without_search_index(site)), config.budget)       # write
+    sizes, gzip_sizes = page_sizes(site)
     write_site(site, options.out)
     return BuildReport(site, stats.font, time.perf_counter() - started, sizes, gzip_sizes,
-                       stats.drawn, stats.cached, config.budget)
+                       stats.drawn, stats.cached, config.budget, search_index_size(site))
 
 
 def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:

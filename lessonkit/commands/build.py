@@ -73,6 +73,7 @@ def print_summary(report, out: Path) -> None:
         ("Figures cached", f"{report.figures_cached}"),
         ("Font", report.font or "none (no figures)"),
         ("Bytes", f"{sum(report.sizes.values()) / 1024:.1f} KB, gzip {sum(report.gzip_sizes.values()) / 1024:.1f} KB"),
+        ("Search index", f"{report.search_bytes / 1024:.1f} KB in index.html (outside its budget)"),
     ]
     print(f"built {len(lessons)} lesson(s) + index into {out}")
     for label, value in rows:
