@@ -105,6 +105,13 @@ def two_pow():
 """
 
 
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory) -> Path:
+    """One figure cache (in the session's temporary folder) for the tests that build the real lessons: each figure is
+    drawn once per run, not once per test module. Tests about the cache itself use their own."""
+    return tmp_path_factory.mktemp("shared-cache")
+
+
 @pytest.fixture
 def make_lesson(tmp_path):
     """Write a lesson folder under tmp_path/content; keyword arguments override the three files."""

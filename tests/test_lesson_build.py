@@ -20,10 +20,9 @@ if not (PROJECT / "content" / SLUG / "lesson.yaml").is_file():
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("site")
-    out = root / "out"
-    assert main(["build", "--quiet", "--lesson", SLUG, "--out", str(out), "--cache-dir", str(root / "cache")]) == 0
+def site(tmp_path_factory, shared_cache):
+    out = tmp_path_factory.mktemp("site") / "out"
+    assert main(["build", "--quiet", "--lesson", SLUG, "--out", str(out), "--cache-dir", str(shared_cache)]) == 0
     return out
 
 

@@ -56,7 +56,7 @@ class Links(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, shared_cache):
     """The real lessons plus a fresh `new` lesson, built as GitHub Pages would build them."""
     from shutil import copytree
 
@@ -64,7 +64,7 @@ def site(tmp_path_factory):
     copytree(PROJECT / "content", root / "content")
     assert main(["new", "sample", "--content", str(root / "content")]) == 0
     assert main(["build", "--quiet", "--content", str(root / "content"), "--out", str(root / "out"),
-                 "--cache-dir", str(root / "cache")]) == 0
+                 "--cache-dir", str(shared_cache)]) == 0
     return root / "out"
 
 

@@ -29,12 +29,11 @@ def test_common_text_size_moves_to_the_root_but_tspans_keep_theirs():
 
 
 @pytest.fixture(scope="module")
-def real_site(tmp_path_factory):
+def real_site(tmp_path_factory, shared_cache):
     from lessonkit.cli import main
 
-    root = tmp_path_factory.mktemp("weight")
-    out = root / "out"
-    assert main(["build", "-q", "--out", str(out), "--cache-dir", str(root / "cache")]) == 0
+    out = tmp_path_factory.mktemp("weight") / "out"
+    assert main(["build", "-q", "--out", str(out), "--cache-dir", str(shared_cache)]) == 0
     return out
 
 

@@ -59,18 +59,17 @@ def site_content(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def site(site_content, tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("browser-site")
-    out = root / "out"
+def site(site_content, tmp_path_factory, shared_cache) -> Path:
+    out = tmp_path_factory.mktemp("browser-site") / "out"
     assert main(["build", "--quiet", "--content", str(site_content), "--out", str(out),
-                 "--cache-dir", str(root / "cache")]) == 0
+                 "--cache-dir", str(shared_cache)]) == 0
     return out
 
 
 @pytest.fixture(scope="session")
-def site_cache(site) -> Path:
+def site_cache(site, shared_cache) -> Path:
     """The figure cache the site was built with (the PDF handout reuses it)."""
-    return site.parent / "cache"
+    return shared_cache
 
 
 @pytest.fixture(scope="session")
