@@ -17,11 +17,10 @@ import numpy as np
 from lesson_folders import PROJECT, real_lessons
 
 SLUG = "test-fixture-widgets"
-KINDS = ("mask_table", "block_stack")
+KINDS = ("mask_table", "explorer")
 TOKENS = ["小猫", "追", "蝴蝶", "跑", "远"]          # five tokens: 10 masked cells above the diagonal
 LAYERS = list(range(0, 9))                              # 0 … 8 blocks
 INITIAL = 2
-TABLE_LAYERS = [0, 1, 2, 4, 8]                          # the rows its printed table lists
 
 
 def expected_series() -> dict[str, np.ndarray]:
@@ -70,7 +69,7 @@ MD = """\
 PY = '''\
 import numpy as np
 
-from lessonkit import Lesson
+from lessonkit import Lesson, explorer, param
 
 lesson = Lesson()
 
@@ -109,11 +108,13 @@ def mask_table(tokens):
 @lesson.widget
 def block_stack(layers):
     x = np.array(layers, dtype=float)
-    series = [("grow", "一直变大", 1.35 ** x), ("flat", "保持不变", np.ones_like(x)),
-              ("slow", "慢慢变大", np.sqrt(1 + x / 2))]
-    return {"layers": layers, "initial": 2, "quantity_label": "‖x‖ / √d", "table_layers": [0, 1, 2, 4, 8],
-            "series": [{"key": k, "label": label, "values": [float(f"{v:.4g}") for v in values]}
-                       for k, label, values in series]}
+    series = [("一直变大", 1.35 ** x), ("保持不变", np.ones_like(x)), ("慢慢变大", np.sqrt(1 + x / 2))]
+
+    def state(blocks):
+        return {"values": [(label, float(v[layers.index(blocks)])) for label, v in series]}
+
+    return explorer(params=[param("blocks", "块数", layers, control="stepper", initial=2)], state=state,
+                    key=[0, 8], bars="log", caption="‖x‖ / √d")
 
 
 @lesson.figure(caption="三种数值随块数的变化，纵轴是对数刻度。",

@@ -42,10 +42,10 @@ def test_fixture_widgets_change_under_the_policy(open_page, fixture_url):
     assert first_row.locator("td").nth(1).text_content() == "✕遮住"
 
     stack = page.locator("#widget-block_stack")
-    assert stack.locator('[data-role="count"]').inner_text() == str(INITIAL)
-    stack.locator('[data-action="add"]').click()                          # 加一块
-    assert stack.locator('[data-role="count"]').inner_text() == str(INITIAL + 1)
-    assert stack.locator(".bs-stack .blk").count() == INITIAL + 1
+    assert stack.locator(".ex-shown").inner_text() == str(INITIAL)
+    stack.locator('[data-step="1"]').click()                              # 加一块
+    assert stack.locator(".ex-shown").inner_text() == str(INITIAL + 1)
+    assert stack.get_attribute("data-state") == str(INITIAL + 1)
     assert page.evaluate("window.__violations") == []
     visit.assert_clean()
 

@@ -113,45 +113,40 @@ def parse_shown(text: str) -> float:
 
 
 def test_block_stack_shows_the_computed_magnitudes(fixture_page):
+    """The fixture's explorer, stepped with − and + through every block count: what it shows is numpy's value."""
     page = fixture_page.page
     truth = expected_series()                                  # ‖x‖/√d after n blocks, by numpy
-    data = json.loads(page.text_content("script#widget-block_stack-data"))
-    assert {s["key"]: s["label"] for s in data["series"]} == LABELS
-    embedded = {s["key"]: s["values"] for s in data["series"]}
+    order = list(LABELS)
 
     def check(n: int) -> None:
         shown = page.evaluate("""sel => {
             const el = document.querySelector(sel);
-            const rows = [...el.querySelectorAll('li.bs-row')].map(r =>
-                [r.dataset.series, r.querySelector('[data-role=value]').textContent]);
-            return {count: el.querySelector('[data-role=count]').textContent, rows,
+            return {count: el.querySelector('.ex-shown').textContent,
+                    labels: [...el.querySelectorAll('.ex-live dt')].map(d => d.textContent),
+                    values: [...el.querySelectorAll('.ex-live .ex-value')].map(v => v.textContent),
                     status: el.querySelector('.status').textContent,
-                    add: el.querySelector('[data-action=add]').disabled,
-                    remove: el.querySelector('[data-action=remove]').disabled};
+                    add: el.querySelector('[data-step="1"]').disabled,
+                    remove: el.querySelector('[data-step="-1"]').disabled};
         }""", STACK)
         assert shown["count"] == str(n)
-        assert [key for key, _ in shown["rows"]] == list(LABELS)
-        parts = [f"当前：{n} 块"]
-        for key, text in shown["rows"]:
+        assert shown["labels"] == [LABELS[k] for k in order]
+        for key, text in zip(order, shown["values"]):
             assert parse_shown(text) == pytest.approx(truth[key][n], rel=6e-3), (key, n, text)
-            assert text == format_value(embedded[key][n]), (key, n)   # the same number format as the text
-            parts.append(f"{LABELS[key]} {text}")
-        assert shown["status"] == " · ".join(parts)
+        assert shown["status"] == f"块数 {n}：" + "；".join(f"{LABELS[k]} {t}" for k, t in zip(order, shown["values"]))
         assert shown["remove"] == (n == LAYERS[0]) and shown["add"] == (n == LAYERS[-1])
 
-    assert data["layers"] == LAYERS and data["initial"] == INITIAL
     n = INITIAL
     check(n)
     while n > LAYERS[0]:
-        page.click(f"{STACK} [data-action=remove]")
+        page.click(f'{STACK} [data-step="-1"]')
         n -= 1
         check(n)
     while n < LAYERS[-1]:
-        page.click(f"{STACK} [data-action=add]")
+        page.click(f'{STACK} [data-step="1"]')
         n += 1
         check(n)
     # at the end the disabled button hands the focus to the other one, so the keyboard is never lost
-    assert page.evaluate("document.activeElement.dataset.action") == "remove"
+    assert page.evaluate("document.activeElement.dataset.step") == "-1"
 
 
 def test_every_challenge_answer_reveals(lesson, site_content, slug):
