@@ -19,6 +19,7 @@ from .compute import Lesson, compute_values, call_author_code, inputs_for, load_
 from .content import FENCE, LessonSource, find_lessons, read_lesson
 from .errors import ContentError, Problem, UsageError
 from .output import write_site
+from .selfcheck import CheckBuilder
 from .siteconfig import SiteConfig, load_site_config
 from .render import json_for_script, make_env, read_asset, theme_dirs, theme_problem, use_bytecode_cache
 
@@ -428,6 +429,8 @@ def lesson_context(lesson: ComputedLesson, env) -> dict[str, Any]:
 
     challenges = [c if isinstance(c, dict) else {} for c in (meta.get("challenges") or [])] \
         if isinstance(meta.get("challenges"), list) else []
+    checks = CheckBuilder(lesson.values, meta_path, lines, ctx.problems, md,
+                          lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)))
     sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, ctx, src.body_path, s.line),
                  "body": markup.render_block(s.body, ctx, src.body_path, s.line + 1)}
                 for n, s in enumerate(src.sections, start=1)]
@@ -441,7 +444,8 @@ def lesson_context(lesson: ComputedLesson, env) -> dict[str, Any]:
         "sections": sections,
         "challenges": [{"id": f"challenge-{n}", "number": n, "title": c.get("title"),
                         "question": md(f"challenges.{n - 1}.question", _str(c.get("question"))),
-                        "answer": md(f"challenges.{n - 1}.answer", _str(c.get("answer")))}
+                        "answer": md(f"challenges.{n - 1}.answer", _str(c.get("answer"))),
+                        "check": checks.challenge(c, n)}
                        for n, c in enumerate(challenges, start=1)],
         "sources": [md(f"sources.{i}", s, inline=True) for i, s in texts("sources")],
         "figures_count": len(placed_figures),
