@@ -117,4 +117,5 @@ lessonkit.widget('selfcheck', function (root, data) {
     });
     label();
   }
+  root.classList.add('is-live');
 });
