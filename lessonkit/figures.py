@@ -94,7 +94,14 @@ class FigureMaker:
 
 def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> str:
     """Run one figure function and return its SVG, with ids made unique for `name`."""
+    return draw_figure(name, func, args, font, path, line)[0]
+
+
+def draw_figure(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> tuple[str, dict]:
+    """Run one figure function: its SVG (ids unique for `name`) and the numbers it plots (lessonkit.figdata)."""
     import matplotlib
+
+    from . import figdata
 
     with matplotlib.rc_context(style(font)), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -110,11 +117,12 @@ def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int 
                                         "the matplotlib Figure from plt.subplots()")])
         buffer = io.StringIO()
         fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+        data = figdata.record(fig)  # after drawing, when the tick labels are known
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
     if glyphs:
         raise ContentError([Problem(path, line, f"figure `{name}`: {g}", f"text the font {font} can draw")
                             for g in glyphs])
-    return clean_svg(buffer.getvalue(), name)
+    return clean_svg(buffer.getvalue(), name), data
 
 
 def clean_svg(svg: str, name: str) -> str:

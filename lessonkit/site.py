@@ -12,7 +12,7 @@ from typing import Any
 import jinja2
 
 from . import csp as content_security
-from . import markup
+from . import figdata, markup
 from .budget import Budget, check_budget, page_sizes
 from .cache import FigureCache, Uncacheable, engine_digest, figure_key, lesson_files_digest, values_key
 from .compute import Lesson, compute_values, call_author_code, inputs_for, load_lesson_module
@@ -45,6 +45,7 @@ class ComputedLesson:
     widgets: dict[str, dict]         # name → {"template", "data"}
     registry: Lesson
     files_digest: str | None = None  # hash of lesson.py and the lesson's data files, when caching
+    figure_data: dict[str, dict] = field(default_factory=dict)  # name → what the figure plots (lessonkit.figdata)
 
 
 @dataclass
@@ -84,7 +85,7 @@ def build(options: Options) -> BuildReport:
         problems += drawing.wait()
         if problems:
             raise ContentError(by_lesson(problems, options.content))
-        pages = drawing.fill(pages)
+        pages = drawing.fill(pages, dirs)
     if len(markup.MATHML_MEMO) > known_math:
         cache.put_math(markup.MATHML_MEMO)
     sizes, gzip_sizes = page_sizes(pages)
@@ -214,10 +215,11 @@ def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, jobs: i
             except Uncacheable:
                 key = None
             svg = cache.get(key) if key else None
-            if svg is None:
+            data = cache.get_data(key) if svg is not None else None
+            if svg is None or data is None:
                 to_draw.append((lesson, name, key))
             else:
-                lesson.figures[name] = svg
+                lesson.figures[name], lesson.figure_data[name] = svg, data
                 stats.cached += 1
     stats.drawn = len(to_draw)
     drawing = Drawing(to_draw, font.family, jobs, cache)
@@ -273,9 +275,10 @@ class Drawing:
         _DRAW_TASKS = None
         for i, (lesson, name, _) in enumerate(self.tasks):
             lesson.figures[name] = self._placeholder(i)
+            lesson.figure_data[name] = {"placeholder": self._placeholder(i, "figdata")}
 
-    def _placeholder(self, index: int) -> str:
-        return f"<!--lessonkit-figure-{self.nonce}-{index}-->"
+    def _placeholder(self, index: int, kind: str = "figure") -> str:
+        return f"<!--lessonkit-{kind}-{self.nonce}-{index}-->"
 
     def _store(self, results: list[tuple[str, Any]]) -> list[Problem]:
         """Cache and place the SVGs; return the author's problems."""
@@ -284,9 +287,11 @@ class Drawing:
             if kind == "problems":
                 problems += result
                 continue
-            lesson.figures[name] = result
+            pending = lesson.figure_data.get(name) or {}
+            lesson.figures[name], data = result
+            lesson.figure_data[name] = {**data, "figure": pending["figure"]} if "figure" in pending else data
             if key and self.cache is not None:
-                self.cache.put(key, result)
+                self.cache.put(key, *result)
         return problems
 
     def wait(self) -> list[Problem]:
@@ -295,13 +300,17 @@ class Drawing:
             self.problems = self._store([future.result() for future in self.futures])
         return self.problems
 
-    def fill(self, pages: dict[str, bytes]) -> dict[str, bytes]:
-        """Put each worker-drawn SVG where its placeholder stands (after `wait`)."""
+    def fill(self, pages: dict[str, bytes], dirs: list[Path]) -> dict[str, bytes]:
+        """Put each worker-drawn SVG, and the table of its data, where their placeholders stand (after `wait`)."""
         if self.pool is None:
             return pages
+        env = make_env(dirs)
         for i, (lesson, name, _) in enumerate(self.tasks):
             placeholder, svg = self._placeholder(i).encode(), lesson.figures[name].encode("utf-8")
-            pages = {page: data.replace(placeholder, svg) for page, data in pages.items()}
+            data = lesson.figure_data.get(name) or {}
+            table = _figure_data_html(env, data["figure"], data).encode("utf-8") if "figure" in data else b""
+            pages = {page: content.replace(placeholder, svg).replace(self._placeholder(i, "figdata").encode(), table)
+                     for page, content in pages.items()}
         return pages
 
     def __enter__(self) -> "Drawing":
@@ -325,14 +334,14 @@ def _draw_task(index: int) -> tuple[str, Any]:
 
 def _draw_one(lesson: ComputedLesson, name: str, font: str) -> tuple[str, Any]:
     """("svg", markup) or ("problems", [Problem…]): the author's errors travel back from a worker as data."""
-    from .figures import draw_svg
+    from .figures import draw_figure
 
     spec = lesson.registry.figures[name]
     path = lesson.source.code_path
     line = spec.func.__code__.co_firstlineno
     try:
         args = copy.deepcopy(inputs_for(spec.inputs, lesson.values, path, name, line))  # a figure may not change values
-        return "svg", draw_svg(name, spec.func, args, font, path, line)
+        return "svg", draw_figure(name, spec.func, args, font, path, line)
     except ContentError as err:
         return "problems", err.problems
 
@@ -501,7 +510,19 @@ def _figure_html(lesson: ComputedLesson, name: str, ctx, env, placed: list[str])
         "alt": markup.render_text(spec.alt, ctx, path, line),
         "svg": lesson.figures.get(name, ""),  # missing only when drawing it failed, which is reported
     }
+    data = lesson.figure_data.get(name)
+    if data and "placeholder" in data:  # still being drawn: its table goes in with the SVG (Drawing.fill)
+        data["figure"] = dict(figure, svg="")
+        figure["data_html"] = data["placeholder"]
+    else:
+        figure["data_html"] = _figure_data_html(env, figure, data)
     return env.get_template("partials/figure.html").render(figure=figure)
+
+
+def _figure_data_html(env, figure: dict, data: dict | None) -> str:
+    """The 「数据」 disclosure under a figure: the numbers it plots as tables, with a CSV link each."""
+    tables = figdata.view(data, figure["id"])
+    return env.get_template("partials/figure_data.html").render(figure=figure, tables=tables) if tables else ""
 
 
 def _widget_html(lesson: ComputedLesson, name: str, env, placed: set[str]) -> str:
