@@ -113,7 +113,7 @@ def test_no_figure_split_across_pages(handout, site):
     figures = re.findall(r'<figure id="fig-[\w-]+".*?</figure>', page_html, re.S)
     assert len(figures) == 4
     for figure in figures:
-        caption = squeeze(html.unescape(re.sub(r"<[^>]+>", "", re.search(r"<figcaption>(.*?)</figcaption>",
+        caption = squeeze(html.unescape(re.sub(r"<[^>]+>", "", re.search(r"<figcaption[^>]*>(.*?)</figcaption>",
                                                                        figure, re.S).group(1))))[:12]
         labels = {squeeze(html.unescape(re.sub(r"<[^>]+>", "", t)))
                   for t in re.findall(r"<text\b[^>]*>(.*?)</text>", figure, re.S)}
