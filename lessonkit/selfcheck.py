@@ -83,14 +83,14 @@ class CheckBuilder:
         self.texts: list[str] = []
         data: dict[str, Any] = {"messages": MESSAGES, "fields": [], "choices": None, "bands": self.texts}
         if isinstance(check, dict):
-            has_fields, has_choices = isinstance(check.get("fields"), list), isinstance(check.get("choices"), list)
+            has_fields, has_choices = check.get("fields") is not None, check.get("choices") is not None
             if has_fields == has_choices:
                 self.problem(f"{prefix}.check", "has both `fields` and `choices`" if has_fields else
                              "has neither `fields` nor `choices`",
                              "either `fields:` (numeric answers) or `choices:` (multiple choice)")
-            elif has_fields:
+            elif has_fields and isinstance(check["fields"], list):  # anything else: reported by the schema
                 self.fields(check["fields"], f"{prefix}.check.fields", cid, context, data)
-            else:
+            elif has_choices and isinstance(check["choices"], list):
                 self.choices(check, f"{prefix}.check", cid, context, data)
         if isinstance(hints, list):
             context["hints"] = [self.render_md(f"{prefix}.hints.{i}", h, False)

@@ -203,3 +203,17 @@ def test_zero_answer_has_no_ratio_bands():
     assert find_message(check, 0.005, texts) == (True, "正确")
     assert find_message(check, 0.5, texts) == (False, "偏大。")
     assert find_message(check, -0.5, texts) == (False, "偏小。")
+
+
+def test_a_wrong_type_is_reported_once_and_hints_alone_need_no_check(make_lesson, run_build):
+    yaml = HEAD + "  - title: 题\n    question: 问\n    answer: 答\n    hints: [想一想。]\n    check:\n      fields: 三\n"
+    make_lesson(yaml=yaml, md=MD, py=PY)
+    code, _, err, _ = run_build()
+    assert code == 1
+    assert err.count("lesson.yaml:") == 1 and "lesson.yaml:11: `challenges.0.check.fields` is text ('三')" in err
+    make_lesson(yaml=HEAD + "  - title: 题\n    question: 问\n    answer: 答\n    hints: [想一想。, 再想想。]\n",
+                md=MD, py=PY)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert page.count('class="sc-hint"') == 2 and 'class="sc-form"' not in page
