@@ -80,8 +80,7 @@ class CheckBuilder:
             return None
         cid = f"check-{number}"
         context: dict[str, Any] = {"id": cid, "fields": [], "choices": [], "multiple": False, "hints": []}
-        self.texts: list[str] = []
-        data: dict[str, Any] = {"messages": MESSAGES, "fields": [], "choices": None, "bands": self.texts}
+        data: dict[str, Any] = {"messages": MESSAGES, "fields": [], "choices": None}
         if isinstance(check, dict):
             has_fields, has_choices = check.get("fields") is not None, check.get("choices") is not None
             if has_fields == has_choices:
@@ -90,6 +89,9 @@ class CheckBuilder:
                              "either `fields:` (numeric answers) or `choices:` (multiple choice)")
             elif has_fields and isinstance(check["fields"], list):  # anything else: reported by the schema
                 self.fields(check["fields"], f"{prefix}.check.fields", cid, context, data)
+                signs = {f["answer"] < 0 for f in data["fields"] if f["answer"] != 0}
+                data["ratios"] = {key: ratio_table(negative) for key, negative in (("pos", False), ("neg", True))
+                                  if negative in signs}
             elif has_choices and isinstance(check["choices"], list):
                 self.choices(check, f"{prefix}.check", cid, context, data)
         if isinstance(hints, list):
@@ -147,7 +149,7 @@ class CheckBuilder:
             input_id = f"{fid}-{j + 1}" if vector else fid
             input_label = f"{label} 的第 {j + 1} 个值" if vector else label
             check = {"id": input_id, "label": input_label, "unit": unit, "accept": list(accept),
-                     "mistakes": [], **band_segments(feedback_bands(expected, accept), self.texts)}
+                     "mistakes": [], "answer": expected}
             for m_key, m_value, hint in mistakes:
                 interval = accepted_interval(m_value, tolerance) if m_value != 0 else (m_value, m_value)
                 if _overlap(interval, accept):
@@ -296,94 +298,56 @@ def _times(k: int) -> str:
 BIG_DECADES = 4
 
 
-def feedback_bands(expected: float, accept: tuple[float, float]) -> list[list]:
-    """[lo, hi, message] intervals (None = unbounded) for wrong answers, by their ratio to the answer: a sign that is
-    wrong, a little off, about 2–3×, about 10ᵏ× too big or too small. Overlaps with `accept` are trimmed (the script
-    checks the accepted interval and the mistakes first). An answer of 0 has no ratio: only 偏大 / 偏小."""
-    if expected == 0:
-        return []
-    # bands in ratio space r = x / expected, as (r_lo, r_hi, message)
-    big, small = ("偏大", "偏小") if expected > 0 else ("绝对值偏大", "绝对值偏小")
-    ratio_bands: list[tuple[float, float, str]] = []
+def ratio_table(negative: bool = False) -> dict[str, Any]:
+    """How far off a wrong answer is, by its ratio r = x / answer (one table serves every answer of one sign): sorted
+    `edges` and the message for each gap between two edges (`says`); `over` beyond the last edge; `sign` when r < 0;
+    `flip` when −x would be right. The script finds the gap; an answer of 0 has no ratio (only 偏大 / 偏小)."""
+    big, small = ("偏大", "偏小") if not negative else ("绝对值偏大", "绝对值偏小")
     root10 = math.sqrt(10)
-    ratio_bands.append((1, 1.5, f"稍{big}：比正确值大，但不到它的 1.5 倍。" if expected > 0
-                        else "稍偏小：绝对值比正确值大，但不到它的 1.5 倍。"))
-    ratio_bands.append((1.5, root10, f"{big}，约为正确值的 2～3 倍。"))
+    bands: list[tuple[float, str]] = [(0, f"{small}很多：不到正确值的 1/{_times(BIG_DECADES)}。")]
+    for k in range(BIG_DECADES, 0, -1):
+        bands.append((10 ** (-k - 0.5), f"{small}，约为正确值的 1/{_times(k)}。"))
+    bands.append((1 / root10, f"{small}，约为正确值的 1/2～1/3。"))
+    bands.append((2 / 3, "稍偏大：绝对值比正确值小，但在它的 2/3 以上。" if negative
+                  else "稍偏小：比正确值小，但在它的 2/3 以上。"))
+    bands.append((1, "稍偏小：绝对值比正确值大，但不到它的 1.5 倍。" if negative
+                  else "稍偏大：比正确值大，但不到它的 1.5 倍。"))
+    bands.append((1.5, f"{big}，约为正确值的 2～3 倍。"))
     for k in range(1, BIG_DECADES + 1):
-        ratio_bands.append((10 ** (k - 0.5), 10 ** (k + 0.5), f"{big}，约为正确值的 {_times(k)} 倍。"))
-    ratio_bands.append((10 ** (BIG_DECADES + 0.5), math.inf, f"{big}很多：超过正确值的 {_times(BIG_DECADES)} 倍。"))
-    ratio_bands.append((2 / 3, 1, "稍偏小：比正确值小，但在它的 2/3 以上。" if expected > 0
-                        else "稍偏大：绝对值比正确值小，但在它的 2/3 以上。"))
-    ratio_bands.append((1 / root10, 2 / 3, f"{small}，约为正确值的 1/2～1/3。"))
-    for k in range(1, BIG_DECADES + 1):
-        ratio_bands.append((10 ** (-k - 0.5), 10 ** (-k + 0.5), f"{small}，约为正确值的 1/{_times(k)}。"))
-    ratio_bands.append((0, 10 ** (-BIG_DECADES - 0.5), f"{small}很多：不到正确值的 1/{_times(BIG_DECADES)}。"))
-    lo_r, hi_r = sorted((accept[0] / expected, accept[1] / expected))
-    ratio_bands.append((-hi_r, -lo_r, "正负号反了：大小对，但符号不对。"))
-    ratio_bands.append((-math.inf, 0, "正负号不对：应该是" + ("正数。" if expected > 0 else "负数。")))
-
-    bands = []
-    for r_lo, r_hi, message in ratio_bands:
-        lo, hi = sorted((r_lo * expected, r_hi * expected))
-        # trim the accepted interval away (the bands meet at ratio 1, so each overlaps it from one side only)
-        if lo < accept[1] and hi > accept[0]:
-            if lo >= accept[0]:
-                lo = accept[1]
-            elif hi <= accept[1]:
-                hi = accept[0]
-        if lo >= hi:
-            continue
-        bands.append([None if math.isinf(lo) else lo, None if math.isinf(hi) else hi, message])
-    return bands
+        bands.append((10 ** (k - 0.5), f"{big}，约为正确值的 {_times(k)} 倍。"))
+    edges = [edge for edge, _ in bands] + [10 ** (BIG_DECADES + 0.5)]
+    return {"edges": [float(f"{e:.{BAND_DIGITS}g}") for e in edges], "says": [message for _, message in bands],
+            "over": f"{big}很多：超过正确值的 {_times(BIG_DECADES)} 倍。",
+            "sign": "正负号不对：应该是" + ("负数。" if negative else "正数。"),
+            "flip": "正负号反了：大小对，但符号不对。"}
 
 
-BAND_DIGITS = 6  # band edges need no more (the accepted interval keeps full precision)
+BAND_DIGITS = 6  # ratio edges need no more (the accepted interval keeps full precision)
 
 
-def band_segments(bands: list[list], texts: list[str]) -> dict[str, list]:
-    """The bands (earlier ones win where they overlap) as sorted `edges` and, for each gap between two edges, the
-    index of its message in `texts` (`says`, −1: none; new messages are appended): compact enough for many fields
-    on a page. `beyond` = the messages below the first edge and above the last."""
-    edges = sorted({float(f"{e:.{BAND_DIGITS}g}") + 0.0 for lo, hi, _ in bands for e in (lo, hi) if e is not None})
-    says = []
-    for a, b in zip(edges, edges[1:]):
-        mid = (a + b) / 2
-        hit = next((m for lo, hi, m in bands if (lo is None or lo <= mid) and (hi is None or mid < hi)), None)
-        says.append(_index(texts, hit) if hit is not None else -1)
-    below = next((m for lo, hi, m in bands if lo is None), None)   # an unbounded band: beyond the first/last edge
-    above = next((m for lo, hi, m in bands if hi is None), None)
-    return {"edges": edges, "says": says, "beyond": [_index(texts, below) if below else -1,
-                                                      _index(texts, above) if above else -1]}
-
-
-def _index(texts: list[str], message: str) -> int:
-    if message not in texts:
-        texts.append(message)
-    return texts.index(message)
-
-
-def find_message(check: dict, x: float, texts: list[str]) -> tuple[bool, str]:
-    """What the script says for the typed number x (the same search as widget.js): for tests and the guide."""
+def find_message(check: dict, x: float, tables: dict[str, dict]) -> tuple[bool, str]:
+    """What the script says for the typed number x (the same search as widget.js), for tests: `check` is one field's
+    data, `tables` the challenge's `ratios` ({"pos": ratio_table(), "neg": ratio_table(True)}, as needed)."""
     lo, hi = check["accept"]
     if lo <= x <= hi:
         return True, MESSAGES["right"]
     for m_lo, m_hi, hint in check["mistakes"]:
         if m_lo <= x <= m_hi:
             return False, hint
-    edges, says = check["edges"], check["says"]
-    index = -1
-    if edges and x < edges[0]:
-        index = check["beyond"][0]
-    elif edges and x >= edges[-1]:
-        index = check["beyond"][1]
-    else:
-        for k, (a, b) in enumerate(zip(edges, edges[1:])):
-            if a <= x < b:
-                index = says[k]
-                break
-    if index >= 0:
-        return False, texts[index]
-    return False, MESSAGES["above"] if x > hi else MESSAGES["below"]
+    answer = check["answer"]
+    if answer == 0:
+        return False, MESSAGES["above"] if x > hi else MESSAGES["below"]
+    table = tables["neg" if answer < 0 else "pos"]
+    if lo <= -x <= hi:
+        return False, table["flip"]
+    r = x / answer
+    if r < 0:
+        return False, table["sign"]
+    edges = table["edges"]
+    for k in range(len(edges) - 1):
+        if edges[k] <= r < edges[k + 1]:
+            return False, table["says"][k]
+    return False, table["over"]
 
 
 def _overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:

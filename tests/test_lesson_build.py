@@ -131,14 +131,14 @@ def test_self_checks_of_challenges_2_and_3(page):
 
     two = data("check-2")
     field = two["fields"][0]
-    assert find_message(field, 0.004, two["bands"])[0] and find_message(field, 0.00405, two["bands"])[0]
-    right, hint = find_message(field, 0.006, two["bands"])
+    assert find_message(field, 0.004, two["ratios"])[0] and find_message(field, 0.00405, two["ratios"])[0]
+    right, hint = find_message(field, 0.006, two["ratios"])
     assert not right and "笔误" in hint
-    assert find_message(field, 0.04, two["bands"]) == (False, "偏大，约为正确值的 10 倍。")
+    assert find_message(field, 0.04, two["ratios"]) == (False, "偏大，约为正确值的 10 倍。")
     three = data("check-3")
     x = np.array([10.0, 0, 0, 0])
     expected = [x.mean(), x.std(), *((x - x.mean()) / x.std())]
     assert [f["label"] for f in three["fields"]] == ["μ", "σ"] + [f"x̂ 的第 {i} 个值" for i in range(1, 5)]
     for f, value in zip(three["fields"], expected):
-        assert find_message(f, round(value, 2), three["bands"])[0], f["label"]
-        assert not find_message(f, value + 0.5, three["bands"])[0], f["label"]
+        assert find_message(f, round(value, 2), three["ratios"])[0], f["label"]
+        assert not find_message(f, value + 0.5, three["ratios"])[0], f["label"]

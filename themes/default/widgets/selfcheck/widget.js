@@ -25,19 +25,20 @@ lessonkit.widget('selfcheck', function (root, data) {
     return percent ? x / 100 : x;
   }
   function within(x, lo, hi) { return lo <= x && x <= hi; }
+  // accepted → a known mistake → the sign → how far off, by the ratio to the answer (edges computed at build time)
   function judge(check, x) {
-    if (within(x, check.accept[0], check.accept[1])) return [true, msg.right];
-    var i, m;
+    var lo = check.accept[0], hi = check.accept[1], i, m;
+    if (within(x, lo, hi)) return [true, msg.right];
     for (i = 0; i < check.mistakes.length; i++) {
       m = check.mistakes[i];
       if (within(x, m[0], m[1])) return [false, m[2]];
     }
-    var e = check.edges, k = -1;
-    if (e.length && x < e[0]) k = check.beyond[0];
-    else if (e.length && x >= e[e.length - 1]) k = check.beyond[1];
-    else for (i = 0; i + 1 < e.length; i++) if (e[i] <= x && x < e[i + 1]) { k = check.says[i]; break; }
-    if (k >= 0) return [false, data.bands[k]];
-    return [false, x > check.accept[1] ? msg.above : msg.below];
+    if (check.answer === 0) return [false, x > hi ? msg.above : msg.below];
+    var t = data.ratios[check.answer < 0 ? 'neg' : 'pos'], r = x / check.answer, e = t.edges;
+    if (within(-x, lo, hi)) return [false, t.flip];
+    if (r < 0) return [false, t.sign];
+    for (i = 0; i + 1 < e.length; i++) if (e[i] <= r && r < e[i + 1]) return [false, t.says[i]];
+    return [false, t.over];
   }
   function show(fb, ok, text) {
     fb.textContent = text;
