@@ -143,7 +143,7 @@ def test_no_figure_split_across_pages(handout, site, slug):
     if slug == FIXTURE:
         assert len(figures) == 1
     for figure in figures:
-        caption = squeeze(html.unescape(re.sub(r"<[^>]+>", "", re.search(r"<figcaption>(.*?)</figcaption>",
+        caption = squeeze(html.unescape(re.sub(r"<[^>]+>", "", re.search(r"<figcaption[^>]*>(.*?)</figcaption>",
                                                                        figure, re.S).group(1))))[:12]
         labels = {squeeze(html.unescape(re.sub(r"<[^>]+>", "", t)))
                   for t in re.findall(r"<text\b[^>]*>(.*?)</text>", figure, re.S)}
