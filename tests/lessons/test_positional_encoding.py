@@ -240,7 +240,7 @@ def test_rope_dial_printed_form_equal_offsets_equal_dots(page):
     assert any(len([r for r in rows if int(r[0]) - int(r[1]) == o]) >= 3 for o in by_offset)
     assert all(len(dots) == 1 for dots in by_offset.values()), by_offset
     # the dials printed side by side share one offset and show one dot product
-    keys = re.findall(r"<figcaption>m = (\d+)，n = (\d+)（相隔 ([^）]+)）<br>q·k = ([^<]+)</figcaption>", root)
+    keys = re.findall(r'<p class="rope-key-caption">m = (\d+)，n = (\d+)（相隔 ([^）]+)）<br>q·k = ([^<]+)</p>', root)
     assert len(keys) >= 3 and len({int(m) - int(n) for m, n, _, _ in keys}) == 1 and len({k[3] for k in keys}) == 1
     close(shown_number(keys[0][3]), dial_dot(int(keys[0][0]), int(keys[0][1])))
 
