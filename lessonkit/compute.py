@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import inspect
+import re
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -53,6 +54,7 @@ class WidgetSpec:
     inputs: tuple[str, ...]
 
 
+KIND = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")   # a component folder's name, and `data-widget="KIND"` in a page
 _loading: list[Path] = []  # the lesson.py being imported: a Lesson() created meanwhile belongs to its folder
 
 
@@ -291,7 +293,11 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
             problems.append(Problem(path, line, f"widget `{name}` returned data that is not plain JSON: {exc}",
                                     "lists, dicts, strings and finite numbers"))
             continue
-        kind = spec.kind or (built.kind if built else name)
+        kind = spec.kind if spec.kind is not None else (built.kind if built else name)
+        if not isinstance(kind, str) or not KIND.fullmatch(kind):
+            problems.append(Problem(path, line, f"widget `{name}`: kind {kind!r} cannot name a component folder",
+                                    "a kind made of ASCII letters, digits, _ and - (its folder is widgets/<kind>/)"))
+            continue
         figures = [(f"{name}--{f.name}", f.point, f.alt) for f in built.figures] if built else []
         draw = {f"{name}--{f.name}": f.func for f in built.figures} if built else {}
         script = _plain(built.script) if built and built.script is not None else None

@@ -2,6 +2,7 @@
 
 Fenced blocks carry a title in their info string (```yaml title="lesson.yaml"```):
 - lesson.yaml / lesson.md / lesson.py: parts of one example lesson, joined in order;
+- widgets/<kind>/widget.html|js|css: a component of the example lesson's own, written into its folder;
 - themes/…: theme files; the example is then also built with that theme;
 - 页面上显示: every line is visible text of the lesson page; 页面源码包含: every line is in its HTML;
 - 终端输出 with when="FILE: OLD → NEW": that edit makes the build fail with these lines on stderr (… = anything).
@@ -28,6 +29,12 @@ SLUG = "softmax-basics"
 FENCE = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```\s*$", re.M | re.S)
 ATTRIBUTE = re.compile(r'(\w+)="([^"]*)"')
 LESSON_FILES = ("lesson.yaml", "lesson.md", "lesson.py")
+WIDGET_FILE = re.compile(r"^widgets/[a-z][a-z0-9_]*/widget\.(html|js|css)$")
+
+
+def in_lesson(title: str) -> bool:
+    """A file of the example lesson's folder (as opposed to a theme file)."""
+    return title in LESSON_FILES or bool(WIDGET_FILE.match(title))
 
 
 def blocks() -> list[tuple[str, dict[str, str], str]]:
@@ -39,7 +46,7 @@ def example_files() -> dict[str, str]:
     files: dict[str, str] = {}
     for _, attrs, body in blocks():
         title = attrs.get("title", "")
-        if title in LESSON_FILES or title.startswith("themes/"):
+        if in_lesson(title) or title.startswith("themes/"):
             files[title] = files.get(title, "") + ("\n" if title in files else "") + body
     return files
 
@@ -52,7 +59,7 @@ def expected(title: str) -> list[str]:
 
 def write_example(root: Path, files: dict[str, str]) -> None:
     for title, text in files.items():
-        target = root / "content" / SLUG / title if title in LESSON_FILES else root / title
+        target = root / "content" / SLUG / title if in_lesson(title) else root / title
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
 
@@ -70,7 +77,7 @@ def example(tmp_path_factory):
     root = tmp_path_factory.mktemp("guide")
     files = example_files()
     assert set(LESSON_FILES) <= set(files), "the guide should show all three files of its example lesson"
-    write_example(root, {k: v for k, v in files.items() if k in LESSON_FILES})
+    write_example(root, {k: v for k, v in files.items() if in_lesson(k)})
     code, err = build(root)
     assert code == 0, err
     return root
@@ -110,7 +117,7 @@ def test_the_error_examples_are_what_the_build_prints(tmp_path):
         assert old in files[name], f"{when}: `{old}` is not in the example's {name}"
         files[name] = files[name].replace(old, new, 1)
         root = tmp_path / f"case-{cases.index((when, body))}"
-        write_example(root, {k: v for k, v in files.items() if k in LESSON_FILES})
+        write_example(root, {k: v for k, v in files.items() if in_lesson(k)})
         code, err = build(root)
         assert code == 1
         for line in filter(None, (line.strip() for line in body.splitlines())):
@@ -150,3 +157,18 @@ def test_the_guides_command_lines_are_accepted():
             checked += 1
     assert checked >= 8
 
+
+
+def test_the_guide_writes_a_whole_component_of_the_lessons_own(example):
+    """Chapter 11's component: all three files, in the example lesson's folder only, placed and inlined."""
+    kinds: dict[str, set[str]] = {}
+    for title in example_files():
+        if WIDGET_FILE.match(title):
+            kinds.setdefault(Path(title).parts[1], set()).add(Path(title).name)
+    assert kinds, "the guide should write a component of its own"
+    for kind, names in kinds.items():
+        assert names == {"widget.html", "widget.js", "widget.css"}, kind
+        assert not (PROJECT / "themes" / "default" / "widgets" / kind).exists(), \
+            f"`{kind}` should be new, not one of the default theme's"
+        page = (example / "out" / SLUG / "index.html").read_text(encoding="utf-8")
+        assert f'data-widget="{kind}"' in page and f"lessonkit.widget('{kind}'" in page

@@ -232,33 +232,69 @@ def rope_table(rope_check):
     return [[r["offset"], "、".join(r["pairs"]), r["dots"][0], r["dots"][-1]] for r in rope_check["rows"]]
 
 
-# widget: explorer over m (see CONTRACT)
-@lesson.value
-def rope_states(rope_pair):
-    """Display-ready states for an explorer over the query's position m = 0 … 7, key at n = 0 … 7.
+ROPE_KEYS = [(2, 0), (5, 3), (7, 5)]          # printed side by side: one offset, three places
+ROPE_TABLE = ROPE_KEYS + [(0, 2), (3, 5)]     # the table adds the opposite offset
+ROPE_STATUS = "m = {m}，n = {n}，相隔 {offset}：夹角 {between}，q·k = {dot}"   # the script fills it in likewise
 
-    widget: explorer over m (see CONTRACT) — the lead wires this into the explorer widget when it lands.
-    Each state: the rotation angle mθ, the rotated 2-D query, and q_m·k_n for every key position n with its offset.
-    """
+
+def dial_arrow(v):
+    """An arrow from the origin to v on the dial, in SVG coordinates (y grows downwards): the shaft ends where
+    the head begins; the label sits beyond the tip."""
+    u = np.asarray(v, dtype=float) / np.linalg.norm(v)
+    base, side = u * 0.82, np.array([-u[1], u[0]]) * 0.08
+
+    def svg(p):
+        return round(float(p[0]), 3) + 0.0, round(float(-p[1]), 3) + 0.0
+
+    x, y = svg(base)
+    tx, ty = svg(u * 1.2)
+    head = " ".join(f"{a:g},{b:g}" for a, b in map(svg, (u, base + side, base - side)))
+    return [x, y, head, tx, ty]
+
+
+@lesson.widget
+def rope_dial(rope_pair):
+    """The 2-D RoPE dial: q turned by mθ, k by nθ, for m, n = 0 … 7. Every coordinate and every text is computed
+    here, from the rotated vectors themselves (equal offsets are not assumed to give equal numbers); the page's
+    script only moves the arrows and swaps these strings."""
     theta, q, k = rope_pair["theta"], np.array(rope_pair["q"]), np.array(rope_pair["k"])
-    states = []
-    for m in range(8):
-        qm = rotate2(q, m * theta)
-        dots = [(n, m - n, float(qm @ rotate2(k, n * theta))) for n in range(8)]
-        states.append({
-            "m": m,
-            "angle": float(np.degrees(m * theta)),
-            "q_rot": qm.tolist(),
-            "values": [("旋转角 mθ（度）", float(np.degrees(m * theta)), ".1f"),
-                       ("q 转后的横坐标", float(qm[0]), None),
-                       ("q 转后的纵坐标", float(qm[1]), None)],
-            "dots": [{"n": n, "offset": off, "dot": dot, "text": fmt(dot)} for n, off, dot in dots],
-            "text": (f"查询在第 {m} 位，转了 {fmt(np.degrees(m * theta), '.1f')}°。"
-                     f"它和第 {max(m - 2, 0)} 位的键（相差 {m - max(m - 2, 0)}）点积是 "
-                     f"{fmt(dots[max(m - 2, 0)][2])}。"),
-        })
-    return {"param": {"name": "m", "label": "查询的位置 m", "values": list(range(8))},
-            "key_positions": list(range(8)), "theta_deg": rope_pair["theta_deg"], "states": states}
+    positions = list(range(8))
+    qs = [rotate2(q, m * theta) for m in positions]
+    ks = [rotate2(k, n * theta) for n in positions]
+
+    def angle(v):
+        return f"{fmt(float(np.degrees(np.arctan2(v[1], v[0])) % 360), '.1f')}°"
+
+    def pair(m, n):
+        qm, kn = qs[m], ks[n]
+        dot = float(qm @ kn)
+        dot = 0.0 if abs(dot) < 1e-12 else dot                     # sin(0) computed as 1e-17 is 0
+        cos = dot / (np.linalg.norm(qm) * np.linalg.norm(kn))
+        between = f"{fmt(float(np.degrees(np.arccos(np.clip(cos, -1, 1)))), '.1f')}°"
+        return {"m": m, "n": n, "offset": fmt(m - n), "between": between, "dot": fmt(dot), "value": dot,
+                "q_angle": angle(qm), "k_angle": angle(kn),
+                "status": ROPE_STATUS.format(m=m, n=n, offset=fmt(m - n), between=between, dot=fmt(dot))}
+
+    def picture(m, n):
+        p = pair(m, n)
+        return {**p, "q": dial_arrow(qs[m]), "k": dial_arrow(ks[n]),
+                "alt": f"单位圆上两支箭头：q 在第 {m} 位，转到 {p['q_angle']}；k 在第 {n} 位，转到 {p['k_angle']}；"
+                       f"夹角 {p['between']}，点积 {p['dot']}。"}
+
+    grid = [[pair(m, n) for n in positions] for m in positions]
+    return {
+        "theta": f"{fmt(rope_pair['theta_deg'], '.1f')}°",
+        "status": ROPE_STATUS,
+        "positions": [fmt(p) for p in positions],
+        "initial": list(ROPE_KEYS[0]),
+        "live": picture(*ROPE_KEYS[0]),
+        "keys": [picture(m, n) for m, n in ROPE_KEYS],
+        "table": [grid[m][n] for m, n in ROPE_TABLE],
+        # what the script swaps in: arrows per position, texts per (m, n)
+        "q": [dial_arrow(v) for v in qs], "k": [dial_arrow(v) for v in ks],
+        "q_angle": [angle(v) for v in qs], "k_angle": [angle(v) for v in ks],
+        "pairs": [[[c["offset"], c["between"], c["dot"]] for c in row] for row in grid],
+    }
 
 
 @lesson.value

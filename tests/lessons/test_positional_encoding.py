@@ -161,17 +161,88 @@ def test_rope_dot_depends_only_on_offset(values):
             assert grid[m, n] == pytest.approx(grid[max(m - n, 0), max(n - m, 0)], abs=1e-12)
 
 
-def test_rope_hand_and_widget_states(values):
+def test_rope_hand(values):
     hand = values["rope_hand"]
     assert hand["dots"] == pytest.approx([math.sin(1), math.sin(1), -math.sin(1)], abs=1e-12)
-    theta = 10000 ** (-2 / 16)
-    json.dumps(values["rope_states"], allow_nan=False)   # ready for the explorer widget: plain JSON
-    states = values["rope_states"]["states"]
-    assert [s["m"] for s in states] == list(range(8))
-    for s in states:
-        assert s["angle"] == pytest.approx(math.degrees(s["m"] * theta))
-        for entry in s["dots"]:      # q = (1, 0), k = (0, 1): q_m·k_n = sin((m − n)θ)
-            assert entry["dot"] == pytest.approx(math.sin((s["m"] - entry["n"]) * theta), abs=1e-12)
+
+
+ROPE_THETA = 10000 ** (-2 * 1 / 16)      # the dial's pair: i = 1 of d = 16, as the lesson's text says
+
+
+def dial_dot(m, n):
+    """q = (1, 0) and k = (0, 1) as complex numbers 1 and i, turned by e^{i·mθ} and e^{i·nθ}; their dot product."""
+    q, k = cmath.exp(1j * m * ROPE_THETA), 1j * cmath.exp(1j * n * ROPE_THETA)
+    return (q * k.conjugate()).real
+
+
+def dial_between(m, n):
+    return math.degrees(abs(cmath.phase(1j * cmath.exp(1j * (n - m) * ROPE_THETA))))
+
+
+def shown_number(text):
+    text = text.replace("\u2212", "-").rstrip("°")
+    m = re.fullmatch(r"(-?[\d.]+)(?: × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))?", text)
+    assert m, text
+    exponent = (m.group(2) or "0").translate(str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789"))
+    return float(m.group(1)) * 10 ** int(exponent)
+
+
+def close(shown, truth):
+    """A number written to 3 significant figures against the truth."""
+    assert shown == pytest.approx(truth, rel=5e-3, abs=5e-4), (shown, truth)
+
+
+def close_degrees(shown, truth):
+    """An angle written to one decimal."""
+    assert shown == pytest.approx(truth, abs=0.051), (shown, truth)
+
+
+def test_rope_dial_script_data_equal_offsets_equal_dots(page):
+    data = json.loads(re.search(r'<script type="application/json" id="widget-rope_dial-data">(.*?)</script>',
+                                page, re.S).group(1))
+    pairs, size = data["pairs"], len(data["pairs"])
+    assert size >= 6
+    by_offset = {}
+    for m in range(size):
+        for n in range(size):
+            offset, between, dot = pairs[m][n]
+            assert shown_number(offset) == m - n
+            close(shown_number(dot), dial_dot(m, n))
+            close_degrees(shown_number(between), dial_between(m, n))
+            by_offset.setdefault(m - n, set()).add((between, dot))
+        # the arrows the script draws: q at angle mθ, k at 90° + mθ, on the dial (SVG y points down)
+        for which, start in (("q", 0.0), ("k", math.pi / 2)):
+            x, y = data[which][m][:2]
+            a = start + m * ROPE_THETA
+            assert math.hypot(x, y) == pytest.approx(0.82, abs=2e-3)
+            assert (x, -y) == pytest.approx((0.82 * math.cos(a), 0.82 * math.sin(a)), abs=2e-3)
+    for offset, seen in by_offset.items():
+        assert len(seen) == 1, f"offset {offset}: the page shows {seen}"
+    assert len({dot for (_, dot), in by_offset.values()}) > 5   # and different offsets differ
+
+
+def test_rope_dial_printed_form_equal_offsets_equal_dots(page):
+    root = page[page.index('id="widget-rope_dial"'):]
+    root = root[:root.index('id="widget-rope_dial-data"')]
+    table = root[root.index('<table class="rope-table">'):root.index("</table>")]
+    rows = re.findall(r"<tr><th scope=\"row\">\((\d+), (\d+)\)</th>((?:<td>[^<]*</td>)+)</tr>", table)
+    assert len(rows) >= 4
+    by_offset = {}
+    for m, n, cells in rows:
+        m, n = int(m), int(n)
+        offset, q_angle, k_angle, between, dot = re.findall(r"<td>([^<]*)</td>", cells)
+        assert shown_number(offset) == m - n
+        close_degrees(shown_number(q_angle), math.degrees(m * ROPE_THETA))
+        close_degrees(shown_number(k_angle), 90 + math.degrees(n * ROPE_THETA))
+        close_degrees(shown_number(between), dial_between(m, n))
+        close(shown_number(dot), dial_dot(m, n))
+        by_offset.setdefault(m - n, set()).add(dot)
+    assert any(len([r for r in rows if int(r[0]) - int(r[1]) == o]) >= 3 for o in by_offset)
+    assert all(len(dots) == 1 for dots in by_offset.values()), by_offset
+    # the dials printed side by side share one offset and show one dot product
+    keys = re.findall(r'<p class="rope-key-caption">m = (\d+)，n = (\d+)（相隔 ([^）]+)）<br>q·k = ([^<]+)</p>', root)
+    assert len(keys) >= 3 and len({int(m) - int(n) for m, n, _, _ in keys}) == 1 and len({k[3] for k in keys}) == 1
+    close(shown_number(keys[0][3]), dial_dot(int(keys[0][0]), int(keys[0][1])))
 
 
 # ---------------------------------------------------------------- learned tables and ALiBi

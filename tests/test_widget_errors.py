@@ -1,0 +1,220 @@
+"""Mistakes a widget author makes, reported where they can be fixed: `file:line: message (expected …)`.
+
+A lesson's own component (content/<slug>/widgets/<kind>/) is content: its mistakes exit 1 with the rest of the
+lesson's problems. A theme's component is the theme's: exit 2. Never exit 3 ("a bug in lessonkit"), never a traceback.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+MD = """\
+## 第一节 {#first}
+
+{{< widget shelf >}}
+"""
+
+PY = """\
+from lessonkit import Lesson
+
+lesson = Lesson()
+
+
+@lesson.value
+def books():
+    return ["甲", "乙"]
+
+
+@lesson.widget(kind="shelf")
+def shelf(books):
+    return {"books": books}
+"""
+WIDGET_LINE = PY.splitlines().index('@lesson.widget(kind="shelf")') + 1   # where the function starts: its decorator
+
+GOOD_HTML = """\
+<ul class="shelf">
+{% for b in widget.data.books %}<li>{{ b }}</li>
+{% endfor %}</ul>
+"""
+
+
+def component(folder: Path, html: str | None = GOOD_HTML, kind: str = "shelf", js: str | None = None) -> Path:
+    where = folder / "widgets" / kind
+    where.mkdir(parents=True, exist_ok=True)
+    if html is not None:
+        (where / "widget.html").write_text(html, encoding="utf-8")
+    if js is not None:
+        (where / "widget.js").write_text(js, encoding="utf-8")
+    return where / "widget.html"
+
+
+def no_bug(code: int, err: str) -> None:
+    assert code != 3 and "Traceback" not in err and "bug in lessonkit" not in err, err
+
+
+def test_a_good_component_of_the_lessons_own_builds(make_lesson, run_build):
+    folder = make_lesson(md=MD, py=PY)
+    component(folder, js="lessonkit.widget('shelf', function (root, data) { root.setAttribute('data-n', data.books.length); });")
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert '<div class="widget widget-shelf" id="widget-shelf" data-widget="shelf">' in page
+    assert re.search(r'<script type="application/json" id="widget-shelf-data">\{\s*"books"', page)
+    assert "<li>甲</li>" in page and "lessonkit.widget('shelf'" in page
+
+
+def test_a_key_the_data_lacks_names_the_widget_function_and_the_key(make_lesson, run_build):
+    folder = make_lesson(md=MD, py=PY)
+    template = component(folder, GOOD_HTML.replace("widget.data.books", "widget.data.shelves"))
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1
+    assert f"lesson.py:{WIDGET_LINE}: widget `shelf` (kind `shelf`)" in err
+    assert "shelves" in err                                   # the key it could not find
+    assert f"{template}:2" in err                             # and where the template reads it
+
+
+def test_data_of_the_wrong_shape_for_a_theme_component_is_the_lessons_problem(make_lesson, run_build):
+    py = PY.replace('@lesson.widget(kind="shelf")', '@lesson.widget(kind="bars")')
+    make_lesson(md=MD, py=py)
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1
+    assert f"lesson.py:{WIDGET_LINE}: widget `shelf` (kind `bars`)" in err and "'caption'" in err
+
+
+@pytest.mark.parametrize("broken, line", [
+    ("<ul>\n{% for b in widget.data.books %}<li>{{ b }}</li>\n</ul>\n", 3),          # no endfor
+    ("<ul>\n<li>{{ widget.data.books | nosuchfilter }}</li>\n</ul>\n", 2),           # unknown filter
+    ("<p>\n{{ widget.data.books[ }}\n</p>\n", 2),
+])
+def test_a_syntax_error_in_the_lessons_own_template_names_that_file_and_line(make_lesson, run_build, broken, line):
+    folder = make_lesson(md=MD, py=PY)
+    template = component(folder, broken)
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1
+    assert re.search(re.escape(f"{template}:") + r"\d+: template error", err), err
+    found = int(re.search(re.escape(f"{template}:") + r"(\d+)", err).group(1))
+    assert abs(found - line) <= 1, err
+    assert "lesson.html" not in err
+
+
+def theme_with(tmp_path: Path, kind: str, html: str) -> list[str]:
+    """A theme `mine` beside the real default, holding one component; the build options that select it."""
+    from lessonkit.paths import PROJECT
+
+    themes = tmp_path / "themes"
+    themes.mkdir(exist_ok=True)
+    if not (themes / "default").exists():
+        (themes / "default").symlink_to(PROJECT / "themes" / "default")
+    component(themes / "mine", html, kind)
+    return ["--theme", "mine", "--themes-dir", str(themes)]
+
+
+def test_a_syntax_error_in_a_theme_component_is_the_themes_exit_2(make_lesson, run_build, tmp_path):
+    make_lesson(md=MD, py=PY)
+    options = theme_with(tmp_path, "shelf", "<ul>\n{% for b in widget.data.books %}\n</ul>\n")
+    code, _, err, _ = run_build(*options)
+    no_bug(code, err)
+    assert code == 2
+    assert re.search(r"themes/mine/widgets/shelf/widget\.html:\d+: template error", err), err
+
+
+def test_the_lessons_own_component_wins_over_the_themes(make_lesson, run_build, tmp_path):
+    folder = make_lesson(md=MD, py=PY)
+    options = theme_with(tmp_path, "shelf", "<p>主题的</p>\n")
+    component(folder, "<p>本课的</p>\n")
+    code, _, err, out = run_build(*options)
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "本课的" in page and "主题的" not in page
+
+
+@pytest.mark.parametrize("attribute", ['style="color:red"', "onclick=\"alert(1)\""])
+def test_a_blocked_attribute_is_blamed_on_the_widget_template(make_lesson, run_build, attribute):
+    folder = make_lesson(md=MD, py=PY)
+    template = component(folder, f"<ul {attribute}>\n<li>{{{{ widget.data.books[0] }}}}</li>\n</ul>\n")
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1
+    assert str(template) in err and "lesson.html" not in err, err
+    assert "widget.css" in err or "widget.js" in err                   # says where it belongs instead
+
+
+def test_a_blocked_attribute_in_a_theme_component_is_exit_2(make_lesson, run_build, tmp_path):
+    make_lesson(md=MD, py=PY)
+    options = theme_with(tmp_path, "shelf", '<p style="color:red">x</p>\n')
+    code, _, err, _ = run_build(*options)
+    no_bug(code, err)
+    assert code == 2 and "themes/mine/widgets/shelf/widget.html" in err and "lesson.html" not in err
+
+
+def test_unknown_widget_and_figure_names_get_did_you_mean(make_lesson, run_build):
+    py = PY + '''
+
+@lesson.figure(caption="书架", alt="两本书")
+def shelf_plot(plt, books):
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.bar([0, 1], [1, 2])
+    return fig
+'''
+    md = "## 第一节 {#first}\n\n{{< widget shelve >}}\n\n{{< figure shelf_plt >}}\n\n{{< figure shelf_plot >}}\n"
+    make_lesson(md=md, py=py)
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1
+    assert "lesson.md:3: unknown widget `shelve`; did you mean `shelf`?" in err
+    assert "lesson.md:5: unknown figure `shelf_plt`; did you mean `shelf_plot`?" in err
+
+
+def test_an_unknown_kind_gets_did_you_mean(make_lesson, run_build):
+    py = PY.replace('kind="shelf"', 'kind="explorr"')
+    make_lesson(md=MD, py=py)
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1
+    assert "lesson.md:3: widget `shelf` is of kind `explorr`" in err and "did you mean `explorer`?" in err
+
+
+def test_a_lesson_kind_without_widget_html_gets_did_you_mean(make_lesson, run_build):
+    folder = make_lesson(md=MD, py=PY.replace('kind="shelf"', 'kind="shelves"'))
+    component(folder)                                              # widgets/shelf/ exists, widgets/shelves/ not
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1 and "did you mean `shelf`?" in err
+
+
+@pytest.mark.parametrize("alt", ['""', '"   "', '"{{ empty }}"'])
+def test_an_empty_alt_on_a_figure_is_an_error(make_lesson, run_build, alt):
+    py = PY + f'''
+
+@lesson.value
+def empty():
+    return ""
+
+
+@lesson.figure(caption="书架", alt={alt})
+def shelf_plot(plt, books):
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.bar([0, 1], [1, 2])
+    return fig
+'''
+    folder = make_lesson(md=MD + "\n{{< figure shelf_plot >}}\n", py=py)
+    component(folder)
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1
+    assert "figure `shelf_plot` has an empty alt text" in err
+
+
+@pytest.mark.parametrize("kind", ["../shelf", "shelf box", "Shelf.v2", ""])
+def test_a_kind_that_is_not_a_folder_name_is_reported(make_lesson, run_build, kind):
+    folder = make_lesson(md=MD, py=PY.replace('kind="shelf"', f'kind="{kind}"'))
+    component(folder)
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1
+    assert f"lesson.py:{WIDGET_LINE}: widget `shelf`: kind {kind!r} cannot name a component folder" in err, err
