@@ -255,8 +255,10 @@ def lesson_scenarios(work: Path, peers: dict[str, str], env: dict) -> list[Scena
     py = sys.executable
     content = work / "content"
     content.mkdir()
-    shutil.copytree(ROOT / "content" / LESSON, content / LESSON)
-    build = [py, str(ROOT / "build.py"), "-q", "--content", str(content)]
+    for folder in (ROOT / "content").iterdir():  # the other lessons too: LESSON links to them (@lesson:…)
+        if (folder / "lesson.yaml").exists():
+            shutil.copytree(folder, content / folder.name)
+    build = [py, str(ROOT / "build.py"), "-q", "--content", str(content), "--lesson", LESSON]
     cache = work / "cache"
     subprocess.run(build + ["--out", str(work / "out-b"), "--cache-dir", str(cache)], env=env, check=True)
     font = json.loads((cache / "font.json").read_text(encoding="utf-8"))["family"]

@@ -57,13 +57,13 @@ def build(options: Options) -> BuildReport:
     started = time.perf_counter()
     problems: list[Problem] = []
     config = load_site_config(options.content, problems)                      # load
-    sources = load_sources(options.content, options.lesson, problems)
+    sources, course = load_sources(options.content, options.lesson, problems)
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     cache = FigureCache(options.cache)
     computed = compute_all(sources, cache, problems)                           # compute
     stats, drawing = draw_all_figures(computed, cache, options.jobs, problems)  # draw (in the background)
     with drawing:
-        pages = render_all(computed, sources, dirs, config, cache, problems)   # render
+        pages = render_all(computed, course, dirs, config, cache, problems)    # render
         problems += drawing.wait()
         if problems:
             raise ContentError(by_lesson(problems, options.content))
@@ -90,8 +90,10 @@ def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:
     return sorted(dict.fromkeys(problems), key=key)
 
 
-def load_sources(content_dir: Path, only: str | None, problems: list[Problem]) -> list[LessonSource]:
-    """Every lesson folder, read as far as possible; their problems are added to `problems`."""
+def load_sources(content_dir: Path, only: str | None,
+                 problems: list[Problem]) -> tuple[list[LessonSource], list[LessonSource]]:
+    """The lessons to build (every folder, or `only`), read as far as possible, their problems added to
+    `problems`; and every lesson of the course, which links and navigation refer to even when one is built alone."""
     if not content_dir.is_dir():
         raise UsageError(f"content folder {content_dir} does not exist")
     folders = find_lessons(content_dir)
@@ -104,7 +106,10 @@ def load_sources(content_dir: Path, only: str | None, problems: list[Problem]) -
         raise UsageError(f"no lessons in {content_dir}: a lesson is a folder with lesson.yaml and lesson.md")
     sources = [read_lesson(folder) for folder in folders]
     problems += [p for s in sources for p in s.problems]
-    return sources
+    if only is None:
+        return sources, sources
+    others = [read_lesson(folder) for folder in find_lessons(content_dir) if folder.name != only]
+    return sources, sources + others  # the others' problems are not this build's
 
 
 def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[Problem]) -> list[ComputedLesson]:

@@ -40,9 +40,17 @@ def test_unknown_value_is_reported_with_line_and_suggestion():
 def test_inline_math_becomes_mathml_with_values_in_latex():
     ctx = make_ctx(p=4.048e-5)
     html = render_inline(r"$0.9^{96} \approx {{ p }}$", ctx, PATH)
-    assert html.startswith('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">')
-    assert "<mn>4.05</mn>" in html and "<msup><mn>10</mn>" in html
+    assert html.startswith("<math><mrow>")  # HTML needs no namespace; inline is the default display
+    assert "<mn>4.05</mn>" in html and "<msup><mn>10</mn>" in html and "<mo>×</mo>" in html
     assert "$" not in html
+
+
+def test_slim_mathml_keeps_the_formula():
+    from lessonkit.markup import slim_mathml
+    raw = ('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mrow><mi>x</mi></mrow>'
+           '<mo>&#x0003C;</mo><mo>&#x02212;</mo><mrow><mn>1</mn><mo>&#x0002B;</mo><mi>y</mi></mrow></mrow></math>')
+    assert slim_mathml(raw) == ("<math><mrow><mi>x</mi><mo>&#x0003C;</mo><mo>\u2212</mo>"
+                                "<mrow><mn>1</mn><mo>+</mo><mi>y</mi></mrow></mrow></math>")
 
 
 def test_display_math_and_underscores_survive_markdown():
@@ -148,7 +156,7 @@ def test_norm_bars_fence_their_content():
     ctx = make_ctx()
     html = render_inline(r"$\lVert x\rVert^2$", ctx, PATH)
     # the squared thing is the whole norm ‖x‖, not the closing bar alone
-    assert '<msup><mrow><mo stretchy="true" fence="true" form="prefix">&#x02016;</mo><mi>x</mi>' in html
+    assert '<msup><mrow><mo stretchy="true" fence="true" form="prefix">‖</mo><mi>x</mi>' in html
     unpaired = render_inline(r"$\lVert x$", ctx, PATH)
     assert "form=" not in unpaired and ctx.problems == []
 

@@ -40,7 +40,8 @@ def real_site(tmp_path_factory, shared_cache):
 @pytest.mark.parametrize("slug", real_lessons())
 def test_every_real_lesson_fits_the_default_budget(real_site, slug):
     page = (real_site / slug / "index.html").read_bytes()
-    assert len(page) <= 150 * 1024 and len(gzip.compress(page, 9)) <= 40 * 1024
+    from lessonkit.budget import DEFAULT_GZIP_KB, DEFAULT_PAGE_KB
+    assert len(page) <= DEFAULT_PAGE_KB * 1024 and len(gzip.compress(page, 9)) <= DEFAULT_GZIP_KB * 1024
     svg = b"".join(re.findall(rb"<svg.*?</svg>", page, re.S))
     assert b"<!--" not in svg and b"<g>" not in svg and b"\nL " not in svg
 
