@@ -21,7 +21,7 @@ INSTALL_HINT = ("no Chinese (CJK) font found for the figures. Install one, e.g. 
 SVG_PRECISION = 1
 # Okabe–Ito, with its reddish purple darkened (#cc79a7 → #c0679a) to reach 3:1 against the light page
 CYCLE = ("#0072b2", "#d55e00", "#009e73", "#c0679a", "#555555")
-PANEL_PAD = 0.04  # inches of margin around each cropped panel
+PANEL_PAD = 0.08  # inches of margin around each cropped panel: the browser draws text a little larger than matplotlib measures it
 
 
 class FontMissing(Exception):

@@ -445,7 +445,7 @@ def rope_rotation(plt, rope_pair, rope_check, rope_d):
     cells(ax, [[cmap(0.5 + v / (3.2 * lim)) for v in row] for row in grid])
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
-            ax.text(j + 0.5, i + 0.5, f"{grid[i, j]:.1f}".replace("-", "−"), ha="center", va="center", fontsize=7)
+            ax.text(j + 0.5, i + 0.5, f"{grid[i, j]:.1f}".replace("-", "−"), ha="center", va="center", fontsize=7.5)
     ax.set(xlim=(0, grid.shape[1]), ylim=(grid.shape[0], 0))
     ax.set_xticks(np.arange(8) + 0.5, [str(v) for v in range(8)], fontsize=8)
     ax.set_yticks(np.arange(8) + 0.5, [str(v) for v in range(8)], fontsize=8)
@@ -499,7 +499,7 @@ def alibi_bias(plt, alibi):
     for i in range(n):
         for j in range(n):
             text = fmt(bias[i, j], "g") if j <= i else "×"
-            left.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=8,
+            left.text(j + 0.5, i + 0.5, text, ha="center", va="center", fontsize=9,
                       color=("#ffffff" if bias[i, j] <= 0.7 * bias.min() else "#222222") if j <= i else "#aaaaaa")
     left.set_ylim(n, 0)
     left.set_xlim(0, n)
@@ -520,7 +520,7 @@ def alibi_bias(plt, alibi):
         right.plot(dist, -slope * dist, color=color, linewidth=1.5, linestyle="-" if h % 2 == 0 else "--")
         if h in (0, 1, 2, 7):
             right.annotate(f"1/{inv:g}", xy=(dist[-1], -slope * dist[-1]), xytext=(3, 0),
-                           textcoords="offset points", va="center", fontsize=8, color=color)
+                           textcoords="offset points", va="center", fontsize=9, color=color)
     right.set(xlabel="距离 i − j", ylabel="加到分数上的偏置", xlim=(0, dist[-1]))
     right.set_title(f"{alibi['heads']} 个头的斜率（几何级数）", fontsize=9)
     return fig
