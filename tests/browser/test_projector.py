@@ -59,7 +59,7 @@ SCREEN = """() => {
         hash: decodeURIComponent(location.hash),
         section: parent && parent.matches('section.lesson-section, section.challenges') ? parent.id : null,
         pressed: root.querySelector('.pj-toggle').getAttribute('aria-pressed'),
-        focused: !!(first && active && active !== document.body && (active.contains(first) || first.contains(active))),
+        focused: !!(active && active !== document.body && shown.some(e => active.contains(e) || e.contains(active))),
         elsewhere: ['.toc', '.site-bar', '.site-footer', '#sources', '.answers-part']
             .filter(s => [...document.querySelectorAll(s)].some(seen)),
         open: [...document.querySelectorAll('details.answer')].filter(d => d.open).length,
