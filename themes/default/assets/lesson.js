@@ -30,10 +30,7 @@
     });
     started = true;  // the widgets' refresh calls while starting are folded into this one
     keyboardScroll();
-    // sections the browser has not laid out yet (content-visibility:auto, style.css) are checked when it does, and
-    // all of them once after the first paint, when the page is idle
-    var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); };
-    idle(function () { keyboardScroll(null, true); }, {timeout: 2000});
+    everyWhenIdle();
   }
 
   // a box that scrolls sideways (wide formula, table or figure on a phone) must be reachable by keyboard (WCAG 2.1.1):
@@ -47,8 +44,16 @@
       else if (el.getAttribute('tabindex') === '0') el.removeAttribute('tabindex');
     });
   }
+  // sections the browser has not laid out yet (content-visibility:auto, style.css) are checked when it renders them,
+  // and all of them after the first paint and after a resize, when the page is idle
+  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); }, pending = false;
+  function everyWhenIdle() {
+    if (pending) return;
+    pending = true;
+    idle(function () { pending = false; keyboardScroll(null, true); }, {timeout: 2000});
+  }
   function refresh() { keyboardScroll(); }
-  window.addEventListener('resize', refresh);
+  window.addEventListener('resize', function () { keyboardScroll(); everyWhenIdle(); });
   doc.addEventListener('toggle', refresh, true);
   doc.addEventListener('contentvisibilityautostatechange', function (e) {
     if (!e.skipped) keyboardScroll(e.target);
