@@ -100,7 +100,10 @@ def main() -> int:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     print(report)
-    args.out.write_text(report, encoding="utf-8")
+    # the sections other benchmarks fill (search_bench.py, paint_bench.py) follow OTHERS in the file: kept as they are
+    previous = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+    kept = previous[previous.index(OTHERS):] if OTHERS in previous else ""
+    args.out.write_text(report.rstrip("\n") + "\n\n" + kept if kept else report, encoding="utf-8")
     print(f"wrote {args.out}")
     return 0
 
@@ -248,6 +251,9 @@ def notebook(content: Path, font: str, blocks: list[tuple[str, str]]) -> dict:
     return {"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
                                                         "language": "python"}},
             "nbformat": 4, "nbformat_minor": 5}
+
+
+OTHERS = "<!-- other benchmarks: bench.py keeps what follows -->"
 
 
 # ── scenarios ───────────────────────────────────────────────────────────────────────────────────────────────────────

@@ -13,6 +13,10 @@ Lesson code is assumed deterministic: no unseeded randomness, no network, no clo
 
 The font itself is cached too (font.json), keyed by a fingerprint of the installed font files, so a build whose
 figures are all cached never imports matplotlib. Before a cached font is trusted, its file must still exist unchanged.
+
+Pruning: reading an entry touches it (its mtime becomes "last used"; atime is unreliable, often off), writing one is a
+use too. After every successful build `prune` removes the entries no build used for PRUNE_AFTER_DAYS days, then, while
+the cache is over MAX_CACHE_BYTES, the least recently used — never one the build that just ran used.
 """
 from __future__ import annotations
 
@@ -24,12 +28,15 @@ import json
 import os
 import pickle
 import re
+import stat
 import sys
 from pathlib import Path
 from typing import Any
 
 CACHE_FORMAT = "lessonkit-figure-cache-2"  # 2: the plotted data beside each SVG
 ENGINE_DIR = Path(__file__).parent
+PRUNE_AFTER_DAYS = 30                 # an entry no build used for this long is removed after the next build
+MAX_CACHE_BYTES = 200 * 1024 * 1024   # above this, least recently used entries go first
 
 
 @functools.lru_cache(maxsize=1)
@@ -75,10 +82,13 @@ class FigureCache:
     def get(self, key: str) -> str | None:
         if not self.enabled:
             return None
+        path = self.folder / "figures" / f"{key}.svg"
         try:
-            return (self.folder / "figures" / f"{key}.svg").read_text(encoding="utf-8")
+            svg = path.read_text(encoding="utf-8")
         except (FileNotFoundError, UnicodeDecodeError):
             return None
+        touch(path)
+        return svg
 
     def put(self, key: str, svg: str, data: dict | None = None) -> None:
         """The SVG, and beside it (key.json) the numbers the figure plots (lessonkit.figdata)."""
@@ -101,11 +111,14 @@ class FigureCache:
         Call after the lesson module is loaded: pickles of its classes refer to it by module name."""
         if not self.enabled:
             return None
+        path = self.folder / "values" / f"{key}.pickle"
         try:
-            with open(self.folder / "values" / f"{key}.pickle", "rb") as f:
-                return pickle.load(f)
+            with open(path, "rb") as f:
+                data = pickle.load(f)
         except Exception:  # missing, truncated or from classes that changed: compute afresh
             return None
+        touch(path)
+        return data
 
     def put_values(self, key: str, data: Any) -> None:
         if not self.enabled:
@@ -122,9 +135,11 @@ class FigureCache:
         if not self.enabled:
             return {}
         try:
-            return json.loads(self._math_file().read_text(encoding="utf-8"))
+            memo = json.loads(self._math_file().read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
+        touch(self._math_file())
+        return memo
 
     def put_math(self, memo: dict[str, str]) -> None:
         if self.enabled:
@@ -144,12 +159,83 @@ class FigureCache:
             return None
         if saved.get("fingerprint") != font_fingerprint() or not choice.still_installed():
             return None
+        touch(self.folder / "font.json")
         return choice
 
     def put_font(self, choice: FontChoice) -> None:
         if self.enabled:
             record = {**dataclasses.asdict(choice), "fingerprint": font_fingerprint()}
             _write_atomic(self.folder / "font.json", json.dumps(record, ensure_ascii=False, indent=1))
+
+
+def touch(path: Path | str) -> None:
+    """Mark a cache entry as used now (its mtime): what `prune` keeps."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+# what prune may remove, by folder: lessonkit's own entries only, whatever else a --cache-dir folder holds stays
+PRUNABLE = {"figures": re.compile(r"[0-9a-f]{64}\.svg"), "values": re.compile(r"[0-9a-f]{64}\.pickle"),
+            "templates": re.compile(r"__jinja2_.+\.cache"), "": re.compile(r"mathml-.+\.json|font\.json")}
+STALE_TMP = re.compile(r"\..+\.\d+\.tmp")   # left by a build killed while writing (see _write_atomic)
+
+
+@dataclasses.dataclass
+class Pruned:
+    files: int = 0
+    bytes: int = 0
+    kept_bytes: int = 0
+
+
+def prune(folder: Path, now: float, used_since: float, max_age_days: float = PRUNE_AFTER_DAYS,
+          max_bytes: int = MAX_CACHE_BYTES) -> Pruned:
+    """Remove the entries last used (mtime) more than `max_age_days` before `now`, then the least recently used
+    until the cache holds at most `max_bytes` — never an entry used at or after `used_since` (by the build that just
+    ran: it needs them next time too, so only what it uses may exceed the cap)."""
+    entries: list[tuple[float, int, Path]] = []
+    for sub, pattern in PRUNABLE.items():
+        try:
+            names = os.listdir(folder / sub)
+        except OSError:
+            continue
+        for name in names:
+            if not (pattern.fullmatch(name) or STALE_TMP.fullmatch(name)):
+                continue
+            path = folder / sub / name
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            stale_tmp = STALE_TMP.fullmatch(name) and st.st_mtime < now - 86400
+            entries.append((float("-inf") if stale_tmp else st.st_mtime, st.st_size, path))
+    result = Pruned()
+
+    def remove(size: int, path: Path) -> None:
+        try:
+            path.unlink()
+        except OSError:
+            return
+        result.files += 1
+        result.bytes += size
+    cutoff = now - max_age_days * 86400
+    kept = []
+    for mtime, size, path in sorted(entries, key=lambda e: (e[0], str(e[2]))):
+        if mtime < cutoff and mtime < used_since:
+            remove(size, path)
+        elif not STALE_TMP.fullmatch(path.name):
+            kept.append((mtime, size, path))
+    total = sum(size for _, size, _ in kept)
+    for mtime, size, path in kept:              # oldest first
+        if total <= max_bytes or mtime >= used_since:
+            break
+        remove(size, path)
+        total -= size
+    result.kept_bytes = total
+    return result
 
 
 def _write_atomic(path: Path, data: str | bytes) -> None:

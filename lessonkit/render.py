@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import jinja2
 
+from .cache import touch
 from .errors import UsageError
 from .numbers import format_value
 
@@ -20,7 +22,16 @@ def use_bytecode_cache(folder: Path | None) -> None:
     BYTECODE_CACHE = None
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-        BYTECODE_CACHE = jinja2.FileSystemBytecodeCache(str(folder))
+        BYTECODE_CACHE = TouchingBytecodeCache(str(folder))
+
+
+class TouchingBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Marks a compiled template as used when a build reads it, so cache pruning keeps it (cache.prune)."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        super().load_bytecode(bucket)
+        if bucket.code is not None:
+            touch(os.path.join(self.directory, self._get_cache_filename(bucket)))
 
 
 def theme_dirs(themes_root: Path, name: str) -> list[Path]:

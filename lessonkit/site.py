@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import markup
 from .budget import Budget, check_budget, page_sizes, search_index_size, without_search_index
-from .cache import FigureCache
+from .cache import FigureCache, prune
 from .components import Components
 from .compute import ComputedLesson, compute_lesson
 from .content import LessonSource, find_lessons, read_lesson
@@ -54,7 +54,7 @@ class BuildReport:
 def build(options: Options) -> BuildReport:
     """Every stage runs as far as the content allows, so one run lists the problems of every lesson and every
     stage (reading, lesson code, figures, Markdown); only a build without problems writes anything."""
-    started = time.perf_counter()
+    started, build_began = time.perf_counter(), time.time()
     problems: list[Problem] = []
     config = load_site_config(options.content, problems)                      # load
     sources, course = load_sources(options.content, options.lesson, problems)
@@ -72,6 +72,8 @@ def build(options: Options) -> BuildReport:
     check_budget(*page_sizes(without_search_index(site)), config.budget)       # write
     sizes, gzip_sizes = page_sizes(site)
     write_site(site, options.out)
+    if cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
+        prune(cache.folder, now=time.time(), used_since=build_began - 2)   # 2 s: coarse file-system clocks
     return BuildReport(site, stats.font, time.perf_counter() - started, sizes, gzip_sizes,
                        stats.drawn, stats.cached, config.budget, search_index_size(site))
 

@@ -1,6 +1,7 @@
 """Figure and value cache: what changes a figure redraws it, what does not leaves it cached; warm builds stay light."""
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -248,3 +249,125 @@ def test_a_value_that_cannot_travel_to_a_worker_is_drawn_in_the_main_process(mak
     assert code == 0, err
     assert summary_counts(out_text) == (2, 0)
     assert (out / "demo" / "index.html").read_text(encoding="utf-8").count("<svg") == 2
+
+
+# ---- pruning: entries no build used for PRUNE_AFTER_DAYS days go, and the least recently used above the cap ----
+
+DAY = 86400.0
+NOW = 2_000_000_000.0   # a fixed "now": mtimes are set relative to it, nothing sleeps
+
+
+def entry(folder, rel, age_days, size=10):
+    """A cache file `rel` of `size` bytes last used `age_days` before NOW."""
+    path = folder / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"x" * size)
+    os.utime(path, (NOW - age_days * DAY, NOW - age_days * DAY))
+    return path
+
+
+def present(folder):
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+H1, H2, H3, H4, H5 = (c * 64 for c in "abcde")
+
+
+def test_prune_removes_what_no_build_used_for_30_days_and_only_lessonkit_entries(tmp_path):
+    from lessonkit.cache import PRUNE_AFTER_DAYS, prune
+
+    assert PRUNE_AFTER_DAYS == 30
+    c = tmp_path / "cache"
+    entry(c, f"figures/{H1}.svg", 31)
+    entry(c, f"figures/{H2}.svg", 29)
+    entry(c, f"values/{H3}.pickle", 45)
+    entry(c, "templates/__jinja2_0123abcd.cache", 31)
+    entry(c, "templates/__jinja2_4567ef.cache", 2)
+    entry(c, "mathml-3.81.1.json", 400)
+    entry(c, "font.json", 1)
+    entry(c, f"figures/.{H4}.svg.4242.tmp", 3)        # left by a build killed while writing
+    entry(c, f"figures/.{H5}.svg.4243.tmp", 0.001)    # a build writing it right now
+    entry(c, "notes.txt", 90)                         # not ours: never touched
+    entry(c, "figures/README", 90)
+    result = prune(c, now=NOW, used_since=NOW - 60)
+    assert present(c) == sorted([f"figures/{H2}.svg", "templates/__jinja2_4567ef.cache", "font.json",
+                                 f"figures/.{H5}.svg.4243.tmp", "notes.txt", "figures/README"])
+    assert (result.files, result.bytes) == (5, 50)
+
+
+def test_prune_keeps_the_cache_under_the_cap_removing_least_recently_used_first(tmp_path):
+    from lessonkit.cache import MAX_CACHE_BYTES, prune
+
+    assert MAX_CACHE_BYTES == 200 * 1024 * 1024
+    c = tmp_path / "cache"
+    ages = {H1: 5, H2: 1, H3: 4, H4: 2, H5: 3}           # all younger than 30 days
+    for h, age in ages.items():
+        entry(c, f"figures/{h}.svg", age, size=100)
+    result = prune(c, now=NOW, used_since=NOW - 60, max_bytes=250)
+    # 500 bytes, cap 250: the three least recently used (5, 4, 3 days) go, 200 bytes stay
+    assert present(c) == sorted([f"figures/{H2}.svg", f"figures/{H4}.svg"])
+    assert (result.files, result.bytes, result.kept_bytes) == (3, 300, 200)
+
+
+def test_prune_never_removes_what_the_last_build_used_even_over_the_cap(tmp_path):
+    from lessonkit.cache import prune
+
+    c = tmp_path / "cache"
+    entry(c, f"figures/{H1}.svg", 0.5, size=100)
+    entry(c, f"figures/{H2}.svg", 0.0, size=100)   # used by the build that just ran
+    entry(c, f"values/{H3}.pickle", 0.0, size=100)
+    prune(c, now=NOW, used_since=NOW - 60, max_bytes=50)
+    assert present(c) == sorted([f"figures/{H2}.svg", f"values/{H3}.pickle"])
+
+
+def test_reading_an_entry_marks_it_used(tmp_path):
+    import time
+
+    from lessonkit.cache import FigureCache
+
+    cache = FigureCache(tmp_path / "cache")
+    cache.put(H1, "<svg></svg>")
+    cache.put_values(H2, {"a": 1})
+    cache.put_math({"x": "<math></math>"})
+    files = [tmp_path / "cache" / "figures" / f"{H1}.svg", tmp_path / "cache" / "values" / f"{H2}.pickle",
+             cache._math_file()]
+    long_ago = time.time() - 40 * DAY
+    for f in files:
+        os.utime(f, (long_ago, long_ago))
+    assert cache.get(H1) == "<svg></svg>" and cache.get_values(H2) == {"a": 1}
+    assert cache.get_math() == {"x": "<math></math>"}
+    assert all(f.stat().st_mtime > time.time() - DAY for f in files)
+    assert cache.get(H3) is None and not (tmp_path / "cache" / "figures" / f"{H3}.svg").exists()
+
+
+def test_a_build_prunes_old_entries_and_keeps_the_ones_it_used(figure_lesson, run_build, tmp_path):
+    import time
+
+    run_build()
+    c = tmp_path / "cache"
+    used = present(c)
+    assert any(p.startswith("figures/") for p in used) and any(p.startswith("templates/") for p in used)
+    long_ago = time.time() - 60 * DAY
+    for p in c.rglob("*"):
+        if p.is_file():
+            os.utime(p, (long_ago, long_ago))
+    stale = c / "figures" / f"{H1}.svg"
+    stale.write_text("<svg>a figure of a deleted lesson</svg>", encoding="utf-8")
+    os.utime(stale, (long_ago, long_ago))
+    code, out_text, err, _ = run_build()
+    assert code == 0, err
+    assert summary_counts(out_text) == (0, 1)       # everything it needed was still there
+    assert present(c) == used                       # the stale figure went, what the build read stayed
+    assert summary_counts(run_build()[1]) == (0, 1)
+
+
+def test_a_failed_build_prunes_nothing(figure_lesson, run_build, tmp_path):
+    folder, _ = figure_lesson
+    c = tmp_path / "cache"
+    stale = c / "figures" / f"{H1}.svg"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("<svg/>", encoding="utf-8")
+    os.utime(stale, (1e9, 1e9))
+    (folder / "lesson.md").write_text(FIGURE_MD + "\n{{ no_such_value }}\n", encoding="utf-8")
+    code, _, _, _ = run_build()
+    assert code == 1 and stale.exists()

@@ -21,26 +21,44 @@
     widget: function (kind, init) { kinds[kind] = init; }
   };
 
+  var started = false;
   function start() {
     all('[data-widget]').forEach(function (el) {
       var init = kinds[el.getAttribute('data-widget')];
       if (!init) return;
       try { init(el, readData(el)); } catch (e) { console.error(el.id || el.getAttribute('data-widget'), e); }
     });
+    started = true;  // the widgets' refresh calls while starting are folded into this one
     keyboardScroll();
+    everyWhenIdle();
   }
 
   // a box that scrolls sideways (wide formula, table or figure on a phone) must be reachable by keyboard (WCAG 2.1.1):
-  // focusable exactly while it overflows, so wide screens get no extra Tab stops
-  function keyboardScroll() {
-    all('math, .table-scroll, pre, .figure-svg').forEach(function (el) {
+  // focusable exactly while it overflows, so wide screens get no extra Tab stops. Asking whether a box overflows
+  // lays it out: boxes in a section still skipped by content-visibility:auto wait until it is rendered (or `every`).
+  function keyboardScroll(root, every) {
+    if (!started) return;
+    all('math, .table-scroll, pre, .figure-svg', root && root.nodeType === 1 ? root : null).forEach(function (el) {
+      if (every !== true && el.checkVisibility && !el.checkVisibility({contentVisibilityAuto: true})) return;
       if (el.scrollWidth > el.clientWidth + 1) el.setAttribute('tabindex', '0');
       else if (el.getAttribute('tabindex') === '0') el.removeAttribute('tabindex');
     });
   }
-  window.addEventListener('resize', keyboardScroll);
-  doc.addEventListener('toggle', keyboardScroll, true);
-  lessonkit.refresh = keyboardScroll;  // for components that change what overflows
+  // sections the browser has not laid out yet (content-visibility:auto, style.css) are checked when it renders them,
+  // and all of them after the first paint and after a resize, when the page is idle
+  var idle = window.requestIdleCallback || function (f) { return setTimeout(f, 200); }, pending = false;
+  function everyWhenIdle() {
+    if (pending) return;
+    pending = true;
+    idle(function () { pending = false; keyboardScroll(null, true); }, {timeout: 2000});
+  }
+  function refresh() { keyboardScroll(); }
+  window.addEventListener('resize', function () { keyboardScroll(); everyWhenIdle(); });
+  doc.addEventListener('toggle', refresh, true);
+  doc.addEventListener('contentvisibilityautostatechange', function (e) {
+    if (!e.skipped) keyboardScroll(e.target);
+  }, true);
+  lessonkit.refresh = refresh;  // for components that change what overflows
 
   if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start);
   else start();
