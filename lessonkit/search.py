@@ -39,7 +39,7 @@ MAX_RESULTS = 30
 # ── plain text from rendered HTML ───────────────────────────────────────────────────────────────────────────────────
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 SKIPPED_TAGS = {"script", "style", "svg", "template", "noscript", "button", "annotation"}
-SKIPPED_CLASSES = {"print-only", "vh", "sec-num", "answer"}
+SKIPPED_CLASSES = {"print-only", "vh", "sec-num", "answer", "figure-data"}  # figure-data: the plotted numbers, not prose
 BREAKS = {"p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "td", "th", "table",
           "figcaption", "figure", "section", "article", "blockquote", "pre", "dt", "dd", "summary", "header"}
 SPACE = re.compile(r"\s+")
