@@ -136,33 +136,37 @@ def load_glossary(content_dir: Path, problems: list[Problem]) -> Glossary:
     first_name: dict[str, tuple[str, str, int]] = {}
     for i, item in enumerate(raw):
         line = lines.get(f"terms.{i}", lines.get("terms", 1))
-        if not isinstance(item, dict) or i in bad:
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not item["id"].strip():
             continue
-        term_id = item["id"].strip()
+        term_id, id_line = item["id"].strip(), lines.get(f"terms.{i}.id", line)
+        ok = i not in bad
         if not TERM_ID.match(term_id):
-            found.append(Problem(path, lines.get(f"terms.{i}.id", line), f"term id `{term_id}` is not an ASCII slug",
+            found.append(Problem(path, id_line, f"term id `{term_id}` is not an ASCII slug",
                                  "lowercase ASCII letters, digits and hyphens, e.g. `layer-norm`"))
-            continue
+            ok = False
         if term_id in first_id:
-            found.append(Problem(path, lines.get(f"terms.{i}.id", line),
-                                 f"duplicate term id `{term_id}` (first at line {first_id[term_id]})", "each id once"))
+            found.append(Problem(path, id_line, f"duplicate term id `{term_id}` (first at line {first_id[term_id]})",
+                                 "each id once"))
             continue
-        first_id[term_id] = lines.get(f"terms.{i}.id", line)
-        aliases = tuple(a.strip() for a in item.get("aliases") or [] if a.strip())
-        clash = False
-        for key, name in [("zh", item["zh"].strip()), ("en", item["en"].strip())] + [("aliases", a) for a in aliases]:
+        first_id[term_id] = id_line
+        aliases = item.get("aliases") if isinstance(item.get("aliases"), list) else []
+        names = [(key, item.get(key)) for key in ("zh", "en")] + [("aliases", a) for a in aliases]
+        for key, name in names:
+            if not isinstance(name, str) or not name.strip():
+                continue
+            name = name.strip()
             name_line = lines.get(f"terms.{i}.{key}", line)
             other = first_name.get(_fold(name))
             if other is not None and other[0] != term_id:
                 found.append(Problem(path, name_line, f"`{name}` of term `{term_id}` is already a name of term "
                                      f"`{other[0]}` (line {other[2]})",
                                      "each Chinese name, English name and alias belonging to one term"))
-                clash = True
+                ok = False
             first_name.setdefault(_fold(name), (term_id, name, name_line))
-        if clash:
-            continue
-        terms.append(Term(term_id, item["zh"].strip(), item["en"].strip(), aliases, item["definition"],
-                          line, lines.get(f"terms.{i}.definition", line)))
+        if ok:
+            terms.append(Term(term_id, item["zh"].strip(), item["en"].strip(),
+                              tuple(a.strip() for a in aliases if a.strip()), item["definition"],
+                              line, lines.get(f"terms.{i}.definition", line)))
     problems += found
     return Glossary(path, terms)
 
