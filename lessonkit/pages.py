@@ -406,10 +406,13 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     meta, lines, meta_path = src.meta, src.meta_lines, src.meta_path
     yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "table": renderer.table}
     yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers)  # same values and problem list
+    # titles are repeated in links (contents, course navigation) and objectives on the index page: no marks there
+    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark("a section title"))
+    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark("an objective (the index page shows it too)"))
 
-    def md(key: str, text: str, inline: bool = False) -> str:
+    def md(key: str, text: str, inline: bool = False, context=None) -> str:
         render = markup.render_inline if inline else markup.render_block
-        return render(text, yaml_ctx, meta_path, lines.get(key, 1))
+        return render(text, context or yaml_ctx, meta_path, lines.get(key, 1))
 
     def text(key: str) -> str:
         return meta.get(key) if isinstance(meta.get(key), str) else ""
@@ -422,7 +425,7 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         if isinstance(meta.get("challenges"), list) else []
     checks = CheckBuilder(lesson.values, meta_path, lines, ctx.problems, md,
                           lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)))
-    sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, ctx, src.body_path, s.line),
+    sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, title_ctx, src.body_path, s.line),
                  "body": markup.render_blocks(s.blocks, ctx, src.body_path)}
                 for n, s in enumerate(src.sections, start=1)]
     if course.glossary is not None:  # the first use of each term, in reading order
@@ -434,7 +437,7 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         "title": text("title"),
         "summary": text("summary"),
         "intro": md("intro", text("intro")),
-        "objectives": [md(f"objectives.{i}", o, inline=True) for i, o in texts("objectives")],
+        "objectives": [md(f"objectives.{i}", o, inline=True, context=objective_ctx) for i, o in texts("objectives")],
         "question": md("question", text("question")),
         "sections": sections,
         "challenges": [{"id": f"challenge-{n}", "number": n, "title": c.get("title"),
@@ -474,6 +477,13 @@ def reading_minutes(src, figures: int) -> int:
     cjk = len(re.findall(r"[\u3400-\u9fff]", text))
     words = len(re.findall(r"[A-Za-z]+", text))
     return max(1, math.ceil(cjk / 400 + words / 200 + figures * 0.5))
+
+
+def _no_mark(where: str):
+    def refuse(name: str, shown: str | None) -> Miss:
+        return Miss(f"glossary term `[[{name}]]` in {where}",
+                    "the term marked in the text below it (its first use there is marked by itself)")
+    return refuse
 
 
 def _not_in_yaml(name: str, args: tuple[str, ...]) -> Miss:

@@ -263,3 +263,22 @@ def test_without_a_glossary_nothing_changes(tmp_path, make_lesson, run_build):
     assert code == 0, err
     page = (out / "demo" / "index.html").read_text(encoding="utf-8")
     assert "term-ref" not in page and "术语表" not in page and not (out / "glossary.html").exists()
+
+
+def test_marks_in_lesson_yaml_text_but_not_in_titles_or_objectives(tmp_path, make_lesson, run_build):
+    write_glossary(tmp_path)
+    yaml_text = MINIMAL_YAML + "question: |\n  为什么要 [[残差连接]]？\n"
+    make_lesson(yaml=yaml_text, md="## 第一节 {#first}\n\n只有层归一化。\n", py=None)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert marks(page[page.index('id="question-title"'):page.index('id="lesson-glossary"')]) == [
+        ("residual", "残差连接"), ("layer-norm", "层归一化")]
+    assert list(entries(out / "demo" / "index.html")) == ["term-layer-norm", "term-residual"]
+    bad = MINIMAL_YAML.replace("看懂一个数", "看懂 [[残差]]")
+    make_lesson(yaml=bad, md="## 第一节 [[层归一化]] {#first}\n\n正文。\n", py=None)
+    code, _, err, _ = run_build()
+    assert code == 1
+    assert ("demo/lesson.yaml:4: glossary term `[[残差]]` in an objective (the index page shows it too) "
+            "(expected the term marked in the text below it (its first use there is marked by itself))") in err
+    assert "demo/lesson.md:1: glossary term `[[层归一化]]` in a section title" in err

@@ -5,8 +5,8 @@
 // screen readers announce it; Escape, a click elsewhere or moving focus away closes it. The build wrote every word.
 lessonkit.widget('term', function (root) {
   var doc = document, current = null;
-  if (doc.documentElement.hasAttribute('data-terms')) return;   // one root does the whole page
-  doc.documentElement.setAttribute('data-terms', '');
+  if (lessonkit.termsStarted) return;   // one root does the whole page
+  lessonkit.termsStarted = true;
 
   function close(restoreFocus) {
     if (!current) return;
