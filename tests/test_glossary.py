@@ -10,7 +10,12 @@ from pathlib import Path
 from lessonkit.errors import Problem
 from lessonkit.glossary import load_glossary, mark_first_uses
 
-from conftest import MINIMAL_YAML
+MINIMAL_YAML = """\
+title: 小课
+summary: 一节用来测试的小课
+objectives:
+  - 看懂一个数
+"""
 
 GLOSSARY = """\
 terms:

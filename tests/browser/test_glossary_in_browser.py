@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conftest import REAL_LESSONS
-from lesson_folders import PROJECT
+from lesson_folders import PROJECT, real_lessons
 from test_accessibility import axe_violations
 
 TIMEOUT = 10_000          # ms, every wait
 MARKS = "a.term-ref[data-term]"
 TAB_LIMIT = 600           # Tab presses allowed to reach the first mark
+REAL_LESSONS = real_lessons()   # every lesson folder in content/, found now
 
 
 def glossary_terms() -> dict[str, dict]:
