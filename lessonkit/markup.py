@@ -22,6 +22,7 @@ from .numbers import FormatError, format_value
 INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks))"
     r"|(?P<dollar>\\\$)"
+    r"|(?P<termref>\[\[(?P<term>[^\[\]|\n]*)(?:\|(?P<term_text>[^\[\]\n]*))?\]\])"
     r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
     r"|\$\$(?P<display>.+?)\$\$"
     r"|\$(?P<inline>[^$\n]+?)\$"
@@ -54,6 +55,9 @@ class MarkupContext:
     render_callout: Callable[[dict[str, Any]], str]
     link_lesson: Callable[[str, str | None], "str | Miss"] = lambda slug, section: Miss(
         f"link to lesson `{slug}` outside a site build", None)
+    # `[[术语]]` / `[[术语|显示的文字]]`: the term's mark, or a Miss (see lessonkit.glossary)
+    mark_term: Callable[[str, str | None], "str | Miss"] = lambda name, shown: Miss(
+        f"glossary term `[[{name}]]` outside a lesson's text", "`[[术语]]` only in lesson.md and lesson.yaml")
     figure_label: str = "图"
     problems: list[Problem] = field(default_factory=list)
 
@@ -201,6 +205,12 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
             return stash.add(f"<code>{html.escape(m.group('code_body').strip())}</code>")
         if m.group("dollar"):
             return "$"
+        if m.group("termref"):
+            mark = ctx.mark_term(m.group("term").strip(), m.group("term_text"))
+            if isinstance(mark, Miss):
+                ctx.problems.append(Problem(path, line, mark.message, mark.expected))
+                return stash.add(html.escape(m.group("term_text") or m.group("term")))
+            return stash.add(mark)
         if m.group("image"):
             return stash.add(_image(m.group("img_alt"), m.group("img_src"), m.group("img_title"), ctx, path, line))
         if m.group("display") is not None:

@@ -19,7 +19,7 @@ from typing import Any
 import jinja2
 
 from . import csp as content_security
-from . import figdata, markup, search
+from . import figdata, glossary as terms, markup, search
 from .components import Component, Components, PageSlots
 from .compute import ComputedLesson, ComputedWidget
 from .document import placements
@@ -41,18 +41,23 @@ class RenderedPage:
 
 @dataclass
 class Course:
-    """What every page may link to: the lessons in order, with their sections."""
+    """What every page may link to: the lessons in order, with their sections; the glossary's terms, with their
+    definitions rendered once for the whole site."""
     lessons: list[dict[str, Any]] = field(default_factory=list)
+    glossary: terms.Glossary | None = None
+    definitions: dict[str, str] = field(default_factory=dict)
 
     def find(self, slug: str) -> dict[str, Any] | None:
         return next((entry for entry in self.lessons if entry["slug"] == slug), None)
 
 
 def render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: list[Path], config: SiteConfig,
-                components: Components, problems: list[Problem], sources=None) -> dict[str, RenderedPage]:
-    """`sources`: every lesson read (also those whose code failed), so links to them are not reported twice."""
+                components: Components, problems: list[Problem], sources=None,
+                glossary: terms.Glossary | None = None) -> dict[str, RenderedPage]:
+    """`sources`: every lesson read (also those whose code failed), so links to them are not reported twice;
+    `glossary`: content/glossary.yaml as loaded (lessonkit.glossary), or None."""
     try:
-        return _render_site(computed, env, dirs, config, components, problems, sources)
+        return _render_site(computed, env, dirs, config, components, problems, sources, glossary)
     except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound) as exc:
         raise theme_problem(exc) from None
 
@@ -67,14 +72,18 @@ def _order(meta: dict[str, Any]) -> int:
 
 
 def _render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: list[Path], config: SiteConfig,
-                 components: Components, problems: list[Problem], sources=None) -> dict[str, RenderedPage]:
+                 components: Components, problems: list[Problem], sources=None,
+                 glossary: terms.Glossary | None = None) -> dict[str, RenderedPage]:
     nonce = secrets.token_hex(8)
     slots = PageSlots.make(nonce)
+    has_glossary = glossary is not None and bool(glossary.terms)
     common = {"site": {"title": config.title, "description": config.description},
-              "assets": {"css": slots.css, "js": slots.js}, "csp": slots.csp}
+              "assets": {"css": slots.css, "js": slots.js}, "csp": slots.csp,
+              "glossary_page": {"url": GLOSSARY_PAGE} if has_glossary else None}
     ordered = lesson_order(computed)
     everyone = sorted(sources, key=lambda s: (_order(s.meta), s.slug)) if sources else [c.source for c in ordered]
-    course = Course([_course_entry(s) for s in everyone])
+    course = Course([_course_entry(s) for s in everyone], glossary,
+                    render_definitions(glossary, problems) if glossary is not None else {})
     pages: dict[str, RenderedPage] = {}
     contexts = []
     for lesson in ordered:
@@ -101,7 +110,37 @@ def _render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: 
     index = env.get_template("index.html").render(lessons=entries, course=course.lessons, root="", search=box,
                                                   **common)
     pages["index.html"] = RenderedPage(index, slots)
+    if has_glossary:
+        pages[GLOSSARY_PAGE] = RenderedPage(glossary_page(env, course, contexts, common), slots)
     return pages
+
+
+GLOSSARY_PAGE = "glossary.html"  # beside index.html: every `<slug>/index.html` is a lesson
+
+
+def render_definitions(glossary: terms.Glossary, problems: list[Problem]) -> dict[str, str]:
+    """Each term's definition, Markdown → HTML (inline: one or two sentences, $math$ allowed), once per build."""
+    ctx = markup.MarkupContext(values={}, figure_numbers={}, placers={}, render_callout=lambda block: "")
+    out = {t.id: markup.render_inline(t.definition, ctx, glossary.path, t.definition_line) for t in glossary.terms}
+    problems += ctx.problems
+    return out
+
+
+def glossary_entry(term: terms.Term, definitions: dict[str, str]) -> dict[str, Any]:
+    return {"id": term.id, "anchor": f"term-{term.id}", "zh": term.zh, "en": term.en, "aliases": list(term.aliases),
+            "definition": definitions.get(term.id, "")}
+
+
+def glossary_page(env: jinja2.Environment, course: Course, contexts: list[dict[str, Any]],
+                  common: dict[str, Any]) -> str:
+    """Every term of the site, in the glossary's order, with the lessons that use it (their titles, in course order)."""
+    entries = []
+    for term in course.glossary.terms:
+        entry = glossary_entry(term, course.definitions)
+        entry["lessons"] = [{"title": c["title"], "url": f"{c['slug']}/index.html#term-{term.id}"}
+                            for c in contexts if any(t["id"] == term.id for t in c["glossary"])]
+        entries.append(entry)
+    return env.get_template("glossary.html").render(terms=entries, course=course.lessons, root="", **common)
 
 
 def _course_entry(src) -> dict[str, Any]:
@@ -185,7 +224,10 @@ class LessonRenderer:
             placers={"figure": self.figure, "widget": self.widget, "table": self.table},
             render_callout=self.container,
             link_lesson=self.link_lesson,
+            mark_term=self.mark_term,
         )
+        self.terms_used: dict[str, None] = {}     # term ids in reading order (sections, then lesson.yaml's text)
+        self.terms_marked: dict[str, None] = {}   # those marked with [[…]] anywhere
 
     @property
     def problems(self) -> list[Problem]:
@@ -320,6 +362,18 @@ class LessonRenderer:
         return (f'<div class="widget widget-toggle" id="{root}" data-widget="toggle">\n{inner.strip()}\n'
                 f'<script type="application/json" id="{root}-data">{json_for_script(data)}</script>\n</div>')
 
+    def mark_term(self, name: str, shown: str | None) -> str | Miss:
+        """`[[术语]]` / `[[术语|显示的文字]]`: the term by its id, zh, en or an alias."""
+        glossary = self.course.glossary
+        if glossary is None:
+            return Miss(f"glossary term `[[{name}]]` but there is no content/glossary.yaml",
+                        "a glossary.yaml next to the lesson folders with a `terms:` list")
+        term = glossary.reference(name)
+        if isinstance(term, Miss):
+            return term
+        self.terms_marked.setdefault(term.id, None)
+        return terms.mark_html(term, html.escape((shown or name).strip() or name))
+
     def link_lesson(self, slug: str, section: str | None) -> str | Miss:
         target = self.course.find(slug)
         if target is None:
@@ -352,10 +406,13 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     meta, lines, meta_path = src.meta, src.meta_lines, src.meta_path
     yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "table": renderer.table}
     yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers)  # same values and problem list
+    # titles are repeated in links (contents, course navigation) and objectives on the index page: no marks there
+    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark("a section title"))
+    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark("an objective (the index page shows it too)"))
 
-    def md(key: str, text: str, inline: bool = False) -> str:
+    def md(key: str, text: str, inline: bool = False, context=None) -> str:
         render = markup.render_inline if inline else markup.render_block
-        return render(text, yaml_ctx, meta_path, lines.get(key, 1))
+        return render(text, context or yaml_ctx, meta_path, lines.get(key, 1))
 
     def text(key: str) -> str:
         return meta.get(key) if isinstance(meta.get(key), str) else ""
@@ -368,16 +425,19 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         if isinstance(meta.get("challenges"), list) else []
     checks = CheckBuilder(lesson.values, meta_path, lines, ctx.problems, md,
                           lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)))
-    sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, ctx, src.body_path, s.line),
+    sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, title_ctx, src.body_path, s.line),
                  "body": markup.render_blocks(s.blocks, ctx, src.body_path)}
                 for n, s in enumerate(src.sections, start=1)]
+    if course.glossary is not None:  # the first use of each term, in reading order
+        for section in sections:
+            section["body"] = terms.mark_first_uses(section["body"], course.glossary, renderer.terms_used)
     context = {
         "slug": src.slug,
         "folder": src.folder,
         "title": text("title"),
         "summary": text("summary"),
         "intro": md("intro", text("intro")),
-        "objectives": [md(f"objectives.{i}", o, inline=True) for i, o in texts("objectives")],
+        "objectives": [md(f"objectives.{i}", o, inline=True, context=objective_ctx) for i, o in texts("objectives")],
         "question": md("question", text("question")),
         "sections": sections,
         "challenges": [{"id": f"challenge-{n}", "number": n, "title": c.get("title"),
@@ -386,9 +446,13 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
                         "check": checks.challenge(c, n)}
                        for n, c in enumerate(challenges, start=1)],
         "sources": [md(f"sources.{i}", s, inline=True) for i, s in texts("sources")],
+        "glossary": [],
         "figures_count": len(renderer.figure_order),
         "minutes": reading_minutes(src, len(renderer.figure_order)),
     }
+    if course.glossary is not None:  # terms marked in sections, then those marked only in lesson.yaml's text
+        used = {**renderer.terms_used, **renderer.terms_marked}
+        context["glossary"] = [glossary_entry(course.glossary.by_id[i], course.definitions) for i in used]
     for name in sorted(set(lesson.registry.figures) - set(renderer.figure_order)):
         ctx.problems.append(Problem(src.body_path, None, f"figure `{name}` is defined in lesson.py but never placed",
                                     f"a line `{{{{< figure {name} >}}}}` in lesson.md"))
@@ -413,6 +477,13 @@ def reading_minutes(src, figures: int) -> int:
     cjk = len(re.findall(r"[\u3400-\u9fff]", text))
     words = len(re.findall(r"[A-Za-z]+", text))
     return max(1, math.ceil(cjk / 400 + words / 200 + figures * 0.5))
+
+
+def _no_mark(where: str):
+    def refuse(name: str, shown: str | None) -> Miss:
+        return Miss(f"glossary term `[[{name}]]` in {where}",
+                    "the term marked in the text below it (its first use there is marked by itself)")
+    return refuse
 
 
 def _not_in_yaml(name: str, args: tuple[str, ...]) -> Miss:

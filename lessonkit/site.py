@@ -1,7 +1,7 @@
 """The build: load → validate → compute → draw → render → write. Each stage hands plain data to the next and reports
 the author's problems as values; only a build without problems writes anything.
 
-  load     content.py (lesson folders), siteconfig.py (content/site.yaml)
+  load     content.py (lesson folders), siteconfig.py (content/site.yaml), glossary.py (content/glossary.yaml)
   compute  compute.py (lesson.py: values, widget data)
   draw     drawing.py (figures, from the cache or drawn across cores), figures.py (matplotlib → SVG)
   render   pages.py (Markdown, theme templates, widget components), markup.py, document.py, components.py
@@ -21,6 +21,7 @@ from .compute import ComputedLesson, compute_lesson
 from .content import LessonSource, find_lessons, read_lesson
 from .drawing import Drawing, FigureStats, draw_all_figures
 from .errors import ContentError, Problem, UsageError
+from .glossary import Glossary, load_glossary
 from .output import write_site
 from .pages import fill_figure_data, finish_pages, render_site
 from .render import make_env, theme_dirs, use_bytecode_cache
@@ -57,13 +58,14 @@ def build(options: Options) -> BuildReport:
     started, build_began = time.perf_counter(), time.time()
     problems: list[Problem] = []
     config = load_site_config(options.content, problems)                      # load
+    glossary = load_glossary(options.content, problems)
     sources, course = load_sources(options.content, options.lesson, problems)
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     cache = FigureCache(options.cache)
     computed = compute_all(sources, cache, problems)                           # compute
     stats, drawing = draw_all_figures(computed, cache, options.jobs, problems)  # draw (in the background)
     with drawing:
-        pages = render_all(computed, course, dirs, config, cache, problems)    # render
+        pages = render_all(computed, course, dirs, config, cache, problems, glossary)  # render
         problems += drawing.wait()
         if problems:
             raise ContentError(by_lesson(problems, options.content))
@@ -129,12 +131,12 @@ def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[
 
 
 def render_all(computed: list[ComputedLesson], sources: list[LessonSource], dirs: list[Path], config,
-               cache: FigureCache, problems: list[Problem]) -> dict:
+               cache: FigureCache, problems: list[Problem], glossary: Glossary | None = None) -> dict:
     """Every page, with MathML and compiled templates taken from (and added to) the cache."""
     use_bytecode_cache(cache.folder / "templates" if cache.enabled else None)
     markup.MATHML_MEMO = cache.get_math()
     known_math = len(markup.MATHML_MEMO)
-    pages = render_site(computed, make_env(dirs), dirs, config, Components(dirs), problems, sources)
+    pages = render_site(computed, make_env(dirs), dirs, config, Components(dirs), problems, sources, glossary)
     if len(markup.MATHML_MEMO) > known_math:
         cache.put_math(markup.MATHML_MEMO)
     return pages

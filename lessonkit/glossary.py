@@ -1,0 +1,237 @@
+"""The site-wide bilingual glossary, content/glossary.yaml, and the marking of its terms in a lesson.
+
+    terms:
+      - id: layer-norm                 # ASCII: the anchor `#term-layer-norm`
+        zh: 层归一化                    # the Chinese term, shown first
+        en: layer normalization        # the exact English term
+        aliases: [LayerNorm, LN]       # other strings meaning this term in the lessons (optional)
+        definition: 对每个词向量……       # Markdown, $math$ allowed; one or two sentences
+
+In a lesson a term is marked at its first use in the text of lesson.md's sections (its Chinese name or an alias,
+the longest name first), and wherever the author writes `[[术语]]` or `[[术语|显示的文字]]` (the term by its id, Chinese
+or English name or an alias). Every mark is a link to the lesson's 术语表 entry `#term-<id>`; the `term` component
+(themes/default/widgets/term/) turns it into a toggletip.
+
+Loading reports problems as values (like lesson.yaml): unknown keys with "did you mean", missing names or
+definition, ids that are not ASCII slugs, the same id twice, one name or alias belonging to two terms.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import Miss, Problem
+from .schema import Key, check_mapping
+
+GLOSSARY_FILE = "glossary.yaml"
+TERM_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+TERM = {
+    "id": Key(str, True, "an ASCII id made of lowercase letters, digits and hyphens, e.g. layer-norm"),
+    "zh": Key(str, True, "the Chinese term, e.g. 层归一化"),
+    "en": Key(str, True, "the English term, e.g. layer normalization"),
+    "aliases": Key(list, False, "other names used in the lessons, e.g. [LayerNorm, LN]", items=str),
+    "definition": Key(str, True, "a short definition in Markdown ($math$ allowed)"),
+}
+GLOSSARY = {"terms": Key(list, True, "a list of terms, each with id, zh, en, aliases and definition", items=TERM)}
+
+
+
+@dataclass(frozen=True)
+class Term:
+    id: str
+    zh: str
+    en: str
+    aliases: tuple[str, ...]
+    definition: str                  # Markdown
+    line: int                        # where the term starts in glossary.yaml
+    definition_line: int             # where its definition's text starts
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """What marks the term automatically in a lesson's text: the Chinese name and the aliases."""
+        return (self.zh, *self.aliases)
+
+
+@dataclass
+class Glossary:
+    path: Path
+    terms: list[Term] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.by_id = {t.id: t for t in self.terms}
+        self._lookup: dict[str, Term] = {}
+        for term in self.terms:
+            for name in (term.id, term.zh, term.en, *term.aliases):
+                self._lookup.setdefault(_fold(name), term)
+        names = sorted({(n, t.id) for t in self.terms for n in t.names if n.strip()},
+                       key=lambda item: (-len(item[0]), item[0]))
+        self._owner = {n: self.by_id[i] for n, i in names}
+        self._pattern = re.compile("|".join(_name_pattern(n) for n, _ in names)) if names else None
+
+    def find(self, name: str) -> Term | None:
+        """A term by its id, Chinese or English name, or an alias (case and surrounding spaces ignored)."""
+        return self._lookup.get(_fold(name))
+
+    def reference(self, name: str) -> Term | Miss:
+        term = self.find(name)
+        if term is not None:
+            return term
+        import difflib
+
+        close = difflib.get_close_matches(_fold(name), list(self._lookup), n=1)
+        hint = ""
+        if close:
+            found = self._lookup[close[0]]
+            hint = f"; did you mean `{found.zh}` ({found.id})?"
+        return Miss(f"unknown glossary term `[[{name}]]`{hint}",
+                    f"a term in {self.path.name} by its id, zh, en or an alias" if self.terms
+                    else f"a term in {self.path.name} (there is none)")
+
+    def owner(self, text: str) -> Term:
+        return self._owner[text]
+
+    @property
+    def pattern(self) -> re.Pattern | None:
+        """Every automatic name, longest first: at any position the longest name there wins."""
+        return self._pattern
+
+
+def _fold(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _name_pattern(name: str) -> str:
+    """A Latin name only as a whole word (`LN` not inside `LNs` or `KLN`); Chinese has no word boundaries."""
+    escaped = re.escape(name)
+    if re.match(r"[A-Za-z0-9]", name):
+        escaped = r"(?<![A-Za-z0-9_])" + escaped
+    if re.search(r"[A-Za-z0-9]$", name):
+        escaped += r"(?![A-Za-z0-9_])"
+    return escaped
+
+
+# ── loading ─────────────────────────────────────────────────────────────────────────────────────────────────────────
+def load_glossary(content_dir: Path, problems: list[Problem]) -> Glossary:
+    """The glossary, empty when content/glossary.yaml is missing; its problems are added to `problems` (and the
+    terms with problems are left out, so lessons are still checked against the rest)."""
+    path = content_dir / GLOSSARY_FILE
+    if not path.exists():
+        return Glossary(path)
+    from .content import read_yaml
+
+    found: list[Problem] = []
+    data, lines = read_yaml(path, found, empty_ok=True)
+    if not data:
+        problems += found
+        return Glossary(path)
+    found += check_mapping(data, GLOSSARY, lines, path)
+    raw = data.get("terms") if isinstance(data.get("terms"), list) else []
+    terms: list[Term] = []
+    bad = {i for i, item in enumerate(raw)
+           if not isinstance(item, dict) or check_mapping(item, TERM, lines, path, prefix=f"terms.{i}.")}
+    first_id: dict[str, int] = {}
+    first_name: dict[str, tuple[str, str, int]] = {}
+    for i, item in enumerate(raw):
+        line = lines.get(f"terms.{i}", lines.get("terms", 1))
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not item["id"].strip():
+            continue
+        term_id, id_line = item["id"].strip(), lines.get(f"terms.{i}.id", line)
+        ok = i not in bad
+        if not TERM_ID.match(term_id):
+            found.append(Problem(path, id_line, f"term id `{term_id}` is not an ASCII slug",
+                                 "lowercase ASCII letters, digits and hyphens, e.g. `layer-norm`"))
+            ok = False
+        if term_id in first_id:
+            found.append(Problem(path, id_line, f"duplicate term id `{term_id}` (first at line {first_id[term_id]})",
+                                 "each id once"))
+            continue
+        first_id[term_id] = id_line
+        aliases = item.get("aliases") if isinstance(item.get("aliases"), list) else []
+        names = [(key, item.get(key)) for key in ("zh", "en")] + [("aliases", a) for a in aliases]
+        for key, name in names:
+            if not isinstance(name, str) or not name.strip():
+                continue
+            name = name.strip()
+            name_line = lines.get(f"terms.{i}.{key}", line)
+            other = first_name.get(_fold(name))
+            if other is not None and other[0] != term_id:
+                found.append(Problem(path, name_line, f"`{name}` of term `{term_id}` is already a name of term "
+                                     f"`{other[0]}` (line {other[2]})",
+                                     "each Chinese name, English name and alias belonging to one term"))
+                ok = False
+            first_name.setdefault(_fold(name), (term_id, name, name_line))
+        if ok:
+            terms.append(Term(term_id, item["zh"].strip(), item["en"].strip(),
+                              tuple(a.strip() for a in aliases if a.strip()), item["definition"],
+                              line, lines.get(f"terms.{i}.definition", line)))
+    problems += found
+    return Glossary(path, terms)
+
+
+# ── marking ─────────────────────────────────────────────────────────────────────────────────────────────────────────
+def mark_html(term: Term, text_html: str) -> str:
+    """One mark: without JavaScript a link to the lesson's 术语表 entry; the `term` component (whose root is that
+    术语表, partials/glossary.html) makes every mark on the page a toggletip."""
+    return (f'<a class="term-ref" href="#term-{term.id}" data-term="{term.id}">'
+            f'{text_html}</a>')
+
+
+# elements whose text is never marked automatically: headings, code, math, links (and marks), figures and drawings,
+# widgets, form controls and what is already a definition
+SKIP_TAGS = {"h1", "h2", "h3", "h4", "h5", "h6", "code", "pre", "kbd", "samp", "math", "a", "figure", "svg", "img",
+             "script", "style", "button", "label", "select", "textarea", "dfn", "abbr", "template", "summary"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][\w:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.S)
+TERM_ATTRIBUTE = re.compile(r'\sdata-term="([^"]*)"')
+
+
+def mark_first_uses(body: str, glossary: Glossary, used: dict[str, None]) -> str:
+    """Mark the first use of each term in rendered section HTML, in reading order. `used` holds the terms met so
+    far in the lesson (marked automatically or by `[[…]]`) and is extended; text inside SKIP_TAGS and widgets
+    (any element carrying `data-widget`) is left alone, but an explicit mark found there still counts as a use."""
+    pattern = glossary.pattern
+    out: list[str] = []
+    stack: list[str] = []
+    skip_from: int | None = None        # stack depth at which the skipped element was opened
+    pos = 0
+
+    def text(segment: str) -> str:
+        if skip_from is not None or pattern is None or not segment.strip():
+            return segment
+
+        def replace(m: re.Match) -> str:
+            term = glossary.owner(m.group(0))
+            if term.id in used:
+                return m.group(0)
+            used[term.id] = None
+            return mark_html(term, m.group(0))
+        return pattern.sub(replace, segment)
+
+    for m in TAG.finditer(body):
+        out.append(text(body[pos:m.start()]))
+        pos = m.end()
+        out.append(m.group(0))
+        closing, name, attrs = m.group(1), (m.group(2) or "").lower(), m.group(3) or ""
+        if not name:                   # a comment
+            continue
+        if closing:
+            if name in stack:
+                while stack:
+                    if stack.pop() == name:
+                        break
+            if skip_from is not None and len(stack) < skip_from:
+                skip_from = None
+            continue
+        marked = TERM_ATTRIBUTE.search(attrs)
+        if marked:
+            used.setdefault(html.unescape(marked.group(1)), None)
+        if name in VOID or attrs.rstrip().endswith("/"):
+            continue
+        stack.append(name)
+        if skip_from is None and (name in SKIP_TAGS or " data-widget=" in attrs):
+            skip_from = len(stack)
+    out.append(text(body[pos:]))
+    return "".join(out)
