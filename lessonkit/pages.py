@@ -24,6 +24,7 @@ from .components import Component, Components, PageSlots
 from .compute import ComputedLesson, ComputedWidget
 from .document import placements
 from .errors import ContentError, Miss, Problem, UsageError
+from .i18n import UnknownUiString
 from .render import json_for_script, read_asset, theme_problem
 from .siteconfig import SiteConfig
 from .widgets import table_data
@@ -85,7 +86,7 @@ def _render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: 
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
         contexts.append(context)
-    found = [search.lesson_entry(c) for c in contexts]
+    found = [search.lesson_entry(c, env.globals["ui"]) for c in contexts]
     for i, context in enumerate(contexts):
         context["prev"] = _nav(contexts[i - 1]) if i > 0 else None
         context["next"] = _nav(contexts[i + 1]) if i + 1 < len(contexts) else None
@@ -162,6 +163,7 @@ class LessonRenderer:
             placers={"figure": self.figure, "widget": self.widget, "table": self.table},
             render_callout=self.container,
             link_lesson=self.link_lesson,
+            figure_label=env.globals["ui"].figure,
         )
 
     @property
@@ -227,6 +229,8 @@ class LessonRenderer:
         except jinja2.TemplateSyntaxError as exc:
             self._template_problem(component, exc.lineno, f"template error: {exc.message}")
             return None
+        except UnknownUiString:  # the theme's i18n files lack a word the component uses: reported at its line
+            raise
         except Exception as exc:  # the data lacks what the template reads, or has the wrong shape
             where = _template_line(exc, component.template)
             reason = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else f"{type(exc).__name__}: {exc}"

@@ -39,6 +39,7 @@ SITE = {
     "description": Key(str, False, "one line under the title on the index page"),
     "budget": Key(dict, False, "page weight limits, e.g. `{page_kb: 200, gzip_kb: 50}`"),
     "theme": Key(str, False, "the theme folder under themes/ (default: default); `--theme` overrides it"),
+    "language": Key(str, False, "the site's language: zh-CN (default) or en, or another a theme has i18n/<language>.yaml for"),
 }
 
 TYPE_NAMES = {str: "text", int: "a whole number", list: "a list", dict: "a mapping"}
