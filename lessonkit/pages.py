@@ -282,7 +282,7 @@ class LessonRenderer:
         if len(states) < 2:
             self.problems.append(Problem(self.lesson.source.body_path, block["line"],
                                          f"a toggle needs at least two `::: state` blocks, found {len(states)}",
-                                         "`::: state 标题` … `:::` blocks inside `::: toggle`"))
+                                         "`::: state TITLE` … `:::` blocks inside `::: toggle`"))
             return ""
         self.toggles += 1
         root = f"toggle-{self.toggles}"

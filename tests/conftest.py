@@ -1,6 +1,7 @@
 """Shared fixtures: small lessons written into tmp_path, built with the real theme."""
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -9,6 +10,10 @@ import pytest
 from lessonkit.cli import main
 
 PROJECT = Path(__file__).resolve().parent.parent
+
+# The suites assert the exact English messages an author reads with `--lang en`; the Chinese ones (the default) are
+# checked in tests/test_i18n.py, which sets the language itself. The pages' own words follow site.yaml, not this.
+os.environ["LESSONKIT_LANG"] = "en"
 
 MINIMAL_YAML = """\
 title: 小课
