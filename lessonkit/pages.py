@@ -70,7 +70,7 @@ def _render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: 
                  components: Components, problems: list[Problem], sources=None) -> dict[str, RenderedPage]:
     nonce = secrets.token_hex(8)
     slots = PageSlots.make(nonce)
-    common = {"site": {"title": config.title, "description": config.description},
+    common = {"site": {"title": config.title or env.globals["ui"].site_title, "description": config.description},
               "assets": {"css": slots.css, "js": slots.js}, "csp": slots.csp}
     ordered = lesson_order(computed)
     everyone = sorted(sources, key=lambda s: (_order(s.meta), s.slug)) if sources else [c.source for c in ordered]

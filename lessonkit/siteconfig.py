@@ -19,7 +19,7 @@ from .i18n import normalize
 from .schema import SITE, check_mapping
 
 SITE_FILE = "site.yaml"
-DEFAULT_TITLE = "计算型课堂讲义"
+DEFAULT_TITLE = ""  # none: the theme's `site_title` word in the site's language (i18n/<language>.yaml)
 
 
 @dataclass(frozen=True)

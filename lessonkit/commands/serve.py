@@ -65,11 +65,12 @@ def run(args: argparse.Namespace) -> int:
         preview.close()
         raise
     try:
-        preview.say(f"serving {server.url} — saving a file in {_shown(options.content)} or {_shown(options.themes)} "
-                    "rebuilds the site and reloads the page; Ctrl+C stops", always=True)
+        preview.say(say("serving {url} — saving a file in {content} or {themes} rebuilds the site and reloads the page; "
+                        "Ctrl+C stops", url=server.url, content=_shown(options.content), themes=_shown(options.themes)),
+                    always=True)
         server.wait()
     except KeyboardInterrupt:
-        preview.say("stopped", always=True)
+        preview.say(say("stopped"), always=True)
     finally:
         server.stop()
     return 0
@@ -164,10 +165,11 @@ class Preview:
             self.changed.notify_all()
         why = f" ({reason})" if reason else ""
         if problems is None:
-            self.say(f"built in {seconds:.2f} s{why}" + (f" · {len(report.pages)} files" if self.verbose else ""))
+            self.say(say("built in {seconds:.2f} s{why}", seconds=seconds, why=why)
+                     + (f" · {len(report.pages)} files" if self.verbose else ""))
         else:
-            print(f"error: the content has {len(problems)} problem(s){why}; the page shows them until they are fixed:",
-                  file=sys.stderr, flush=True)
+            print(say("error: the content has {n} problem(s){why}; the page shows them until they are fixed:",
+                      n=len(problems), why=why), file=sys.stderr, flush=True)
             for problem in problems:
                 print(f"  {problem}", file=sys.stderr, flush=True)
 
