@@ -2,7 +2,7 @@
 
 The defaults suit a phone on a slow connection; a site may set its own in `content/site.yaml`:
 
-    budget: {page_kb: 200, gzip_kb: 50}      # KB = 1024 bytes
+    budget: {page_kb: 250, gzip_kb: 60}      # KB = 1024 bytes
 
 A page over budget is a content error naming the page, its size and the budget; nothing is written.
 The course-wide search index on the index page is weighed apart (it grows with the course, and lives only there).
@@ -17,8 +17,8 @@ from typing import Any
 
 from .errors import ContentError, Problem
 
-DEFAULT_PAGE_KB = 200
-DEFAULT_GZIP_KB = 50
+DEFAULT_PAGE_KB = 250
+DEFAULT_GZIP_KB = 60
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ def budget_from(value: Any, path: Path, line: int | None) -> Budget:
     """The `budget` mapping of site.yaml; missing limits keep their defaults."""
     if not isinstance(value, dict) or set(value) - {"page_kb", "gzip_kb"}:
         raise ContentError([Problem(path, line, f"cannot read `budget`: {value!r}",
-                                    "`budget: {page_kb: 200, gzip_kb: 50}` (sizes in KB)")])
+                                    "`budget: {page_kb: 250, gzip_kb: 60}` (sizes in KB)")])
     limits = {}
     for key, default in (("page_kb", DEFAULT_PAGE_KB), ("gzip_kb", DEFAULT_GZIP_KB)):
         limit = value.get(key, default)

@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-CACHE_FORMAT = "lessonkit-figure-cache-1"
+CACHE_FORMAT = "lessonkit-figure-cache-2"  # 2: the plotted data beside each SVG
 ENGINE_DIR = Path(__file__).parent
 
 
@@ -80,9 +80,21 @@ class FigureCache:
         except (FileNotFoundError, UnicodeDecodeError):
             return None
 
-    def put(self, key: str, svg: str) -> None:
+    def put(self, key: str, svg: str, data: dict | None = None) -> None:
+        """The SVG, and beside it (key.json) the numbers the figure plots (lessonkit.figdata)."""
         if self.enabled:
+            if data is not None:
+                _write_atomic(self.folder / "figures" / f"{key}.json", json.dumps(data, ensure_ascii=False))
             _write_atomic(self.folder / "figures" / f"{key}.svg", svg)
+
+    def get_data(self, key: str) -> dict | None:
+        if not self.enabled:
+            return None
+        try:
+            data = json.loads((self.folder / "figures" / f"{key}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
 
     def get_values(self, key: str) -> Any | None:
         """A lesson's computed values as an earlier build pickled them (our own file, as trusted as lesson.py).

@@ -234,6 +234,8 @@ class ComputedLesson:
     registry: Lesson
     files_digest: str | None = None                    # lesson.py and the lesson's data files, when caching
     figures: dict[str, str] = field(default_factory=dict)  # figure name → SVG (or a placeholder while drawn)
+    figure_data: dict[str, dict] = field(default_factory=dict)  # figure name → what it plots (lessonkit.figdata)
+    pending_data: dict[str, dict] = field(default_factory=dict)  # figures placed while drawn: their table comes later
 
 
 def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesson:

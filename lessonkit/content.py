@@ -221,12 +221,17 @@ def _check_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
             _check_keys(item, path, problems)
 
 
-def _collect_item_lines(node: yaml.MappingNode, lines: dict[str, int]) -> None:
-    """Record `key.N` and `key.N.sub` lines for lists of mappings (challenges), for precise messages."""
-    for key, value in node.value:
-        if isinstance(value, yaml.SequenceNode):
-            for i, item in enumerate(value.value):
-                lines[f"{key.value}.{i}"] = item.start_mark.line + 1
-                if isinstance(item, yaml.MappingNode):
-                    for sub_key, sub_value in item.value:
-                        lines[f"{key.value}.{i}.{sub_key.value}"] = _line(sub_key, sub_value)
+def _collect_item_lines(node: yaml.Node, lines: dict[str, int], prefix: str = "") -> None:
+    """Record the line of every nested key and list item (`challenges.1`, `challenges.1.check.fields.0.answer`),
+    for precise messages."""
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if not isinstance(key, yaml.ScalarNode):
+                continue
+            if prefix:
+                lines[prefix + key.value] = _line(key, value)
+            _collect_item_lines(value, lines, f"{prefix}{key.value}.")
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            lines[f"{prefix}{i}"] = item.start_mark.line + 1
+            _collect_item_lines(item, lines, f"{prefix}{i}.")

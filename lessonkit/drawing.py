@@ -70,10 +70,11 @@ def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, jobs: i
         except Uncacheable:
             task.key = None
         svg = cache.get(task.key) if task.key else None
-        if svg is None:
+        data = cache.get_data(task.key) if svg is not None else None
+        if svg is None or data is None:
             to_draw.append(task)
         else:
-            task.lesson.figures[task.name] = svg
+            task.lesson.figures[task.name], task.lesson.figure_data[task.name] = svg, data
             stats.cached += 1
     _restore_state_figure_functions(to_draw, problems)
     stats.drawn = len(to_draw)
@@ -156,9 +157,9 @@ class Drawing:
             if kind == "problems":
                 problems += result
                 continue
-            task.lesson.figures[task.name] = result
+            task.lesson.figures[task.name], task.lesson.figure_data[task.name] = result
             if task.key and self.cache is not None:
-                self.cache.put(task.key, result)
+                self.cache.put(task.key, *result)
         return problems
 
     def wait(self) -> list[Problem]:
@@ -195,14 +196,14 @@ def _draw_task(index: int) -> tuple[str, Any]:
 
 
 def _draw_one(task: FigureTask, font: str) -> tuple[str, Any]:
-    """("svg", markup) or ("problems", [Problem…]): the author's errors travel back from a worker as data."""
-    from .figures import draw_svg
+    """("svg", (markup, plotted data)) or ("problems", [Problem…]): the author's errors travel back as data."""
+    from .figures import draw_figure
 
     path = task.lesson.source.code_path
     try:
         args = copy.deepcopy(task.args)  # a figure may not change values
         kwargs = copy.deepcopy(task.kwargs)
         func = task.func if not kwargs else (lambda plt, *a: task.func(plt, *a, **kwargs))
-        return "svg", draw_svg(task.name, func, args, font, path, task.line)
+        return "svg", draw_figure(task.name, func, args, font, path, task.line)
     except ContentError as err:
         return "problems", err.problems

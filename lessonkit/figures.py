@@ -98,7 +98,14 @@ class FigureMaker:
 
 def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> str:
     """Run one figure function and return its SVG, with ids made unique for `name`."""
+    return draw_figure(name, func, args, font, path, line)[0]
+
+
+def draw_figure(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> tuple[str, dict]:
+    """Run one figure function: its SVG (ids unique for `name`) and the numbers it plots (lessonkit.figdata)."""
     import matplotlib
+
+    from . import figdata
 
     with matplotlib.rc_context(style(font)), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -112,20 +119,21 @@ def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int 
         if fig is None or not hasattr(fig, "savefig"):
             raise ContentError([Problem(path, line, f"figure `{name}` returned {type(fig).__name__}",
                                         "the matplotlib Figure from plt.subplots()")])
+        _transparent_background(fig)
+        fig.draw_without_rendering()  # lay out once (constrained layout): tick labels are known from here on
+        data = figdata.record(fig)    # before the panels are cut out (that hides axes in turn)
         svg = _figure_markup(fig, name)
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
     if glyphs:
         raise ContentError([Problem(path, line, f"figure `{name}`: {g}", f"text the font {font} can draw")
                             for g in glyphs])
-    return svg
+    return svg, data
 
 
 def _figure_markup(fig, name: str) -> str:
     """One SVG, or for a figure of several side-by-side axes one SVG per axes in a `figure-panels` box that wraps on
     a narrow screen (the suptitle as a strip above them). Each is cropped to what it draws, labels included."""
-    _transparent_background(fig)
-    fig.draw_without_rendering()  # lay out once (constrained layout), then freeze that layout
-    fig.set_layout_engine("none")
+    fig.set_layout_engine("none")  # freeze the layout draw_figure made
     renderer = fig._get_renderer()
     panels = _panels(fig)
     if len(panels) < 2:

@@ -317,21 +317,7 @@ def slim_mathml(mathml: str) -> str:
     previous = None
     while previous != mathml:
         previous, mathml = mathml, _LONE_MROW.sub(r"\1", mathml)
-    return _unwrap_outer_mrow(mathml)
-
-
-def _unwrap_outer_mrow(mathml: str) -> str:
-    """`<math><mrow>…</mrow></math>` → `<math>…</math>`: <math> groups its children itself."""
-    head = re.match(r"<math[^>]*><mrow>", mathml)
-    if not head or not mathml.endswith("</mrow></math>"):
-        return mathml
-    inner = mathml[head.end():-len("</mrow></math>")]
-    depth = 0
-    for tag in re.finditer(r"<(/?)mrow\b[^>]*?(/?)>", inner):
-        depth += 0 if tag.group(2) else (-1 if tag.group(1) else 1)
-        if depth < 0:  # the first <mrow> closes before the end: it is not the wrapper
-            return mathml
-    return mathml[:head.end() - len("<mrow>")] + inner + "</math>"
+    return mathml  # the <mrow> right inside <math> stays: on a phone <math> is an inline-block (see style.css)
 
 
 def _char(code: int, reference: str) -> str:

@@ -19,13 +19,14 @@ from typing import Any
 import jinja2
 
 from . import csp as content_security
-from . import markup, search
+from . import figdata, markup, search
 from .components import Component, Components, PageSlots
 from .compute import ComputedLesson, ComputedWidget
 from .document import placements
 from .errors import ContentError, Miss, Problem, UsageError
 from .i18n import UnknownUiString
-from .render import json_for_script, read_asset, theme_problem
+from .render import json_for_script, make_env, read_asset, theme_problem
+from .selfcheck import CheckBuilder
 from .siteconfig import SiteConfig
 from .widgets import table_data
 
@@ -120,6 +121,29 @@ def _nav(context: dict[str, Any]) -> dict[str, str]:
     return {"title": context["title"], "url": f"../{context['slug']}/index.html"}
 
 
+def data_placeholder(lesson: ComputedLesson, name: str) -> str:
+    return f"<!--lessonkit-figdata-{lesson.source.slug}-{name}-->"
+
+
+def figure_data_html(env: jinja2.Environment, figure: dict, data: dict | None) -> str:
+    """The 「数据」 disclosure under a figure: the numbers it plots as tables, with a CSV link each."""
+    tables = figdata.view(data, figure["id"])
+    return env.get_template("partials/figure_data.html").render(figure=figure, tables=tables) if tables else ""
+
+
+def fill_figure_data(pages: dict[str, RenderedPage], computed: list[ComputedLesson], dirs: list[Path],
+                     ui=None) -> None:
+    """The data tables of figures that were still being drawn when their page was rendered."""
+    env = None
+    for lesson in computed:
+        page = pages.get(f"{lesson.source.slug}/index.html")
+        for name, figure in lesson.pending_data.items():
+            env = env or make_env(dirs, ui)
+            html = figure_data_html(env, figure, lesson.figure_data.get(name))
+            if page is not None:
+                page.text = page.text.replace(data_placeholder(lesson, name), html)
+
+
 def finish_pages(rendered: dict[str, RenderedPage], components: Components, dirs: list[Path]) -> dict[str, bytes]:
     """Each page with exactly the code it uses and the policy listing its hashes; `.nojekyll` for GitHub Pages.
     The page's style also maps each colour its figures use to a dark-mode counterpart."""
@@ -188,6 +212,11 @@ class LessonRenderer:
             "caption": markup.render_inline(spec.caption, self.ctx, path, line), "alt": alt,
             "svg": lesson.figures.get(name, ""),  # missing only when drawing it failed, which is reported
         }
+        if name in lesson.figure_data:
+            figure["data_html"] = figure_data_html(self.env, figure, lesson.figure_data[name])
+        else:  # still being drawn: its table goes in with the SVG (fill_figure_data)
+            lesson.pending_data[name] = dict(figure, svg="")
+            figure["data_html"] = data_placeholder(lesson, name)
         return self.env.get_template("partials/figure.html").render(figure=figure)
 
     def widget(self, name: str, args: tuple[str, ...]) -> str | Miss:
@@ -342,6 +371,8 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
 
     challenges = [c if isinstance(c, dict) else {} for c in (meta.get("challenges") or [])] \
         if isinstance(meta.get("challenges"), list) else []
+    checks = CheckBuilder(lesson.values, meta_path, lines, ctx.problems, md,
+                          lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)))
     sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, ctx, src.body_path, s.line),
                  "body": markup.render_blocks(s.blocks, ctx, src.body_path)}
                 for n, s in enumerate(src.sections, start=1)]
@@ -356,7 +387,8 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         "sections": sections,
         "challenges": [{"id": f"challenge-{n}", "number": n, "title": c.get("title"),
                         "question": md(f"challenges.{n - 1}.question", _str(c.get("question"))),
-                        "answer": md(f"challenges.{n - 1}.answer", _str(c.get("answer")))}
+                        "answer": md(f"challenges.{n - 1}.answer", _str(c.get("answer"))),
+                        "check": checks.challenge(c, n)}
                        for n, c in enumerate(challenges, start=1)],
         "sources": [md(f"sources.{i}", s, inline=True) for i, s in texts("sources")],
         "figures_count": len(renderer.figure_order),

@@ -17,10 +17,47 @@ class Key:
     items: Any = None  # for lists: the type of each item, or a dict schema for mappings
 
 
+NUMBER = (int, float)
+
+# self-check questions (issue 11; built by lessonkit/selfcheck.py, which also checks what needs the computed values)
+TOLERANCE = {
+    "relative": Key(NUMBER, False, "a relative tolerance, e.g. `{relative: 0.05}` for ±5 %"),
+    "absolute": Key(NUMBER, False, "an absolute tolerance in the unit the student types, e.g. `{absolute: 0.01}`"),
+    "sig": Key(int, False, "significant figures the answer must agree to, e.g. `{sig: 2}`"),
+}
+MISTAKE = {
+    "value": Key((str, *NUMBER), True, "a known wrong answer, as the student would type it (a number or a value "
+                                       "name from lesson.py)"),
+    "hint": Key(str, True, "what to say when the student types that value"),
+}
+FIELD = {
+    "label": Key(str, True, "the field's label in plain text, e.g. μ or 剩下的百分比"),
+    "answer": Key(str, True, "the name of a number (or list of numbers) computed in lesson.py, e.g. `no_res_09` or "
+                             "`ln_challenge.mu`, never a number typed in"),
+    "unit": Key(str, False, "the unit shown after the box and accepted after the number, e.g. \"%\""),
+    "scale": Key(NUMBER, False, "factor from the value to what the student types, e.g. 100 for a percentage"),
+    "tolerance": Key(dict, False, "one of `{relative: 0.05}`, `{absolute: 0.001}`, `{sig: 2}`", items=TOLERANCE),
+    "format": Key(str, False, "how the printed key shows the answer: a format spec such as sig3 or .2f"),
+    "mistakes": Key(list, False, "known wrong answers: a list of `{value: …, hint: …}`", items=MISTAKE),
+}
+CHOICE = {
+    "text": Key(str, True, "the option, in Markdown"),
+    "correct": Key(bool, False, "true for a correct option"),
+    "feedback": Key(str, False, "what to say when the student picks this option (plain text, may use {{ values }})"),
+}
+CHECK = {
+    "fields": Key(list, False, "numeric answer boxes: a list of `{label, answer, unit, scale, tolerance, mistakes}`",
+                  items=FIELD),
+    "choices": Key(list, False, "options: a list of `{text, correct, feedback}`", items=CHOICE),
+    "multiple": Key(bool, False, "true when several options may be correct (check boxes instead of radio buttons)"),
+}
+
 CHALLENGE = {
     "title": Key(str, True, "plain-text title, e.g. 遮住未来的理由"),
     "question": Key(str, True, "the question, in Markdown"),
     "answer": Key(str, True, "the answer, in Markdown; may use {{ values }} and $math$"),
+    "check": Key(dict, False, "a self-check: `{fields: [...]}` or `{choices: [...]}`", items=CHECK),
+    "hints": Key(list, False, "hints shown one at a time before the answer (Markdown)", items=str),
 }
 
 LESSON = {
@@ -37,12 +74,13 @@ LESSON = {
 SITE = {
     "title": Key(str, False, "the site's title: index heading and every page's <title>"),
     "description": Key(str, False, "one line under the title on the index page"),
-    "budget": Key(dict, False, "page weight limits, e.g. `{page_kb: 200, gzip_kb: 50}`"),
+    "budget": Key(dict, False, "page weight limits, e.g. `{page_kb: 250, gzip_kb: 60}`"),
     "theme": Key(str, False, "the theme folder under themes/ (default: default); `--theme` overrides it"),
     "language": Key(str, False, "the site's language: zh-CN (default) or en, or another a theme has i18n/<language>.yaml for"),
 }
 
-TYPE_NAMES = {str: "text", int: "a whole number", list: "a list", dict: "a mapping"}
+TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true/false", list: "a list",
+              dict: "a mapping"}
 
 
 def check_lesson_meta(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:
@@ -73,7 +111,9 @@ def check_mapping(data: dict, schema: dict[str, Key], lines: dict[str, int], pat
             continue
         if isinstance(value, str) and not value.strip():
             problems.append(Problem(path, where, f"`{prefix}{key}` is empty", spec.help))
-        if spec.items is not None:
+        if isinstance(value, dict) and isinstance(spec.items, dict):
+            problems += check_mapping(value, spec.items, lines, path, prefix=f"{prefix}{key}.")
+        elif spec.items is not None:
             problems += _check_items(value, spec, lines, path, prefix + key)
     return problems
 
@@ -95,8 +135,8 @@ def _check_items(items: list, spec: Key, lines: dict[str, int], path: Path, name
 
 
 def _is(value: Any, kind) -> bool:
-    if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(value, bool):  # YAML's true/false is a Python int: never a number here
+        return kind is bool or (isinstance(kind, tuple) and bool in kind)
     return isinstance(value, kind)
 
 

@@ -24,7 +24,7 @@ from .errors import ContentError, Problem, UsageError
 from .i18n import DEFAULT as DEFAULT_LANGUAGE
 from .i18n import UiStrings, available_languages, load_ui
 from .output import write_site
-from .pages import finish_pages, render_site
+from .pages import fill_figure_data, finish_pages, render_site
 from .render import make_env, theme_dirs, use_bytecode_cache
 from .siteconfig import load_site_config
 
@@ -70,7 +70,8 @@ def build(options: Options) -> BuildReport:
         problems += drawing.wait()
         if problems:
             raise ContentError(by_lesson(problems, options.content))
-        site = finish_pages(drawing.fill(pages), Components(dirs), dirs)
+        fill_figure_data(drawing.fill(pages), computed, dirs, ui)
+        site = finish_pages(pages, Components(dirs), dirs)
     check_budget(*page_sizes(without_search_index(site)), config.budget)       # write
     sizes, gzip_sizes = page_sizes(site)
     write_site(site, options.out)

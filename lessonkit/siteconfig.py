@@ -2,7 +2,7 @@
 
     title: 深度学习十讲                       # index heading and every page's <title>
     description: 每一个数和每一张图都在构建时算出  # a line under the index heading
-    budget: {page_kb: 200, gzip_kb: 50}       # page weight limits, KB
+    budget: {page_kb: 250, gzip_kb: 60}       # page weight limits, KB
     theme: mytheme                            # themes/mytheme/, falling back to themes/default/ (--theme overrides)
     language: en                              # the pages' words (themes/*/i18n/en.yaml) and the build's messages;
                                               # default zh-CN

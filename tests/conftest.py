@@ -1,15 +1,86 @@
-"""Shared fixtures: small lessons written into tmp_path, built with the real theme."""
+"""Shared fixtures: small lessons written into tmp_path, built with the real theme; the lessons found in content/;
+and a session-wide check that no test wrote into the repository."""
 from __future__ import annotations
 
 import os
+import tempfile
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from lessonkit.cli import main
+from lesson_folders import PROJECT, real_lessons  # noqa: F401 (re-exported)
 
-PROJECT = Path(__file__).resolve().parent.parent
+# Hypothesis keeps its example database and caches in ./.hypothesis/ (inside the repository) unless told otherwise:
+# no example database, and its caches in the system's temporary folder (kept between runs: they only save time).
+HYPOTHESIS_HOME = Path(tempfile.gettempdir()) / "lessonkit-tests-hypothesis"
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(HYPOTHESIS_HOME))
+try:
+    from hypothesis import settings as _hypothesis_settings
+except ImportError:  # pragma: no cover
+    pass
+else:
+    try:
+        from hypothesis.configuration import set_hypothesis_home_dir
+    except ImportError:  # pragma: no cover (older Hypothesis reads only the environment variable)
+        pass
+    else:
+        set_hypothesis_home_dir(os.environ["HYPOTHESIS_STORAGE_DIRECTORY"])
+    _hypothesis_settings.register_profile("lessonkit-tests", database=None)
+    _hypothesis_settings.load_profile("lessonkit-tests")
+
+
+# What a test run must leave exactly as it found it: everything the engine, theme and lessons are made of, the
+# broken-lesson corpus, and the places a build without an explicit --out/--cache-dir would write to; plus the names
+# at the top of the repository (a stray .hypothesis/ or artifacts/). Python's own __pycache__ folders are left out
+# (a build imports lesson.py like any module); so are $LESSONKIT_ARTIFACTS and pytest's own .pytest_cache. The test
+# files themselves are not watched: editing one while the suite runs is not the suite's doing.
+WATCHED = ("content", "themes", "lessonkit", "tests/broken", "benchmarks", "docs", ".cache", "output")
+UNWATCHED_TOP = {"__pycache__", ".pytest_cache", ".git"}
+
+
+def repository_listing() -> dict[str, tuple[int, int] | None]:
+    """path → (mtime_ns, size) of every file under WATCHED, every folder (None), and the repository's top-level
+    names: a few hundred stat calls, a few milliseconds."""
+    listing: dict[str, tuple[int, int] | None] = {}
+    artifacts = os.environ.get("LESSONKIT_ARTIFACTS")
+    skip_top = set(UNWATCHED_TOP)
+    if artifacts and Path(artifacts).resolve().parent == PROJECT:
+        skip_top.add(Path(artifacts).resolve().name)
+    for name in os.listdir(PROJECT):
+        if name not in skip_top:
+            listing[f"/{name}"] = None
+    for top in WATCHED:
+        for folder, dirs, files in os.walk(PROJECT / top):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            rel = os.path.relpath(folder, PROJECT)
+            listing[rel] = None
+            for name in files:
+                path = os.path.join(folder, name)
+                try:
+                    st = os.lstat(path)
+                except FileNotFoundError:
+                    continue
+                listing[os.path.join(rel, name)] = (st.st_mtime_ns, st.st_size)
+    return listing
+
+
+@pytest.fixture(scope="session", autouse=True)
+def repository_untouched():
+    """Fails the run if any test created, changed or deleted a file in the repository (tracked or ignored): every
+    build in the tests writes into tmp_path, output and cache alike."""
+    before = repository_listing()
+    yield
+    after = repository_listing()
+    changed = sorted(p for p in before.keys() & after.keys() if before[p] != after[p])
+    created = sorted(after.keys() - before.keys(), key=lambda p: (p.count("/") - p.startswith("/"), p))
+    deleted = sorted(before.keys() - after.keys(), key=lambda p: (p.count("/") - p.startswith("/"), p))
+    if changed or created or deleted:
+        pytest.fail("the tests wrote into the repository " + str(PROJECT) + ":"
+                    + "".join(f"\n  {kind}: {', '.join(paths[:12])}{' …' if len(paths) > 12 else ''}"
+                              for kind, paths in (("created", created), ("changed", changed), ("deleted", deleted))
+                              if paths), pytrace=False)
 
 # The suites assert the exact English messages an author reads with `--lang en`; the Chinese ones (the default) are
 # checked in tests/test_i18n.py, which sets the language itself. The pages' own words follow site.yaml, not this.
@@ -36,6 +107,13 @@ lesson = Lesson()
 def two_pow():
     return 2 ** 10
 """
+
+
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory) -> Path:
+    """One figure cache (in the session's temporary folder) for the tests that build the real lessons: each figure is
+    drawn once per run, not once per test module. Tests about the cache itself use their own."""
+    return tmp_path_factory.mktemp("shared-cache")
 
 
 @pytest.fixture

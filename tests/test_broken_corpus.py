@@ -296,7 +296,7 @@ def write_case(case: str, content: Path, outside: Path) -> None:
 
 def build(tmp_path: Path, capsys) -> tuple[int, list[str], str, Path]:
     content, out = (tmp_path / "content").resolve(), tmp_path / "out"
-    code = main(["build", "--content", str(content), "--out", str(out)])
+    code = main(["build", "--content", str(content), "--out", str(out), "--cache-dir", str(tmp_path / "cache")])
     err = capsys.readouterr().err
     text = err.replace(f"{content}/", "").replace(str(tmp_path.resolve() / "outside"), "TMP")
     return code, text.splitlines(), err, out

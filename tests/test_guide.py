@@ -61,7 +61,7 @@ def build(root: Path, *extra: str) -> tuple[int, str]:
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
         code = main(["build", "--lang", "zh-CN", "--content", str(root / "content"), "--out", str(root / "out"),
-                     *extra])  # the guide shows the messages in Chinese, the default
+                     "--cache-dir", str(root / "cache"), *extra])  # the guide shows the messages in Chinese, the default
     return code, err.getvalue()
 
 

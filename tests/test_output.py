@@ -21,7 +21,8 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def build(tmp_path: Path, out: Path, *extra: str) -> int:
-    return main(["build", "--content", str(tmp_path / "content"), "--out", str(out), *extra])
+    return main(["build", "--content", str(tmp_path / "content"), "--out", str(out),
+                 "--cache-dir", str(tmp_path / "cache"), *extra])
 
 
 # ── refusing --out folders that are not ours to replace ───────────────────────────────────────────────────────────
@@ -171,8 +172,9 @@ def test_two_builds_are_byte_identical(tmp_path):
     outs = [tmp_path / "first", tmp_path / "second" / "site"]
     for seed, out in zip(("1", "2"), outs):
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        result = subprocess.run([sys.executable, str(PROJECT / "build.py"), "--quiet", "--out", str(out)],
-                                env=env, capture_output=True, text=True, cwd=tmp_path)
+        result = subprocess.run([sys.executable, str(PROJECT / "build.py"), "--quiet", "--out", str(out),
+                                 "--cache-dir", str(tmp_path / f"cache{seed}")],
+                                env=env, capture_output=True, text=True, cwd=tmp_path, timeout=300)
         assert result.returncode == 0, result.stderr
         if out is outs[0]:
             time.sleep(1.1)  # a timestamp anywhere in the output would now differ

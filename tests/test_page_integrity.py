@@ -102,11 +102,11 @@ def line(plt, root2):
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory):
+def sites(tmp_path_factory, shared_cache):
     """The real lesson and the kitchen sink, each built into its own folder."""
     root = tmp_path_factory.mktemp("integrity")
     real = root / "real"
-    assert main(["build", "--quiet", "--out", str(real)]) == 0
+    assert main(["build", "--quiet", "--out", str(real), "--cache-dir", str(shared_cache)]) == 0
     folder = root / "content" / "sink"
     (folder / "img").mkdir(parents=True)
     (folder / "data").mkdir()
@@ -118,7 +118,8 @@ def sites(tmp_path_factory):
     (folder / "diagram.svg").write_bytes(SVG)
     (folder / "data" / "table.csv").write_text("名称,数值\n甲,1\n乙,2\n", encoding="utf-8")
     sink = root / "sink"
-    assert main(["build", "--quiet", "--content", str(root / "content"), "--out", str(sink)]) == 0
+    assert main(["build", "--quiet", "--content", str(root / "content"), "--out", str(sink),
+                 "--cache-dir", str(root / "cache")]) == 0
     return {"real": real, "sink": sink}
 
 

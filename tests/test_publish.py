@@ -16,7 +16,7 @@ WORKFLOW = PROJECT / ".github" / "workflows" / "pages.yml"
 
 def check_workflow(path: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
-                           str(path)], capture_output=True, text=True)
+                           str(path)], capture_output=True, text=True, timeout=120)
 
 
 def test_pages_workflow_matches_the_github_schema(tmp_path):
@@ -56,14 +56,15 @@ class Links(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, shared_cache):
     """The real lessons plus a fresh `new` lesson, built as GitHub Pages would build them."""
     from shutil import copytree
 
     root = tmp_path_factory.mktemp("pages")
     copytree(PROJECT / "content", root / "content")
     assert main(["new", "sample", "--content", str(root / "content")]) == 0
-    assert main(["build", "--quiet", "--content", str(root / "content"), "--out", str(root / "out")]) == 0
+    assert main(["build", "--quiet", "--content", str(root / "content"), "--out", str(root / "out"),
+                 "--cache-dir", str(shared_cache)]) == 0
     return root / "out"
 
 

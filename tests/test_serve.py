@@ -6,10 +6,13 @@ import base64
 import hashlib
 import http.client
 import os
+import queue
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -23,6 +26,7 @@ from lessonkit.paths import PROJECT
 from lessonkit.site import Options
 
 EVENT_WAIT = 10  # seconds; the keep-alive comes every 15 s, so an event before this came from the rebuild itself
+STARTUP_WAIT = 120  # seconds for a `serve` process to print its first lines (it builds the site first)
 CSP = ("default-src 'none'; script-src 'sha256-AAAA'; style-src 'sha256-BBBB'; img-src data:; base-uri 'none'; "
        "form-action 'none'")
 
@@ -48,11 +52,14 @@ class Events:
         assert self.response.readline() == b"retry: 500\n"
 
     def next_data(self) -> str:
-        while True:
+        """The next event's data; each read is bounded by the socket timeout, the whole wait by EVENT_WAIT."""
+        deadline = time.monotonic() + EVENT_WAIT
+        while time.monotonic() < deadline:
             line = self.response.readline().decode()
             if line.startswith("data:"):
                 return line[5:].strip()
             assert line, "stream closed without an event"
+        pytest.fail(f"no reload event within {EVENT_WAIT} s", pytrace=False)
 
     def close(self) -> None:
         self.response.close()
@@ -75,12 +82,74 @@ def theme_with_csp(tmp_path: Path) -> Path:
     return themes
 
 
+class Lines:
+    """A child process's output read by a thread: waiting for the next line never blocks longer than asked, and the
+    pipes never fill up (a child blocked on a full stderr pipe would hang both sides)."""
+
+    def __init__(self, proc: subprocess.Popen):
+        self.proc = proc
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.errors: list[str] = []
+        self.threads = [threading.Thread(target=self._pump, args=(proc.stdout, self.lines.put), daemon=True),
+                        threading.Thread(target=self._pump, args=(proc.stderr, self.errors.append), daemon=True)]
+        for thread in self.threads:
+            thread.start()
+
+    @staticmethod
+    def _pump(stream, put) -> None:
+        for line in stream:
+            put(line)
+        put(None)
+
+    def next(self, what: str, timeout: float) -> str:
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            pytest.fail(f"`serve` printed no {what} within {timeout} s (is a CJK font installed? it draws figures "
+                        f"first); its stderr so far:\n{self.stderr()}", pytrace=False)
+        if line is None:
+            self.proc.wait(10)
+            pytest.fail(f"`serve` exited with code {self.proc.returncode} before printing {what}; "
+                        f"its stderr:\n{self.stderr()}", pytrace=False)
+        return line
+
+    def stderr(self) -> str:
+        return "".join(line for line in self.errors if line)
+
+    def close(self) -> None:
+        for thread in self.threads:
+            thread.join(10)
+
+
+def stop(proc: subprocess.Popen) -> int:
+    """SIGTERM, then SIGKILL after 10 s: the test never waits on a process without a bound."""
+    proc.terminate()
+    try:
+        return proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+        pytest.fail("`serve` did not stop within 10 s of SIGTERM", pytrace=False)
+
+
+def author_checkout(tmp_path: Path) -> Path:
+    """What an author has after cloning: build.py, the engine and the themes, in a folder of its own, so the
+    commands' default paths (.cache/lessonkit/, output/) land there and never in this repository."""
+    root = tmp_path / "checkout"
+    root.mkdir()
+    shutil.copy2(PROJECT / "build.py", root / "build.py")
+    shutil.copytree(PROJECT / "lessonkit", root / "lessonkit", ignore=shutil.ignore_patterns("__pycache__"))
+    os.symlink(PROJECT / "themes", root / "themes")
+    return root
+
+
 @pytest.fixture
 def start_preview(make_lesson, tmp_path):
     servers = []
 
     def start(themes: Path = PROJECT / "themes", theme: str = "default"):
-        options = Options(content=tmp_path / "content", out=tmp_path / "unused", themes=themes, theme=theme)
+        options = Options(content=tmp_path / "content", out=tmp_path / "unused", themes=themes, theme=theme,
+                          cache=tmp_path / "cache")
         server = Preview(options, quiet=True).start("127.0.0.1", 0)
         servers.append(server)
         return server
@@ -198,13 +267,18 @@ def test_served_page_under_csp_and_built_files_never_hold_the_hook(start_preview
 def test_new_serve_edit_build_as_a_new_author_would(tmp_path, run_build):
     """The guide's path: `new`, `serve`, edit and see the change, then `build` (commands run as processes)."""
     content = tmp_path / "content"
-    command = [sys.executable, str(PROJECT / "build.py")]
-    subprocess.run([*command, "new", "my-first-lesson", "--content", str(content)], check=True, capture_output=True)
-    proc = subprocess.Popen([*command, "serve", "--port", "0", "--content", str(content)],
+    checkout = author_checkout(tmp_path)
+    command = [sys.executable, str(checkout / "build.py")]
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    subprocess.run([*command, "new", "my-first-lesson", "--content", str(content)], check=True, capture_output=True,
+                   env=env, cwd=tmp_path, timeout=120)
+    proc = subprocess.Popen([*command, "serve", "--port", "0", "--content", str(content)], env=env, cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    output = Lines(proc)
     try:
-        lines = [proc.stdout.readline() for _ in range(2)]  # "built in … s", then "serving URL …"
-        url = re.search(r"serving (http://127\.0\.0\.1:\d+/)", lines[1]).group(1) + "my-first-lesson/"
+        output.next("first line (\"built in … s\")", STARTUP_WAIT)
+        serving = output.next("\"serving URL\" line", STARTUP_WAIT)
+        url = re.search(r"serving (http://127\.0\.0\.1:\d+/)", serving).group(1) + "my-first-lesson/"
         status, page = fetch(url)
         assert status == 200 and "每层把信号乘 0.9。" in page
         events = Events(url.rsplit("my-first-lesson/", 1)[0], build_id(page))
@@ -215,16 +289,19 @@ def test_new_serve_edit_build_as_a_new_author_would(tmp_path, run_build):
         status, page = fetch(url)
         assert status == 200 and "每层把信号乘 0.8。" in page and "只剩 11 %" in page  # 0.8**10 = 0.107
     finally:
-        proc.terminate()
-        code = proc.wait(10)
-    assert code == 0, proc.stderr.read()
+        code = stop(proc)
+        output.close()
+    assert code == 0, output.stderr()
+    assert not (checkout / "output").exists()  # the preview never writes output/
     code, _, err, out = run_build()
     assert code == 0, err
     assert "只剩 11 %" in (out / "my-first-lesson" / "index.html").read_text(encoding="utf-8")
 
 
-def test_busy_port_is_a_usage_error(make_lesson, tmp_path, capsys):
+def test_busy_port_is_a_usage_error(make_lesson, tmp_path, capsys, monkeypatch):
     make_lesson()
+    # `serve` has no --cache-dir: its first build (before the port is tried) would fill the repository's cache
+    monkeypatch.setattr("lessonkit.commands.serve.PROJECT", tmp_path, raising=False)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

@@ -6,6 +6,7 @@ import textwrap
 import pytest
 
 from lessonkit.figures import _compact_path, _hoist_text_size, _unwrap_bare_groups
+from lesson_folders import real_lessons
 
 
 def test_path_data_loses_only_redundant_spaces():
@@ -27,12 +28,18 @@ def test_common_text_size_moves_to_the_root_but_tspans_keep_theirs():
                                      '</text>\n</svg>')
 
 
-def test_the_real_lesson_fits_the_default_budget(tmp_path):
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory, shared_cache):
     from lessonkit.cli import main
 
-    out = tmp_path / "out"
-    assert main(["build", "-q", "--out", str(out), "--cache-dir", str(tmp_path / "cache")]) == 0
-    page = (out / "transformer-stability" / "index.html").read_bytes()
+    out = tmp_path_factory.mktemp("weight") / "out"
+    assert main(["build", "-q", "--out", str(out), "--cache-dir", str(shared_cache)]) == 0
+    return out
+
+
+@pytest.mark.parametrize("slug", real_lessons())
+def test_every_real_lesson_fits_the_default_budget(real_site, slug):
+    page = (real_site / slug / "index.html").read_bytes()
     assert len(page) <= 150 * 1024 and len(gzip.compress(page, 9)) <= 40 * 1024
     svg = b"".join(re.findall(rb"<svg.*?</svg>", page, re.S))
     assert b"<!--" not in svg and b"<g>" not in svg and b"\nL " not in svg

@@ -1,7 +1,11 @@
-"""Browser tests: the built lesson in headless Chromium, opened from file:// and over http://127.0.0.1.
+"""Browser tests: every lesson in headless Chromium, opened from file:// and over http://127.0.0.1.
 
-One site build, one browser and one HTTP server per session. Without Chromium/Playwright (or axe-core, or poppler)
-these tests skip with the reason; under CI (CI=true) a missing tool is a failure, never a skip.
+"Every lesson" = each lesson folder found in content/ when the tests are collected (any number, any names: tests
+that take a `slug` argument run once per lesson) plus the test's own fixture lesson (tests/browser/fixture_lesson.py),
+which places the widgets the widget-specific tests drive. All of them are copied into one site built in a temporary
+folder (output and cache there too). One site build, one browser and one HTTP server per session. Without
+Chromium/Playwright (or axe-core, or poppler) these tests skip with the reason; under CI (CI=true) a missing tool is
+a failure, never a skip. Every wait has a timeout: Playwright's defaults are set on each context, axe gets 60 s.
 """
 from __future__ import annotations
 
@@ -18,8 +22,14 @@ import pytest
 from lessonkit import chromium
 from lessonkit.cli import main
 
-PROJECT = Path(__file__).resolve().parents[2]
-SLUG = "transformer-stability"
+import fixture_lesson
+from lesson_folders import PROJECT, real_lessons
+
+REAL_LESSONS = real_lessons()
+FIXTURE = fixture_lesson.SLUG
+LESSONS = [*REAL_LESSONS, FIXTURE]      # what tests taking `slug` run over
+ACTION_TIMEOUT_MS = 15_000              # a click, a fill, a wait_for
+NAVIGATION_TIMEOUT_MS = 30_000          # page.goto / reload
 AXE = PROJECT / "node_modules" / "axe-core" / "axe.min.js"
 IN_CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
 
@@ -33,11 +43,33 @@ def require(reason: str | None) -> None:
     pytest.skip(reason)
 
 
+def pytest_generate_tests(metafunc):
+    if "slug" in metafunc.fixturenames:
+        metafunc.parametrize("slug", LESSONS)
+
+
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
+def site_content(tmp_path_factory) -> Path:
+    """A copy of content/ (every lesson, site.yaml, glossary…) plus the fixture lesson, in a temporary folder."""
+    content = tmp_path_factory.mktemp("browser-content") / "content"
+    if (PROJECT / "content").is_dir():
+        shutil.copytree(PROJECT / "content", content, ignore=shutil.ignore_patterns("__pycache__"))
+    fixture_lesson.write_fixture_lesson(content)
+    return content
+
+
+@pytest.fixture(scope="session")
+def site(site_content, tmp_path_factory, shared_cache) -> Path:
     out = tmp_path_factory.mktemp("browser-site") / "out"
-    assert main(["build", "--quiet", "--out", str(out)]) == 0
+    assert main(["build", "--quiet", "--content", str(site_content), "--out", str(out),
+                 "--cache-dir", str(shared_cache)]) == 0
     return out
+
+
+@pytest.fixture(scope="session")
+def site_cache(site, shared_cache) -> Path:
+    """The figure cache the site was built with (the PDF handout reuses it)."""
+    return shared_cache
 
 
 @pytest.fixture(scope="session")
@@ -89,9 +121,11 @@ def poppler():
 
 
 @pytest.fixture(scope="session")
-def artifacts() -> Path:
-    """Screenshots go here (git-ignored): $LESSONKIT_ARTIFACTS, default artifacts/ in the project."""
-    folder = Path(os.environ.get("LESSONKIT_ARTIFACTS") or PROJECT / "artifacts")
+def artifacts(tmp_path_factory) -> Path:
+    """Screenshots go to $LESSONKIT_ARTIFACTS when it is set (e.g. LESSONKIT_ARTIFACTS=artifacts, git-ignored),
+    otherwise into the session's temporary folder: a test run writes nothing into the repository by itself."""
+    chosen = os.environ.get("LESSONKIT_ARTIFACTS")
+    folder = Path(chosen) if chosen else tmp_path_factory.mktemp("artifacts")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -130,6 +164,8 @@ def open_page(browser):
 
     def open_(url: str, width: int = 1280, init_script: str | None = None) -> Visit:
         context = browser.new_context(viewport={"width": width, "height": 900}, locale="zh-CN")
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        context.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
         contexts.append(context)
         if init_script:
             context.add_init_script(script=init_script)
@@ -147,12 +183,16 @@ def open_page(browser):
         context.close()
 
 
+def page_url(site: Path, server: Server, slug: str, via: str) -> str:
+    if via == "file":
+        return (site / slug / "index.html").as_uri()
+    return f"{server.url}{slug}/index.html"
+
+
 @pytest.fixture(params=["file", "http"])
-def lesson_url(request, site, server) -> str:
-    """The lesson page from disk and over HTTP: both must behave the same."""
-    if request.param == "file":
-        return (site / SLUG / "index.html").as_uri()
-    return f"{server.url}{SLUG}/index.html"
+def lesson_url(request, site, server, slug) -> str:
+    """Each lesson's page from disk and over HTTP: both must behave the same."""
+    return page_url(site, server, slug, request.param)
 
 
 @pytest.fixture
@@ -160,3 +200,42 @@ def lesson(open_page, lesson_url):
     visit = open_page(lesson_url)
     yield visit
     visit.assert_clean()
+
+
+@pytest.fixture(params=["file", "http"])
+def fixture_url(request, site, server) -> str:
+    """The fixture lesson (the one with mask_table and block_stack) from disk and over HTTP."""
+    return page_url(site, server, FIXTURE, request.param)
+
+
+@pytest.fixture
+def fixture_page(open_page, fixture_url):
+    visit = open_page(fixture_url)
+    yield visit
+    visit.assert_clean()
+
+
+def widget_buttons(page):
+    """Every button inside a widget, in document order (generic: any kind of widget, today's or a teacher's)."""
+    return page.locator("[data-widget] button")
+
+
+def press_each_widget_button(page, mark: str | None = None):
+    """Click each visible, enabled `[data-widget] button` in turn; yields a description of the state reached.
+    With `mark`, the widget (outermost `[data-widget]`) holding the button just pressed carries that attribute."""
+    buttons = widget_buttons(page)
+    for i in range(buttons.count()):
+        button = buttons.nth(i)
+        if not button.is_visible() or button.is_disabled():
+            continue
+        name = button.evaluate("""(b, mark) => {
+            const all = [], w = b.closest('[data-widget]');
+            for (let a = w; a; a = a.parentElement && a.parentElement.closest('[data-widget]')) all.push(a);
+            if (mark) {
+                document.querySelectorAll('[' + mark + ']').forEach(e => e.removeAttribute(mark));
+                all[all.length - 1].setAttribute(mark, '');
+            }
+            return (w.id || w.dataset.widget) + ' «' + b.textContent.trim().slice(0, 20) + '»';
+        }""", mark)
+        button.click()
+        yield f"after pressing button {i} ({name})"

@@ -4,6 +4,8 @@ A tampered copy of the page (one inline script the policy does not list) proves 
 """
 from __future__ import annotations
 
+from conftest import FIXTURE, press_each_widget_button
+from fixture_lesson import INITIAL, TOKENS
 from test_page_integrity import SVG, tiny_png
 
 LISTEN = """
@@ -14,31 +16,43 @@ document.addEventListener('securitypolicyviolation',
 
 
 def test_widgets_work_and_nothing_is_blocked(open_page, lesson_url):
+    """Every lesson: the policy is there, the inline script and style ran, and pressing each widget button in turn
+    (whatever the widgets are) triggers no violation, error or request."""
     visit = open_page(lesson_url, init_script=LISTEN)
     page = visit.page
     assert visit.has_csp()
-    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(251, 250, 246)"  # style ran
-
-    table = page.locator("#widget-mask_table")
-    assert table.locator(".mask-live td.is-masked").count() == 0          # encoder: every cell visible
-    table.locator('.mode-btn[data-mode="decoder"]').click()               # 解码器
-    assert table.locator(".mask-live td.is-masked").count() == 6          # 4 tokens: the 6 cells above the diagonal
-    first_row = table.locator(".mask-live tbody tr").first                # 它 may not see 最, the next token
-    assert first_row.locator("td").nth(1).text_content() == "✕遮住"
-
-    stack = page.locator("#widget-block_stack")
-    assert stack.locator('[data-role="count"]').inner_text() == "1"
-    stack.locator('[data-action="add"]').click()                          # 加一块
-    assert stack.locator('[data-role="count"]').inner_text() == "2"
-    assert stack.locator(".bs-stack .blk").count() == 2
-
+    assert page.evaluate("document.documentElement.classList.contains('js')"), "the inline script did not run"
+    assert page.evaluate("[...document.styleSheets].some(s => s.cssRules.length > 0)"), "the inline style was refused"
+    for state in press_each_widget_button(page):
+        assert page.evaluate("window.__violations") == [], state
     assert page.evaluate("window.__violations") == []
     visit.assert_clean()  # no console errors (a CSP refusal is one), no request but the page itself
 
 
+def test_fixture_widgets_change_under_the_policy(open_page, fixture_url):
+    """The widgets really run under the policy: the clicks change what the page shows (fixture lesson)."""
+    visit = open_page(fixture_url, init_script=LISTEN)
+    page = visit.page
+    n = len(TOKENS)
+    table = page.locator("#widget-mask_table")
+    assert table.locator(".mask-live td.is-masked").count() == 0          # encoder: every cell visible
+    table.locator('.mode-btn[data-mode="decoder"]').click()               # 解码器
+    assert table.locator(".mask-live td.is-masked").count() == n * (n - 1) // 2   # the cells above the diagonal
+    first_row = table.locator(".mask-live tbody tr").first                # the first token may not see the next
+    assert first_row.locator("td").nth(1).text_content() == "✕遮住"
+
+    stack = page.locator("#widget-block_stack")
+    assert stack.locator(".ex-shown").inner_text() == str(INITIAL)
+    stack.locator('[data-step="1"]').click()                              # 加一块
+    assert stack.locator(".ex-shown").inner_text() == str(INITIAL + 1)
+    assert stack.get_attribute("data-state") == str(INITIAL + 1)
+    assert page.evaluate("window.__violations") == []
+    visit.assert_clean()
+
+
 def test_a_script_outside_the_policy_is_blocked_and_reported(open_page, site, tmp_path):
     tampered = tmp_path / "tampered.html"
-    html = (site / "transformer-stability" / "index.html").read_text(encoding="utf-8")
+    html = (site / FIXTURE / "index.html").read_text(encoding="utf-8")
     tampered.write_text(html.replace("<body>", "<body><script>document.title = 'injected'</script>", 1),
                         encoding="utf-8")
     visit = open_page(tampered.as_uri(), init_script=LISTEN)

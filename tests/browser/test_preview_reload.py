@@ -23,7 +23,8 @@ def preview(make_lesson, tmp_path):
     os.symlink(PROJECT / "themes" / "default", themes / "default")
     (themes / "csp" / "partials" / "extend_head.html").write_text(
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">', encoding="utf-8")
-    options = Options(content=tmp_path / "content", out=tmp_path / "unused", themes=themes, theme="csp")
+    options = Options(content=tmp_path / "content", out=tmp_path / "unused", themes=themes, theme="csp",
+                      cache=tmp_path / "cache")
     server = Preview(options, quiet=True).start("127.0.0.1", 0)
     yield server
     server.stop()
@@ -37,6 +38,8 @@ def save(path: Path, text: str) -> None:
 
 def test_page_reloads_itself_after_a_save(browser, preview, tmp_path):
     page = browser.new_page()
+    page.set_default_timeout(15_000)
+    page.set_default_navigation_timeout(30_000)
     try:
         page.goto(preview.url + "demo/")
         assert page.get_by_text("二的十次方是 1024。").is_visible()

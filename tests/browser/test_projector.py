@@ -13,7 +13,7 @@ import pytest
 
 from conftest import PROJECT
 
-LESSONS = sorted(p.parent.name for p in (PROJECT / "content").glob("*/lesson.yaml"))
+# lessons: tests taking `slug` run over every lesson in content/ plus the fixture lesson (conftest.py)
 SIZES = [(1280, 720), (1024, 768)]
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 ROOT = "[data-widget=projector]"
@@ -106,7 +106,6 @@ def walk(page) -> list[dict]:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("slug", LESSONS)
 def test_every_screen_fits_and_every_piece_is_shown_once(open_page, site, slug, size):
     visit = open_lesson(open_page, site, slug, size)
     page = visit.page
@@ -133,7 +132,6 @@ def test_every_screen_fits_and_every_piece_is_shown_once(open_page, site, slug, 
     visit.assert_clean()
 
 
-@pytest.mark.parametrize("slug", LESSONS)
 def test_buttons_clicker_keys_and_p(open_page, site, slug):
     visit = open_lesson(open_page, site, slug)
     page = visit.page
@@ -157,7 +155,6 @@ def test_buttons_clicker_keys_and_p(open_page, site, slug):
     visit.assert_clean()
 
 
-@pytest.mark.parametrize("slug", LESSONS)
 def test_widgets_and_answers_usable_on_screen(open_page, site, slug):
     """Every button and answer on every screen can be clicked (nothing covers it); answers start closed and opening
     one keeps it on a screen that still fits."""
@@ -197,7 +194,6 @@ def test_widgets_and_answers_usable_on_screen(open_page, site, slug):
     visit.assert_clean()
 
 
-@pytest.mark.parametrize("slug", LESSONS)
 def test_escape_returns_to_the_same_place_and_the_hash_survives_reload(open_page, site, slug):
     visit = open_lesson(open_page, site, slug)
     page = visit.page
@@ -236,7 +232,6 @@ def test_escape_returns_to_the_same_place_and_the_hash_survives_reload(open_page
     visit.assert_clean()
 
 
-@pytest.mark.parametrize("slug", LESSONS)
 def test_print_ignores_projector_mode(open_page, site, slug):
     """Printing while projecting gives the same pieces, the same type size and no projector bar as printing the page."""
     visit = open_lesson(open_page, site, slug)
@@ -265,7 +260,6 @@ def axe_violations(page) -> list[str]:
                                          v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | ')))""", WCAG)
 
 
-@pytest.mark.parametrize("slug", LESSONS)
 def test_projector_mode_passes_axe(open_page, site, slug, axe_source):
     """axe on the first screen of every part, every screen with a widget or an answer, and the last (axe takes
     seconds a run: every screen would take minutes)."""

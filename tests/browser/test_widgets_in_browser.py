@@ -1,4 +1,8 @@
-"""The widgets driven like a student would: mouse and keyboard, in Chromium, from file:// and http://."""
+"""The widgets driven like a student would: mouse and keyboard, in Chromium, from file:// and http://.
+
+The mask table and the block stack are driven on the tests' own fixture lesson (tests/browser/fixture_lesson.py,
+its own tokens and series) and compared with numpy; every lesson found in content/ gets the generic checks.
+"""
 from __future__ import annotations
 
 import json
@@ -7,14 +11,14 @@ import re
 import numpy as np
 import pytest
 
-from lessonkit.compute import compute_values, load_lesson_module
+from lessonkit.content import load_lesson
 from lessonkit.numbers import format_value
 
-from conftest import PROJECT, SLUG
+from conftest import press_each_widget_button
+from fixture_lesson import INITIAL, LABELS, LAYERS, TOKENS, expected_series
 
 MASK = "#widget-mask_table"
 STACK = "#widget-block_stack"
-TOKENS = ["它", "最", "爱", "晒太阳"]          # the lesson's sentence, as lesson.md shows it
 
 
 def cells(page) -> dict[tuple[int, int], str]:
@@ -51,15 +55,15 @@ def expect_state(page, mode: str, row: int) -> None:
     assert page.inner_text(f"{MASK} [data-role=mode-label]") == label
 
 
-def test_mask_table_by_mouse(lesson):
-    page = lesson.page
+def test_mask_table_by_mouse(fixture_page):
+    page = fixture_page.page
     expect_state(page, "encoder", 0)
     page.click(f"{MASK} .mode-btn[data-mode=decoder]")
     expect_state(page, "decoder", 0)
-    page.click(f"{MASK} .row-btn[data-row='2']")
-    expect_state(page, "decoder", 2)
+    page.click(f"{MASK} .row-btn[data-row='3']")
+    expect_state(page, "decoder", 3)
     page.click(f"{MASK} .mode-btn[data-mode=encoder]")
-    expect_state(page, "encoder", 2)
+    expect_state(page, "encoder", 3)
 
 
 def tab_to(page, selector: str, limit: int = 60) -> None:
@@ -71,8 +75,8 @@ def tab_to(page, selector: str, limit: int = 60) -> None:
     pytest.fail(f"{selector} not reached after {limit} Tab presses")
 
 
-def test_mask_table_by_keyboard(lesson):
-    page = lesson.page
+def test_mask_table_by_keyboard(fixture_page):
+    page = fixture_page.page
     tab_to(page, f"{MASK} .mode-btn[data-mode=decoder]")
     page.keyboard.press("Enter")
     expect_state(page, "decoder", 0)
@@ -85,23 +89,17 @@ def test_mask_table_by_keyboard(lesson):
     # one Tab stop for the whole row column (roving tabindex), then arrows move the current row
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.dataset.row") == "0"
-    for expected in (1, 2, 3, 3):
+    last = len(TOKENS) - 1
+    for expected in [*range(1, last + 1), last]:          # … and stays on the last row
         page.keyboard.press("ArrowDown")
         expect_state(page, "decoder", expected)
         assert page.evaluate("document.activeElement.dataset.row") == str(expected)
     page.keyboard.press("ArrowUp")
-    expect_state(page, "decoder", 2)
+    expect_state(page, "decoder", last - 1)
     page.keyboard.press("Home")
     expect_state(page, "decoder", 0)
     page.keyboard.press("End")
-    expect_state(page, "decoder", 3)
-
-
-@pytest.fixture(scope="module")
-def norm_sim():
-    """‖x_l‖²/d recomputed by the lesson's own numpy code, independently of the page."""
-    path = PROJECT / "content" / SLUG / "lesson.py"
-    return compute_values(load_lesson_module(path), path)["norm_sim"]
+    expect_state(page, "decoder", last)
 
 
 def parse_shown(text: str) -> float:
@@ -114,52 +112,48 @@ def parse_shown(text: str) -> float:
     return float(m.group(1)) * 10 ** int(exponent)
 
 
-def test_block_stack_shows_the_computed_magnitudes(lesson, norm_sim):
-    page = lesson.page
-    data = json.loads(page.text_content(f"script#widget-block_stack-data"))
-    labels = {s["key"]: s["label"] for s in data["series"]}
-    embedded = {s["key"]: s["values"] for s in data["series"]}
+def test_block_stack_shows_the_computed_magnitudes(fixture_page):
+    """The fixture's explorer, stepped with − and + through every block count: what it shows is numpy's value."""
+    page = fixture_page.page
+    truth = expected_series()                                  # ‖x‖/√d after n blocks, by numpy
+    order = list(LABELS)
 
     def check(n: int) -> None:
         shown = page.evaluate("""sel => {
             const el = document.querySelector(sel);
-            const rows = [...el.querySelectorAll('li.bs-row')].map(r =>
-                [r.dataset.series, r.querySelector('[data-role=value]').textContent]);
-            return {count: el.querySelector('[data-role=count]').textContent, rows,
+            return {count: el.querySelector('.ex-shown').textContent,
+                    labels: [...el.querySelectorAll('.ex-live dt')].map(d => d.textContent),
+                    values: [...el.querySelectorAll('.ex-live .ex-value')].map(v => v.textContent),
                     status: el.querySelector('.status').textContent,
-                    add: el.querySelector('[data-action=add]').disabled,
-                    remove: el.querySelector('[data-action=remove]').disabled};
+                    add: el.querySelector('[data-step="1"]').disabled,
+                    remove: el.querySelector('[data-step="-1"]').disabled};
         }""", STACK)
         assert shown["count"] == str(n)
-        parts = [f"当前：{n} 块"]
-        for key, text in shown["rows"]:
-            truth = np.sqrt(norm_sim[key][n])                # ‖x‖/√d after n blocks
-            assert parse_shown(text) == pytest.approx(truth, rel=6e-3), (key, n, text)
-            assert text == format_value(embedded[key][n]), (key, n)   # the same number format as the text
-            parts.append(f"{labels[key]} {text}")
-        assert shown["status"] == " · ".join(parts)
-        assert shown["remove"] == (n == 0) and shown["add"] == (n == len(norm_sim["layers"]) - 1)
+        assert shown["labels"] == [LABELS[k] for k in order]
+        for key, text in zip(order, shown["values"]):
+            assert parse_shown(text) == pytest.approx(truth[key][n], rel=6e-3), (key, n, text)
+        assert shown["status"] == f"块数 {n}：" + "；".join(f"{LABELS[k]} {t}" for k, t in zip(order, shown["values"]))
+        assert shown["remove"] == (n == LAYERS[0]) and shown["add"] == (n == LAYERS[-1])
 
-    assert data["layers"] == list(range(len(norm_sim["layers"])))
-    n = data["initial"]
+    n = INITIAL
     check(n)
-    while n > 0:
-        page.click(f"{STACK} [data-action=remove]")
+    while n > LAYERS[0]:
+        page.click(f'{STACK} [data-step="-1"]')
         n -= 1
         check(n)
-    last = data["layers"][-1]
-    while n < last:
-        page.click(f"{STACK} [data-action=add]")
+    while n < LAYERS[-1]:
+        page.click(f'{STACK} [data-step="1"]')
         n += 1
         check(n)
     # at the end the disabled button hands the focus to the other one, so the keyboard is never lost
-    assert page.evaluate("document.activeElement.dataset.action") == "remove"
+    assert page.evaluate("document.activeElement.dataset.step") == "-1"
 
 
-def test_every_challenge_answer_reveals(lesson):
+def test_every_challenge_answer_reveals(lesson, site_content, slug):
     page = lesson.page
+    challenges = load_lesson(site_content / slug).meta.get("challenges") or []
     answers = page.locator("details.answer")
-    assert answers.count() == 4
+    assert answers.count() == sum(1 for c in challenges if c.get("answer"))
     for k in range(answers.count()):
         details = answers.nth(k)
         body = details.locator(".answer-body")
@@ -184,3 +178,13 @@ def test_nothing_requested_and_no_errors(lesson, server):
         extra = [p for p in server.paths[before:] if p != path and not lesson.browser_favicon(p)]
         assert path in server.paths[before:] and extra == []
     assert page.evaluate("document.documentElement.lang") == "zh-CN"
+
+
+def test_every_widget_button_works_without_errors(lesson):
+    """Any widget, of any kind: pressing each of its buttons in turn raises no error, logs nothing and requests
+    nothing (checked by the `lesson` fixture after the test), and leaves the page as wide as the window."""
+    page = lesson.page
+    for state in press_each_widget_button(page):
+        assert lesson.page_errors == [] and lesson.console_errors == [], state
+        width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert width[0] <= width[1], (state, width)

@@ -1,0 +1,288 @@
+"""The numbers behind a figure: recorded from the matplotlib Figure after the figure function returns, shown under
+it as a 「数据」 table with a CSV download.
+
+`record(fig)` walks fig.axes — lines (x/y with their labels), bar containers, scatter offsets, images and colour
+meshes (small ones as a matrix, large ones by shape) — and returns plain JSON-able data, stored in the figure cache
+beside the SVG. `view(data, fig_id)` turns it into what partials/figure_data.html shows: formatted cells, long series
+thinned to at most MAX_ROWS rows with a note, and a `data:` CSV link holding every row.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+from urllib.parse import quote
+
+from .numbers import SUPERSCRIPT, FormatError, format_value
+
+MAX_ROWS = 25
+MAX_MATRIX = (25, 12)  # rows, columns of an image shown cell by cell; larger ones by their shape
+CSV_DIGITS = 6
+
+
+def record(fig) -> dict:
+    """{"tables": [{"title", "columns", "rows", "note"?}]} for every axes of a drawn Figure."""
+    tables: list[dict] = []
+    for ax in fig.axes:
+        title = ax.get_title() or ax.get_title("left") or ""
+        title = plain_text(title)
+        xlabel, ylabel = plain_text(ax.get_xlabel()), plain_text(ax.get_ylabel())
+        tables += _lines(ax, title, xlabel, ylabel)
+        tables += _bars(ax, title, xlabel, ylabel)
+        tables += _scatters(ax, title, xlabel, ylabel)
+        tables += _images(ax, title)
+    unique = []
+    for t in tables:  # a series drawn again in another panel is shown once
+        if not any(_contained(t, u) for u in unique):
+            unique.append(t)
+    return {"tables": unique}
+
+
+def _contained(small: dict, big: dict) -> bool:
+    """Every column of `small` is in `big` with the same first column (x) and values."""
+    def columns(t):
+        return {name: [row[i] for row in t["rows"]] for i, name in enumerate(t["columns"])}
+    if not small["rows"] or len(small["rows"]) != len(big["rows"]) or small["columns"][0] != big["columns"][0]:
+        return False
+    mine, theirs = columns(small), columns(big)
+    return all(name in theirs and theirs[name] == values for name, values in mine.items())
+
+
+def _label(artist, fallback: str) -> str:
+    label = artist.get_label() or ""
+    return fallback if label.startswith("_") or not label.strip() else plain_text(label.strip())
+
+
+MATHTEXT = {r"\mu": "μ", r"\sigma": "σ", r"\alpha": "α", r"\beta": "β", r"\gamma": "γ", r"\epsilon": "ε",
+            r"\varepsilon": "ε", r"\lambda": "λ", r"\theta": "θ", r"\pi": "π", r"\times": "×", r"\cdot": "·",
+            r"\approx": "≈", r"\leq": "≤", r"\geq": "≥", r"\infty": "∞", r"\sqrt": "√", r"\,": " ", r"\ ": " ",
+            r"\lVert": "‖", r"\rVert": "‖", r"\|": "‖"}
+
+
+def plain_text(label: str) -> str:
+    """A matplotlib label as table text: `原向量 $x$` → 原向量 x, `$\\hat{x}$` → x̂, `$\\mu$` → μ."""
+    import re
+
+    def math(m: re.Match) -> str:
+        text = re.sub(r"\\hat\{?(\w)\}?", "\\1\u0302", m.group(1))
+        text = re.sub(r"\\(?:mathrm|mathbf|mathit|text|operatorname)\{([^}]*)\}", r"\1", text)
+        for command, char in MATHTEXT.items():
+            text = text.replace(command, char)
+        text = re.sub(r"\^\{?([^}]*)\}?", lambda e: e.group(1).translate(SUPERSCRIPT), text)
+        text = re.sub(r"_\{?([^}]*)\}?", r"\1", text)
+        return re.sub(r"[{}\\]", "", text)
+    return re.sub(r"\$([^$]*)\$", math, label).strip()
+
+
+def _in_data_coordinates(artist, ax) -> bool:
+    """axhline/axvline and friends are drawn partly in axes coordinates: guides, not data."""
+    return artist.get_transform() == ax.transData
+
+
+def _lines(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
+    groups: list[tuple[list, list[str], list[list]]] = []
+    for k, line in enumerate(ax.get_lines()):
+        if not _in_data_coordinates(line, ax):
+            continue
+        x, y = _plain(line.get_xdata(orig=True)), _plain(line.get_ydata(orig=True))
+        if not isinstance(x, list) or not isinstance(y, list) or len(x) != len(y) or not x:
+            continue
+        name = _label(line, ylabel or f"y{k + 1}")
+        for gx, names, ys in groups:
+            if gx == x:
+                names.append(name)
+                ys.append(y)
+                break
+        else:
+            groups.append((x, [name], [y]))
+    return [{"title": title, "columns": [xlabel or "x", *names], "rows": [list(r) for r in zip(x, *ys)]}
+            for x, names, ys in groups]
+
+
+def _bars(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
+    """One table per set of bar groups: a row per category (the nearest named tick, so grouped bars side by side
+    share a row), a column per bar container."""
+    from matplotlib.container import BarContainer
+
+    groups: list[tuple[list, list[str], list[list]]] = []
+    for k, container in enumerate(c for c in ax.containers if isinstance(c, BarContainer)):
+        horizontal = getattr(container, "orientation", "vertical") == "horizontal"
+        ticks = _tick_names(*((ax.get_yticks(), ax.get_yticklabels()) if horizontal
+                              else (ax.get_xticks(), ax.get_xticklabels())))
+        where, sizes = [], []
+        for patch in container.patches:
+            if horizontal:
+                centre, size, width = patch.get_y() + patch.get_height() / 2, patch.get_width(), patch.get_height()
+            else:
+                centre, size, width = patch.get_x() + patch.get_width() / 2, patch.get_height(), patch.get_width()
+            near = min(ticks, key=lambda t: abs(t - centre), default=None)
+            where.append(ticks[near] if near is not None and abs(near - centre) <= abs(width) else _number(centre))
+            sizes.append(_number(size))
+        name = _label(container, (xlabel if horizontal else ylabel) or f"值 {k + 1}")
+        for keys, names, values in groups:
+            if keys == where:
+                names.append(name)
+                values.append(sizes)
+                break
+        else:
+            if where:
+                groups.append((where, [name], [sizes]))
+    axis = xlabel or "类别"
+    return [{"title": title, "columns": [axis, *names], "rows": [list(r) for r in zip(keys, *values)]}
+            for keys, names, values in groups]
+
+
+def _tick_names(positions, labels) -> dict[float, str]:
+    """Tick position → its text, when the ticks name categories (not numbers)."""
+    names = {}
+    for pos, label in zip(positions, labels):
+        text = label.get_text().strip()
+        if text and not _numeric_text(text):
+            names[round(float(pos), 6)] = text
+    return names
+
+
+def _numeric_text(text: str) -> bool:
+    try:
+        float(text.replace("\u2212", "-").replace("$", ""))
+        return True
+    except ValueError:
+        return False
+
+
+def _scatters(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
+    from matplotlib.collections import PathCollection
+
+    tables = []
+    for k, coll in enumerate(c for c in ax.collections if isinstance(c, PathCollection)):
+        offsets = _plain(coll.get_offsets())
+        if offsets and coll.get_offset_transform() == ax.transData:
+            tables.append({"title": title, "columns": [xlabel or "x", _label(coll, ylabel or "y")],
+                           "rows": [list(p) for p in offsets]})
+    return tables
+
+
+def _images(ax, title: str) -> list[dict]:
+    from matplotlib.collections import QuadMesh
+    from matplotlib.image import AxesImage
+
+    tables = []
+    for artist in [*ax.images, *(c for c in ax.collections if isinstance(c, QuadMesh))]:
+        array = artist.get_array()
+        if array is None:
+            continue
+        import numpy as np
+
+        array = np.ma.filled(np.ma.asarray(array).astype(float), np.nan)
+        if array.ndim == 1 and isinstance(artist, QuadMesh):
+            coords = artist.get_coordinates()
+            array = array.reshape(coords.shape[0] - 1, coords.shape[1] - 1)
+        if array.ndim != 2:
+            tables.append({"title": title, "columns": ["图像"], "rows": [[f"{' × '.join(map(str, array.shape))} 像素"]]})
+            continue
+        n_rows, n_cols = array.shape
+        if n_rows > MAX_MATRIX[0] or n_cols > MAX_MATRIX[1]:
+            tables.append({"title": title, "columns": ["图像"], "rows": [[f"{n_rows} × {n_cols} 个值（太大，不逐个列出）"]]})
+            continue
+        cols = _axis_names(ax.get_xticks(), ax.get_xticklabels(), n_cols, isinstance(artist, AxesImage))
+        rows = _axis_names(ax.get_yticks(), ax.get_yticklabels(), n_rows, isinstance(artist, AxesImage))
+        tables.append({"title": title, "columns": [plain_text(ax.get_ylabel()) or "行", *cols],
+                       "rows": [[rows[i], *(_number(v) for v in array[i])] for i in range(n_rows)]})
+    return tables
+
+
+def _axis_names(positions, labels, n: int, centred: bool) -> list[str]:
+    """Names of an image's rows or columns from its tick labels (cells centred on 0…n−1 for imshow, on 0.5…n−0.5
+    for pcolormesh); numbers 1…n when the ticks do not name each cell."""
+    names = _tick_names(positions, labels)
+    found = [names.get(round(i + (0 if centred else 0.5), 6)) for i in range(n)]
+    return found if all(found) else [str(i + 1) for i in range(n)]
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        value = float(value)
+        return value if math.isfinite(value) else None
+    return value
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (bool, str)) or value is None:
+        return value
+    return _number(value)
+
+
+# ── the view ───────────────────────────────────────────────────────────────────────────────────────────────────────
+def view(data: dict | None, fig_id: str, spec: str | None = None) -> list[dict]:
+    """What partials/figure_data.html shows for each recorded table (empty: nothing to show)."""
+    tables = (data or {}).get("tables") or []
+    out = []
+    for k, table in enumerate(tables):
+        rows = table["rows"]
+        step = math.ceil(len(rows) / MAX_ROWS) if len(rows) > MAX_ROWS else 1
+        shown = list(range(0, len(rows), step))
+        if shown and shown[-1] != len(rows) - 1:
+            shown.append(len(rows) - 1)  # the last row too: where a series ends matters
+        note = ""
+        if step > 1:
+            note = f"共 {len(rows)} 行，显示每 {step} 行" + ("（以及最后一行）" if (len(rows) - 1) % step else "")
+        suffix = f"-{k + 1}" if len(tables) > 1 else ""
+        out.append({
+            "id": f"{fig_id}-data{suffix}",
+            "title": table.get("title", ""),
+            "columns": table["columns"],
+            "rows": [[_cell(v, spec) for v in rows[i]] for i in shown],
+            "note": note,
+            "csv_name": f"{fig_id}{suffix}.csv",
+            "csv_href": csv_href(csv_text(table)),
+        })
+    return out
+
+
+def _cell(value: Any, spec: str | None) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "是" if value else "否"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e6 and spec is None:
+        value = int(value)  # a mask's 1.0 / 0.0, a layer number: as the whole numbers they are
+    try:
+        return format_value(value, spec)
+    except FormatError:
+        return "—"
+
+
+def csv_href(text: str) -> str:
+    """A data: URL of the CSV, percent-encoded or base64, whichever is shorter (Chinese headers favour base64)."""
+    import base64
+
+    plain = "data:text/csv;charset=utf-8," + quote(text, safe=",.-_~()")
+    packed = "data:text/csv;charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode("ascii")
+    return min(plain, packed, key=len)
+
+
+def csv_text(table: dict) -> str:
+    """Every row, numbers with CSV_DIGITS significant figures (plain ASCII: a spreadsheet reads them), with a BOM so
+    Excel opens the Chinese headers as UTF-8."""
+    def cell(v: Any) -> str:
+        if v is None:
+            return ""
+        if isinstance(v, bool):
+            return "1" if v else "0"
+        if isinstance(v, int):
+            return str(v)
+        if isinstance(v, float):
+            return f"{v:.{CSV_DIGITS}g}"
+        text = str(v)
+        return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\n\r') else text
+    lines = [",".join(cell(c) for c in table["columns"])]
+    lines += [",".join(cell(v) for v in row) for row in table["rows"]]
+    return "\ufeff" + "\r\n".join(lines) + "\r\n"

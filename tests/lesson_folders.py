@@ -1,0 +1,18 @@
+"""Which lessons exist: found in content/ when the tests are collected, never assumed.
+
+A plain module (not conftest) so both tests/ and tests/browser/ can import it without picking up the other conftest.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def real_lessons() -> list[str]:
+    """The lesson folders in content/ now (any number, any names), sorted."""
+    content = PROJECT / "content"
+    if not content.is_dir():
+        return []
+    return sorted(p.name for p in content.iterdir()
+                  if p.is_dir() and not p.name.startswith((".", "_")) and (p / "lesson.yaml").is_file())

@@ -1,0 +1,101 @@
+"""Widget components: found lesson → theme → default; a page inlines the code of exactly the kinds it uses."""
+import base64
+import hashlib
+import re
+
+MINIMAL_YAML = "title: 小课\nsummary: 一节用来测试的小课\nobjectives:\n  - 看懂一个数\n"
+COUNTER_PY = """\
+from lessonkit import Lesson
+from lessonkit.numbers import format_value
+
+lesson = Lesson()
+
+
+@lesson.widget
+def counter():
+    return {"steps": [format_value(0.5 ** n) for n in range(4)]}
+"""
+COUNTER_HTML = '<p class="counter-value">{{ widget.data.steps[0] }}</p><button type="button">下一步</button>\n'
+COUNTER_JS = "lessonkit.widget('counter', function (root, data) { /* counter-js */ });\n"
+COUNTER_CSS = ".counter-value{font-weight:700} /* counter-css */\n"
+
+
+def add_component(folder, kind, html=COUNTER_HTML, js=COUNTER_JS, css=COUNTER_CSS):
+    target = folder / "widgets" / kind
+    target.mkdir(parents=True)
+    for name, text in (("widget.html", html), ("widget.js", js), ("widget.css", css)):
+        if text is not None:
+            (target / name).write_text(text, encoding="utf-8")
+
+
+def inline(page: str, tag: str) -> str:
+    return re.search(rf"<{tag}>(.*?)</{tag}>", page, re.S).group(1)
+
+
+def sha(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def test_a_lesson_brings_its_own_widget_kind(make_lesson, run_build):
+    folder = make_lesson(md="## 一 {#one}\n\n{{< widget counter >}}\n", py=COUNTER_PY)
+    add_component(folder, "counter")
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert '<div class="widget widget-counter" id="widget-counter" data-widget="counter">' in page
+    assert '<p class="counter-value">1.00</p>' in page  # formatted in Python, shown without JS
+    assert re.search(r'id="widget-counter-data">\{"steps":\["1.00","0.500","0.250","0.125"\]\}</script>', page)
+    script, style = inline(page, "script"), inline(page, "style")
+    assert "lessonkit.widget('counter'" in script and ".counter-value{font-weight:700}" in style
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
+    assert sha(script) in csp and sha(style) in csp  # the policy covers exactly what is inlined
+
+
+def test_a_page_inlines_only_the_kinds_it_places(make_lesson, run_build):
+    make_lesson(md="## 一 {#one}\n\n没有小部件。\n")
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    used = set(re.findall(r'data-widget="([\w-]+)"', page))
+    script = inline(page, "script")
+    registered = set(re.findall(r"lessonkit\.widget\('([\w-]+)'", script))
+    assert registered == used - {"counter"}  # page-level components only: no explorer, mask_table, toggle …
+    assert not registered & {"explorer", "mask_table", "toggle", "bars"}
+
+
+def test_the_lessons_component_wins_over_the_themes(make_lesson, run_build):
+    py = COUNTER_PY.replace("@lesson.widget\ndef counter", "@lesson.widget(kind='bars')\ndef counter")
+    folder = make_lesson(md="## 一 {#one}\n\n{{< widget counter >}}\n", py=py)
+    add_component(folder, "bars", js="lessonkit.widget('bars', function () { /* the lesson's bars */ });\n")
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "the lesson's bars" in page and '<p class="counter-value">1.00</p>' in page
+    assert "bars-list" not in page  # the theme's bars template was not used
+
+
+def test_a_kind_without_a_component_is_reported_with_a_suggestion(make_lesson, run_build):
+    py = COUNTER_PY.replace("@lesson.widget\ndef counter", "@lesson.widget(kind='explorr')\ndef counter")
+    make_lesson(md="## 一 {#one}\n\n{{< widget counter >}}\n", py=py)
+    code, _, err, _ = run_build()
+    assert code == 1 and "Traceback" not in err
+    assert ("lesson.md:3: widget `counter` is of kind `explorr`, but there is no component "
+            "widgets/explorr/widget.html; did you mean `explorer`?") in err
+
+
+def test_toggle_states_all_render_and_print(make_lesson, run_build):
+    md = ("## 一 {#one}\n\n::: toggle 比较\n::: state 不缩放\n值是 {{ two_pow }}。\n:::\n"
+          "::: state 缩放\n一半是 $2^9$。\n:::\n:::\n")
+    make_lesson(md=md)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert page.count('<section class="toggle-state') == 2 and "值是 1024。" in page and "<msup>" in page
+    assert "lessonkit.widget('toggle'" in inline(page, "script")
+
+
+def test_a_toggle_needs_two_states(make_lesson, run_build):
+    make_lesson(md="## 一 {#one}\n\n::: toggle\n::: state 只有一个\n甲\n:::\n:::\n")
+    code, _, err, _ = run_build()
+    assert code == 1
+    assert "lesson.md:3: a toggle needs at least two `::: state` blocks, found 1" in err

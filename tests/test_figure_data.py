@@ -1,0 +1,128 @@
+"""The data behind every figure: recorded from what the figure plots, shown as a table under it (long series
+thinned), a CSV link holding every row, and kept in the figure cache beside the SVG."""
+import base64
+import re
+from urllib.parse import unquote
+
+import numpy as np
+import pytest
+
+from lessonkit.figdata import csv_text, plain_text, record, view
+from lessonkit.figures import FigureMaker, find_cjk_font, style
+
+
+@pytest.fixture(autouse=True)
+def cjk_style():
+    import matplotlib
+    with matplotlib.rc_context(style(find_cjk_font())):
+        yield
+
+
+def test_lines_bars_scatter_and_images_are_recorded():
+    maker = FigureMaker()
+    fig, (a, b, c, d) = maker.subplots(1, 4)
+    x = np.arange(5)
+    a.plot(x, x ** 2, label="平方")
+    a.plot(x, 2 * x, label="两倍")
+    a.plot(x[:3], [9, 9, 9])            # unlabelled, other x: its own table, named by the y label
+    a.axhline(1)                          # a guide line: not data
+    a.set(xlabel="n", ylabel="值", title="左")
+    b.bar([0, 1], [3.0, 4.0], 0.4, label="$\\mu$ 甲")
+    b.set_xticks([0, 1], ["第 1 组", "第 2 组"])
+    c.scatter([1.5, 2.5], [0.1, 0.2])
+    d.imshow(np.array([[0, 1], [1, 0]]))
+    fig.savefig(__import__("io").StringIO(), format="svg")
+    tables = record(fig)["tables"]
+    assert tables[0] == {"title": "左", "columns": ["n", "平方", "两倍"],
+                         "rows": [[0, 0, 0], [1, 1, 2], [2, 4, 4], [3, 9, 6], [4, 16, 8]]}
+    assert tables[1] == {"title": "左", "columns": ["n", "值"], "rows": [[0, 9], [1, 9], [2, 9]]}
+    assert tables[2] == {"title": "", "columns": ["类别", "μ 甲"], "rows": [["第 1 组", 3.0], ["第 2 组", 4.0]]}
+    assert tables[3] == {"title": "", "columns": ["x", "y"], "rows": [[1.5, 0.1], [2.5, 0.2]]}
+    assert tables[4]["rows"] == [["1", 0.0, 1.0], ["2", 1.0, 0.0]] and len(tables) == 5
+
+
+def test_a_series_drawn_again_in_another_panel_is_shown_once():
+    fig, (a, b) = FigureMaker().subplots(1, 2)
+    a.plot([0, 1], [1, 2], label="甲")
+    a.plot([0, 1], [3, 4], label="乙")
+    b.plot([0, 1], [3, 4], label="乙")
+    assert len(record(fig)["tables"]) == 1
+
+
+def test_long_series_are_thinned_with_a_note_and_the_csv_has_every_row():
+    rows = [[i, i / 10] for i in range(97)]
+    shown = view({"tables": [{"title": "", "columns": ["层", "值"], "rows": rows}]}, "fig-demo")[0]
+    # ⌈97/25⌉ = 4: rows 0, 4, …, 96 — 25 rows, the last one among them
+    assert shown["note"] == "共 97 行，显示每 4 行"
+    assert [r[0] for r in shown["rows"]] == [str(i) for i in range(0, 97, 4)]
+    assert shown["rows"][1] == ["4", "0.400"]
+    assert shown["csv_name"] == "fig-demo.csv"
+    head, _, payload = shown["csv_href"].partition(",")
+    text = base64.b64decode(payload).decode("utf-8") if head.endswith(";base64") else unquote(payload)
+    lines = text.lstrip("\ufeff").splitlines()
+    assert lines[0] == "层,值" and len(lines) == 98 and lines[-1] == "96,9.6"
+    # 98 rows: every 4th, then the last (97) too
+    odd = view({"tables": [{"title": "", "columns": ["a"], "rows": [[i] for i in range(98)]}]}, "f")[0]
+    assert odd["note"] == "共 98 行，显示每 4 行（以及最后一行）" and odd["rows"][-1] == ["97"]
+
+
+def test_csv_quotes_text_with_commas():
+    assert csv_text({"columns": ["a,b", "c"], "rows": [["x\"y", 1.5], [None, True]]}) == \
+        '\ufeff"a,b",c\r\n"x""y",1.5\r\n,1\r\n'
+
+
+@pytest.mark.parametrize("label, text", [("原向量 $x$", "原向量 x"), ("归一化后 $\\hat{x}$", "归一化后 x̂"),
+                                         ("$x^2$ 的值", "x² 的值"), ("$\\mathrm{LN}(x_l)$", "LN(xl)")])
+def test_mathtext_labels_become_plain_text(label, text):
+    assert plain_text(label) == text
+
+
+PY = """\
+import numpy as np
+from lessonkit import Lesson
+
+lesson = Lesson()
+
+
+@lesson.value
+def layers():
+    return np.arange(0, 97)
+
+
+@lesson.figure(caption="衰减", alt="一条下降的线")
+def decay(plt, layers):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.semilogy(layers, 0.9 ** layers, label="每层 ×0.9")
+    ax.set(xlabel="层数", ylabel="倍数")
+    return fig
+
+
+@lesson.figure(caption="两根柱子", alt="两根柱子")
+def two(plt):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.bar([0, 1], [2, 3], label="高")
+    ax.set_xticks([0, 1], ["甲", "乙"])
+    return fig
+"""
+
+
+def test_the_page_shows_the_data_under_the_figure_cached_or_not(make_lesson, run_build):
+    make_lesson(yaml="title: 小课\nsummary: 一节\nobjectives:\n  - 看\n", md="## 一 {#one}\n\n{{< figure decay >}}\n\n{{< figure two >}}\n",
+                py=PY)
+    pages = []
+    for args in (["--jobs", "1"], ["--jobs", "1"], ["--no-cache", "--jobs", "2"]):
+        code, _, err, out = run_build(*args)
+        assert code == 0, err
+        pages.append((out / "demo" / "index.html").read_text(encoding="utf-8"))
+    assert pages[0] == pages[1] == pages[2]  # drawn, from the cache, in a worker process: the same page
+    page = pages[0]
+    figure = re.search(r'<figure id="fig-decay".*?</figure>', page, re.S).group(0)
+    assert 'role="img" aria-label="一条下降的线"' in figure  # the alt text stays
+    assert '<details class="figure-data">' in figure and "<summary>数据</summary>" in figure
+    assert 'aria-describedby="fig-decay-caption"' in figure and 'id="fig-decay-caption"' in figure
+    assert "<caption>图 1 的数据<span class=\"data-note\">（共 97 行，显示每 4 行）</span></caption>" in figure
+    assert "<th>层数<th>每层 ×0.9</thead>" in figure
+    # row 8: 0.9⁸ = 0.430…, formatted as the text formats numbers
+    assert f"<tr><th>8<td>{0.9 ** 8:.3f}" in figure
+    assert 'download="fig-decay.csv"' in figure and 'href="data:text/csv;charset=utf-8' in figure
+    assert "<tr><th>乙<td>3</tbody>" in page  # the second figure, drawn in a worker in the third build
