@@ -26,7 +26,7 @@ from .document import placements
 from .errors import ContentError, Miss, Problem, UsageError
 from .i18n import UnknownUiString
 from .render import json_for_script, make_env, read_asset, theme_problem
-from .selfcheck import CheckBuilder
+from .selfcheck import CheckBuilder, messages_from
 from .siteconfig import SiteConfig
 from .widgets import table_data
 
@@ -372,7 +372,8 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     challenges = [c if isinstance(c, dict) else {} for c in (meta.get("challenges") or [])] \
         if isinstance(meta.get("challenges"), list) else []
     checks = CheckBuilder(lesson.values, meta_path, lines, ctx.problems, md,
-                          lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)))
+                          lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)),
+                          messages_from(env.globals["ui"]))
     sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, ctx, src.body_path, s.line),
                  "body": markup.render_blocks(s.blocks, ctx, src.body_path)}
                 for n, s in enumerate(src.sections, start=1)]
