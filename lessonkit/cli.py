@@ -11,6 +11,8 @@ import traceback
 from . import __version__
 from .commands import COMMANDS
 from .errors import ContentError, UsageError
+from .i18n import MESSAGE_LANGUAGES, message_language, say, set_message_language, translate
+from .siteconfig import peek_language
 
 EXIT_CODES = "Exit codes: 0 success, 1 problems in the content (all listed), 2 usage error, 3 internal bug."
 
@@ -32,6 +34,9 @@ def parser() -> argparse.ArgumentParser:
         verbosity = cmd.add_mutually_exclusive_group()
         verbosity.add_argument("-q", "--quiet", action="store_true", help="print only errors")
         verbosity.add_argument("-v", "--verbose", action="store_true", help="print more detail")
+        cmd.add_argument("--lang", choices=MESSAGE_LANGUAGES, default=None,
+                         help="language of the messages (errors, summary): default site.yaml's `language:`, else the "
+                              "system locale (zh… → zh-CN), else zh-CN; the pages' own words follow site.yaml only")
         module.add_arguments(cmd)
     return p
 
@@ -44,21 +49,25 @@ def main(argv: list[str] | None = None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
+    set_message_language(message_language(args.lang, peek_language(getattr(args, "content", None))))
     try:
         return COMMANDS[args.command].run(args)
     except ContentError as err:
-        print(f"error: the content has {len(err.problems)} problem(s); nothing was written:", file=sys.stderr)
+        print(say("error: the content has {n} problem(s); nothing was written:", n=len(err.problems)),
+              file=sys.stderr)
         for problem in err.problems:
             print(f"  {problem}", file=sys.stderr)
         return 1
     except UsageError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(say("error: {message}", message=translate(str(err))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted: nothing was written (a previous site is left as it was)", file=sys.stderr)
+        print(say("interrupted: nothing was written (a previous site is left as it was)"), file=sys.stderr)
         return 130
     except Exception:
         traceback.print_exc()
-        print("\nThis is a bug in lessonkit, not in your lesson: please report it with the traceback above.",
+        print("\n" + say("This is a bug in lessonkit, not in your lesson: please report it with the traceback above."),
               file=sys.stderr)
         return 3
+    finally:
+        set_message_language(None)

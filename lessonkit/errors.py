@@ -13,9 +13,16 @@ class Problem:
     expected: str | None = None
 
     def __str__(self) -> str:
+        return self.render()
+
+    def render(self, lang: str | None = None) -> str:
+        """`file:line: problem (expected …)`, or in Chinese `file:line: 问题（应为 …）`: the message and the expected
+        text translated through lessonkit/messages/<lang>.yaml (English when the catalog lacks them)."""
+        from .i18n import expected_tail, translate
+
         where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
-        tail = f" (expected {self.expected})" if self.expected else ""
-        return f"{where}: {self.message}{tail}"
+        tail = expected_tail(self.expected, lang) if self.expected else ""
+        return f"{where}: {translate(self.message, lang)}{tail}"
 
 
 class ContentError(Exception):

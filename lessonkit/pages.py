@@ -24,8 +24,9 @@ from .components import Component, Components, PageSlots
 from .compute import ComputedLesson, ComputedWidget
 from .document import placements
 from .errors import ContentError, Miss, Problem, UsageError
+from .i18n import UnknownUiString
 from .render import json_for_script, make_env, read_asset, theme_problem
-from .selfcheck import CheckBuilder
+from .selfcheck import CheckBuilder, messages_from
 from .siteconfig import SiteConfig
 from .widgets import table_data
 
@@ -77,7 +78,7 @@ def _render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: 
     nonce = secrets.token_hex(8)
     slots = PageSlots.make(nonce)
     has_glossary = glossary is not None and bool(glossary.terms)
-    common = {"site": {"title": config.title, "description": config.description},
+    common = {"site": {"title": config.title or env.globals["ui"].site_title, "description": config.description},
               "assets": {"css": slots.css, "js": slots.js}, "csp": slots.csp,
               "glossary_page": {"url": GLOSSARY_PAGE} if has_glossary else None}
     ordered = lesson_order(computed)
@@ -95,7 +96,7 @@ def _render_site(computed: list[ComputedLesson], env: jinja2.Environment, dirs: 
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
         contexts.append(context)
-    found = [search.lesson_entry(c) for c in contexts]
+    found = [search.lesson_entry(c, env.globals["ui"]) for c in contexts]
     for i, context in enumerate(contexts):
         context["prev"] = _nav(contexts[i - 1]) if i > 0 else None
         context["next"] = _nav(contexts[i + 1]) if i + 1 < len(contexts) else None
@@ -169,13 +170,14 @@ def figure_data_html(env: jinja2.Environment, figure: dict, data: dict | None) -
     return env.get_template("partials/figure_data.html").render(figure=figure, tables=tables) if tables else ""
 
 
-def fill_figure_data(pages: dict[str, RenderedPage], computed: list[ComputedLesson], dirs: list[Path]) -> None:
+def fill_figure_data(pages: dict[str, RenderedPage], computed: list[ComputedLesson], dirs: list[Path],
+                     ui=None) -> None:
     """The data tables of figures that were still being drawn when their page was rendered."""
     env = None
     for lesson in computed:
         page = pages.get(f"{lesson.source.slug}/index.html")
         for name, figure in lesson.pending_data.items():
-            env = env or make_env(dirs)
+            env = env or make_env(dirs, ui)
             html = figure_data_html(env, figure, lesson.figure_data.get(name))
             if page is not None:
                 page.text = page.text.replace(data_placeholder(lesson, name), html)
@@ -225,6 +227,7 @@ class LessonRenderer:
             render_callout=self.container,
             link_lesson=self.link_lesson,
             mark_term=self.mark_term,
+            figure_label=env.globals["ui"].figure,
         )
         self.terms_used: dict[str, None] = {}     # term ids in reading order (sections, then lesson.yaml's text)
         self.terms_marked: dict[str, None] = {}   # those marked with [[…]] anywhere
@@ -297,6 +300,8 @@ class LessonRenderer:
         except jinja2.TemplateSyntaxError as exc:
             self._template_problem(component, exc.lineno, f"template error: {exc.message}")
             return None
+        except UnknownUiString:  # the theme's i18n files lack a word the component uses: reported at its line
+            raise
         except Exception as exc:  # the data lacks what the template reads, or has the wrong shape
             where = _template_line(exc, component.template)
             reason = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else f"{type(exc).__name__}: {exc}"
@@ -348,7 +353,7 @@ class LessonRenderer:
         if len(states) < 2:
             self.problems.append(Problem(self.lesson.source.body_path, block["line"],
                                          f"a toggle needs at least two `::: state` blocks, found {len(states)}",
-                                         "`::: state 标题` … `:::` blocks inside `::: toggle`"))
+                                         "`::: state TITLE` … `:::` blocks inside `::: toggle`"))
             return ""
         self.toggles += 1
         root = f"toggle-{self.toggles}"
@@ -424,7 +429,8 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     challenges = [c if isinstance(c, dict) else {} for c in (meta.get("challenges") or [])] \
         if isinstance(meta.get("challenges"), list) else []
     checks = CheckBuilder(lesson.values, meta_path, lines, ctx.problems, md,
-                          lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)))
+                          lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)),
+                          messages_from(env.globals["ui"]))
     sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, title_ctx, src.body_path, s.line),
                  "body": markup.render_blocks(s.blocks, ctx, src.body_path)}
                 for n, s in enumerate(src.sections, start=1)]

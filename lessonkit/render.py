@@ -46,7 +46,9 @@ def theme_dirs(themes_root: Path, name: str) -> list[Path]:
     return dirs
 
 
-def make_env(dirs: list[Path]) -> jinja2.Environment:
+def make_env(dirs: list[Path], ui=None) -> jinja2.Environment:
+    """`ui`: the UI strings every template reads as `{{ ui.key }}` (lessonkit.i18n.load_ui); default the default
+    language's."""
     from .components import PathLoader
 
     env = jinja2.Environment(
@@ -60,6 +62,10 @@ def make_env(dirs: list[Path]) -> jinja2.Environment:
         bytecode_cache=BYTECODE_CACHE,
     )
     env.filters["num"] = format_value  # the same number formatting as {{ values }} in Markdown
+    if ui is None:
+        from .i18n import DEFAULT, load_ui
+        ui = load_ui(dirs, DEFAULT)
+    env.globals["ui"] = ui
     return env
 
 

@@ -76,6 +76,7 @@ SITE = {
     "description": Key(str, False, "one line under the title on the index page"),
     "budget": Key(dict, False, "page weight limits, e.g. `{page_kb: 250, gzip_kb: 60}`"),
     "theme": Key(str, False, "the theme folder under themes/ (default: default); `--theme` overrides it"),
+    "language": Key(str, False, "the site's language: zh-CN (default) or en, or another a theme has i18n/<language>.yaml for"),
 }
 
 TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true/false", list: "a list",

@@ -129,18 +129,23 @@ def terms(query: str) -> list[str]:
 
 
 # ── the index ───────────────────────────────────────────────────────────────────────────────────────────────────────
-def lesson_entry(context: Mapping[str, Any]) -> dict:
+def lesson_entry(context: Mapping[str, Any], ui=None) -> dict:
     """{slug, title, sections} for search_index from the context lesson.html renders (site.lesson_context): the
     lesson's head (summary, intro, objectives, question) as a section without id (linking to the page's top), each
-    section, each challenge's question (not its answer), the sources."""
+    section, each challenge's question (not its answer), the sources. `ui`: the UI strings naming challenges and
+    sources (default: the default theme's, in the default language)."""
+    if ui is None:
+        from .i18n import DEFAULT, load_ui
+        from .paths import PROJECT
+        ui = load_ui([PROJECT / "themes" / "default"], DEFAULT)
     head = " ".join([context.get("summary") or "", context.get("intro") or "",
                      *[f"<li>{o}</li>" for o in context.get("objectives") or []], context.get("question") or ""])
     sections = [{"id": "", "title": context.get("title") or "", "html": head}]
     sections += [{"id": s["id"], "title": s["title"], "html": s["body"]} for s in context.get("sections") or []]
-    sections += [{"id": c["id"], "title": f"挑战 {c['number']} · {c.get('title') or ''}", "html": c.get("question")}
+    sections += [{"id": c["id"], "title": f"{ui.challenge} {c['number']} · {c.get('title') or ''}", "html": c.get("question")}
                  for c in context.get("challenges") or []]
     if context.get("sources"):
-        sections.append({"id": "sources", "title": "参考资料",
+        sections.append({"id": "sources", "title": ui.sources,
                          "html": "".join(f"<li>{s}</li>" for s in context["sources"])})
     return {"slug": context["slug"], "title": context.get("title") or context["slug"], "sections": sections}
 

@@ -54,12 +54,19 @@ MESSAGES = {
 }
 
 
+def messages_from(ui) -> dict[str, str]:
+    """MESSAGES in the site's language: the theme's UI strings `selfcheck_<key>` where it has them."""
+    return {key: ui.get(f"selfcheck_{key}", text) for key, text in MESSAGES.items()}
+
+
 class CheckBuilder:
     """Builds one challenge's self-check (template context and the script's data); problems go to `problems`."""
 
     def __init__(self, values: dict[str, Any], path: Path, lines: dict[str, int], problems: list[Problem],
-                 render_md: Callable[[str, str, bool], str], render_text: Callable[[str, str], str]):
+                 render_md: Callable[[str, str, bool], str], render_text: Callable[[str, str], str],
+                 messages: dict[str, str] | None = None):
         self.values, self.path, self.lines, self.problems = values, path, lines, problems
+        self.messages = messages or MESSAGES  # the words the script shows: the theme's `selfcheck_*` UI strings
         self.render_md, self.render_text = render_md, render_text
 
     def problem(self, key: str, message: str, expected: str) -> None:
@@ -80,7 +87,7 @@ class CheckBuilder:
             return None
         cid = f"check-{number}"
         context: dict[str, Any] = {"id": cid, "fields": [], "choices": [], "multiple": False, "hints": []}
-        data: dict[str, Any] = {"messages": MESSAGES, "fields": [], "choices": None}
+        data: dict[str, Any] = {"messages": self.messages, "fields": [], "choices": None}
         if isinstance(check, dict):
             has_fields, has_choices = check.get("fields") is not None, check.get("choices") is not None
             if has_fields == has_choices:

@@ -22,6 +22,8 @@ from .content import LessonSource, find_lessons, read_lesson
 from .drawing import Drawing, FigureStats, draw_all_figures
 from .errors import ContentError, Problem, UsageError
 from .glossary import Glossary, load_glossary
+from .i18n import DEFAULT as DEFAULT_LANGUAGE
+from .i18n import UiStrings, available_languages, load_ui
 from .output import write_site
 from .pages import fill_figure_data, finish_pages, render_site
 from .render import make_env, theme_dirs, use_bytecode_cache
@@ -61,15 +63,16 @@ def build(options: Options) -> BuildReport:
     glossary = load_glossary(options.content, problems)
     sources, course = load_sources(options.content, options.lesson, problems)
     dirs = theme_dirs(options.themes, options.theme or config.theme)
+    ui = site_ui(dirs, config, options.content, problems)
     cache = FigureCache(options.cache)
     computed = compute_all(sources, cache, problems)                           # compute
     stats, drawing = draw_all_figures(computed, cache, options.jobs, problems)  # draw (in the background)
     with drawing:
-        pages = render_all(computed, course, dirs, config, cache, problems, glossary)  # render
+        pages = render_all(computed, course, dirs, config, cache, problems, ui, glossary)  # render
         problems += drawing.wait()
         if problems:
             raise ContentError(by_lesson(problems, options.content))
-        fill_figure_data(drawing.fill(pages), computed, dirs)
+        fill_figure_data(drawing.fill(pages), computed, dirs, ui)
         site = finish_pages(pages, Components(dirs), dirs)
     check_budget(*page_sizes(without_search_index(site)), config.budget)       # write
     sizes, gzip_sizes = page_sizes(site)
@@ -130,13 +133,29 @@ def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[
     return computed
 
 
+def site_ui(dirs: list[Path], config, content_dir: Path, problems: list[Problem]) -> UiStrings:
+    """The pages' words in site.yaml's `language:`; a language no theme file has is the author's problem there."""
+    try:
+        return load_ui(dirs, config.language)
+    except ValueError as exc:
+        if config.language_line is None:  # the default language itself: the theme lacks its file
+            raise UsageError(str(exc)) from None
+        problems.append(Problem(content_dir / "site.yaml", config.language_line,
+                                f"unknown language `{config.language}`",
+                                f"one of: {', '.join(available_languages(dirs)) or 'none'} "
+                                f"(a theme file i18n/<language>.yaml)"))
+        return load_ui(dirs, DEFAULT_LANGUAGE)
+
+
 def render_all(computed: list[ComputedLesson], sources: list[LessonSource], dirs: list[Path], config,
-               cache: FigureCache, problems: list[Problem], glossary: Glossary | None = None) -> dict:
+               cache: FigureCache, problems: list[Problem], ui: UiStrings | None = None,
+               glossary: Glossary | None = None) -> dict:
     """Every page, with MathML and compiled templates taken from (and added to) the cache."""
     use_bytecode_cache(cache.folder / "templates" if cache.enabled else None)
     markup.MATHML_MEMO = cache.get_math()
     known_math = len(markup.MATHML_MEMO)
-    pages = render_site(computed, make_env(dirs), dirs, config, Components(dirs), problems, sources, glossary)
+    env = make_env(dirs, ui or load_ui(dirs, config.language))
+    pages = render_site(computed, env, dirs, config, Components(dirs), problems, sources, glossary)
     if len(markup.MATHML_MEMO) > known_math:
         cache.put_math(markup.MATHML_MEMO)
     return pages

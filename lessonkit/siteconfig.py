@@ -4,6 +4,8 @@
     description: 每一个数和每一张图都在构建时算出  # a line under the index heading
     budget: {page_kb: 250, gzip_kb: 60}       # page weight limits, KB
     theme: mytheme                            # themes/mytheme/, falling back to themes/default/ (--theme overrides)
+    language: en                              # the pages' words (themes/*/i18n/en.yaml) and the build's messages;
+                                              # default zh-CN
 """
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ from pathlib import Path
 
 from .budget import Budget, budget_from
 from .errors import ContentError, Problem
+from .i18n import DEFAULT as DEFAULT_LANGUAGE
+from .i18n import normalize
 from .schema import SITE, check_mapping
 
 SITE_FILE = "site.yaml"
-DEFAULT_TITLE = "计算型课堂讲义"
+DEFAULT_TITLE = ""  # none: the theme's `site_title` word in the site's language (i18n/<language>.yaml)
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,8 @@ class SiteConfig:
     description: str = ""
     budget: Budget = field(default_factory=Budget)
     theme: str = "default"
+    language: str = DEFAULT_LANGUAGE
+    language_line: int | None = None          # where site.yaml sets it, for a problem about it
 
 
 def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
@@ -46,4 +52,18 @@ def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
     if found:
         return SiteConfig()
     return SiteConfig(data.get("title") or DEFAULT_TITLE, data.get("description") or "", budget,
-                      data.get("theme") or "default")
+                      data.get("theme") or "default", normalize(data.get("language")) or DEFAULT_LANGUAGE,
+                      lines.get("language"))
+
+
+def peek_language(content_dir: Path | None) -> str | None:
+    """site.yaml's `language:` when it can be read, else None (its problems are reported by the build)."""
+    if content_dir is None:
+        return None
+    try:
+        import yaml
+
+        data = yaml.safe_load((Path(content_dir) / SITE_FILE).read_text(encoding="utf-8"))
+    except Exception:  # missing, unreadable, not YAML: no setting
+        return None
+    return normalize(data.get("language")) if isinstance(data, dict) else None

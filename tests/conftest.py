@@ -82,6 +82,10 @@ def repository_untouched():
                               for kind, paths in (("created", created), ("changed", changed), ("deleted", deleted))
                               if paths), pytrace=False)
 
+# The suites assert the exact English messages an author reads with `--lang en`; the Chinese ones (the default) are
+# checked in tests/test_i18n.py, which sets the language itself. The pages' own words follow site.yaml, not this.
+os.environ["LESSONKIT_LANG"] = "en"
+
 MINIMAL_YAML = """\
 title: 小课
 summary: 一节用来测试的小课

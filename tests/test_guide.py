@@ -67,8 +67,8 @@ def write_example(root: Path, files: dict[str, str]) -> None:
 def build(root: Path, *extra: str) -> tuple[int, str]:
     err = io.StringIO()
     with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = main(["build", "--content", str(root / "content"), "--out", str(root / "out"),
-                     "--cache-dir", str(root / "cache"), *extra])
+        code = main(["build", "--lang", "zh-CN", "--content", str(root / "content"), "--out", str(root / "out"),
+                     "--cache-dir", str(root / "cache"), *extra])  # the guide shows the messages in Chinese, the default
     return code, err.getvalue()
 
 

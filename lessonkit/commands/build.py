@@ -45,12 +45,14 @@ def run(args: argparse.Namespace) -> int:
 
 def print_sources(args: argparse.Namespace) -> None:
     """Where this build read from: for `-v`, when a page is not what you expected."""
+    from ..i18n import say
     from ..render import theme_dirs
 
-    print(f"  content: {args.content.resolve()}")
-    print("  themes searched: " + " → ".join(str(d) for d in theme_dirs(args.themes_dir.resolve(),
-                                                                          report_theme(args))))
-    print(f"  cache: {'off (--no-cache)' if args.no_cache else args.cache_dir.expanduser().resolve()}")
+    print("  " + say("content: {path}", path=args.content.resolve()))
+    print("  " + say("themes searched: {dirs}", dirs=" → ".join(str(d) for d in theme_dirs(args.themes_dir.resolve(),
+                                                                                           report_theme(args)))))
+    print("  " + say("cache: {cache}", cache=say("off (--no-cache)") if args.no_cache
+                     else args.cache_dir.expanduser().resolve()))
 
 
 def report_theme(args: argparse.Namespace) -> str:
@@ -63,27 +65,38 @@ def report_theme(args: argparse.Namespace) -> str:
 
 
 def print_summary(report, out: Path) -> None:
-    """One screen, like Hugo's: what was built, from where, how heavy and how fast."""
+    """One screen, like Hugo's: what was built, from where, how heavy and how fast (in the message language)."""
+    from ..i18n import say
+
     lessons = [name for name in report.pages if name.endswith("/index.html")]
     html = sorted(name for name in report.sizes if name.endswith(".html"))
     rows = [
-        ("Lessons", f"{len(lessons)}"),
-        ("Pages", f"{len(html)}"),
-        ("Figures new", f"{report.figures_drawn}"),
-        ("Figures cached", f"{report.figures_cached}"),
-        ("Font", report.font or "none (no figures)"),
-        ("Bytes", f"{sum(report.sizes.values()) / 1024:.1f} KB, gzip {sum(report.gzip_sizes.values()) / 1024:.1f} KB"),
-        ("Search index", f"{report.search_bytes / 1024:.1f} KB in index.html (outside its budget)"),
+        (say("Lessons"), f"{len(lessons)}"),
+        (say("Pages"), f"{len(html)}"),
+        (say("Figures new"), f"{report.figures_drawn}"),
+        (say("Figures cached"), f"{report.figures_cached}"),
+        (say("Font"), report.font or say("none (no figures)")),
+        (say("Bytes"), f"{sum(report.sizes.values()) / 1024:.1f} KB, gzip {sum(report.gzip_sizes.values()) / 1024:.1f} KB"),
+        (say("Search index"), say("{kb:.1f} KB in index.html (outside its budget)", kb=report.search_bytes / 1024)),
     ]
-    print(f"built {len(lessons)} lesson(s) + index into {out}")
+    print(say("built {n} lesson(s) + index into {out}", n=len(lessons), out=out))
     for label, value in rows:
-        print(f"  {label:<15} | {value}")
+        print(f"  {_pad(label, 15)} | {value}")
     budget = report.budget
-    header = f"  {'page':<40} {'raw':>9} {'gzip':>9}"
-    print(header + (f"   budget {budget.page_kb:g} / {budget.gzip_kb:g} KB" if budget else ""))
+    header = f"  {_pad(say('page'), 40)} {say('raw'):>9} {'gzip':>9}"
+    print(header + ("   " + say("budget {raw:g} / {gz:g} KB", raw=budget.page_kb, gz=budget.gzip_kb) if budget else ""))
     for name in html[:12]:
         print(f"  {name:<40} {report.sizes[name] / 1024:6.1f} KB {report.gzip_sizes.get(name, 0) / 1024:6.1f} KB")
     if len(html) > 12:
         biggest = max(html, key=report.sizes.get)
-        print(f"  … {len(html) - 12} more; largest {biggest} {report.sizes[biggest] / 1024:.1f} KB")
-    print(f"Total in {report.seconds:.2f} s (after Python start-up and imports)")
+        print(say("  … {n} more; largest {name} {kb:.1f} KB", n=len(html) - 12, name=biggest,
+                  kb=report.sizes[biggest] / 1024))
+    print(say("Total in {seconds:.2f} s (after Python start-up and imports)", seconds=report.seconds))
+
+
+def _pad(text: str, width: int) -> str:
+    """Left-aligned in `width` terminal columns: a Chinese character takes two."""
+    import unicodedata
+
+    used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(0, width - used)

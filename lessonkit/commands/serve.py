@@ -28,6 +28,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..csp import source_hash
+from ..i18n import current_message_language, say, translate
 from ..paths import PROJECT
 from .build import add_site_options
 
@@ -64,11 +65,12 @@ def run(args: argparse.Namespace) -> int:
         preview.close()
         raise
     try:
-        preview.say(f"serving {server.url} — saving a file in {_shown(options.content)} or {_shown(options.themes)} "
-                    "rebuilds the site and reloads the page; Ctrl+C stops", always=True)
+        preview.say(say("serving {url} — saving a file in {content} or {themes} rebuilds the site and reloads the page; "
+                        "Ctrl+C stops", url=server.url, content=_shown(options.content), themes=_shown(options.themes)),
+                    always=True)
         server.wait()
     except KeyboardInterrupt:
-        preview.say("stopped", always=True)
+        preview.say(say("stopped"), always=True)
     finally:
         server.stop()
     return 0
@@ -111,7 +113,7 @@ class Preview:
         self.quiet, self.verbose = quiet, verbose
         self.session = secrets.token_hex(4)
         self.generation = 0
-        self.state = BuildState(f"{self.session}-0", ["the site has not been built yet"])
+        self.state = BuildState(f"{self.session}-0", [say("the site has not been built yet")])
         self.changed = threading.Condition()
         self.stopping = threading.Event()
         self.seen = self.snapshot()
@@ -153,7 +155,7 @@ class Preview:
         except ContentError as err:
             problems = [str(p) for p in err.problems]
         except UsageError as err:
-            problems = [str(err)]
+            problems = [translate(str(err))]
         except Exception:  # our bug: show it, keep serving, let the author keep working
             problems = ["internal error in lessonkit (please report it):\n" + traceback.format_exc()]
         seconds = time.perf_counter() - started
@@ -163,10 +165,11 @@ class Preview:
             self.changed.notify_all()
         why = f" ({reason})" if reason else ""
         if problems is None:
-            self.say(f"built in {seconds:.2f} s{why}" + (f" · {len(report.pages)} files" if self.verbose else ""))
+            self.say(say("built in {seconds:.2f} s{why}", seconds=seconds, why=why)
+                     + (f" · {len(report.pages)} files" if self.verbose else ""))
         else:
-            print(f"error: the content has {len(problems)} problem(s){why}; the page shows them until they are fixed:",
-                  file=sys.stderr, flush=True)
+            print(say("error: the content has {n} problem(s){why}; the page shows them until they are fixed:",
+                      n=len(problems), why=why), file=sys.stderr, flush=True)
             for problem in problems:
                 print(f"  {problem}", file=sys.stderr, flush=True)
 
@@ -384,14 +387,15 @@ PAGE_STYLE = ("body{font:16px/1.6 system-ui,'Noto Sans CJK SC','PingFang SC','Mi
 def error_page(problems: list[str]) -> str:
     here = str(Path.cwd()) + os.sep  # content/x/lesson.md:3 reads better than the full path
     items = "\n".join(f"<li><pre>{html.escape(p.replace(here, ''))}</pre></li>" for p in problems)
-    return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
-            f"<title>构建失败 · lessonkit 预览</title>\n<style>{PAGE_STYLE}</style>\n</head>\n<body>\n<main>\n"
-            f"<h1>构建失败：{len(problems)} 个问题</h1>\n"
-            f"<p>改好后保存文件，本页会自动刷新。（Build failed: fix and save; this page reloads by itself.）</p>\n"
+    return (f'<!DOCTYPE html>\n<html lang="{current_message_language()}">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{say('Build failed · lessonkit preview')}</title>\n<style>{PAGE_STYLE}</style>\n</head>\n"
+            f"<body>\n<main>\n<h1>{say('Build failed: {n} problem(s)', n=len(problems))}</h1>\n"
+            f"<p>{say('Fix the files and save them: this page reloads by itself.')}</p>\n"
             f'<ol class="problems">\n{items}\n</ol>\n</main>\n</body>\n</html>\n')
 
 
 def not_found_page(url_path: str) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n<title>找不到页面</title>\n'
-            f"<style>{PAGE_STYLE}</style>\n</head>\n<body>\n<main>\n<h1>找不到 {html.escape(url_path)}</h1>\n"
-            f'<p><a href="/">课程目录</a></p>\n</main>\n</body>\n</html>\n')
+    return (f'<!DOCTYPE html>\n<html lang="{current_message_language()}">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{say('Page not found')}</title>\n<style>{PAGE_STYLE}</style>\n</head>\n<body>\n<main>\n"
+            f"<h1>{html.escape(say('Not found: {path}', path=url_path))}</h1>\n"
+            f'<p><a href="/">{say("Course contents")}</a></p>\n</main>\n</body>\n</html>\n')

@@ -1,4 +1,4 @@
-// Colour mode: 浅色 / 深色 / 跟随系统. The CSS follows prefers-color-scheme on its own; a reader's choice is kept in
+// Colour mode: light / dark / follow the system. The CSS follows prefers-color-scheme on its own; a reader's choice is kept in
 // localStorage (per origin: every page of a site, file:// included) and set as html[data-theme] as soon as this
 // script runs — before the widgets start — so a page opens in the chosen mode.
 (function () {

@@ -5,7 +5,7 @@ lessonkit.widget('mask_table', function (el, d) {
   var modeBtns = all('.mode-btn', el), rowBtns = all('.mask-live .row-btn', el);
   var rows = all('.mask-live tbody tr', el), cells = all('.mask-live td[data-row]', el);
   var status = one('.status', el), label = one('[data-role="mode-label"]', el);
-  var words = status.dataset;  // the template's words: visible, masked, none, format
+  var words = status.dataset;  // the template's words: visible, masked, none, cell, format
 
   function current() {
     for (var k = 0; k < d.modes.length; k++) if (d.modes[k].key === mode) return d.modes[k];
@@ -22,7 +22,7 @@ lessonkit.widget('mask_table', function (el, d) {
       var i = +c.getAttribute('data-row'), j = +c.getAttribute('data-col');
       var v = !!m.visible[i][j], w = v ? words.visible : words.masked;
       c.className = 'cell ' + (v ? 'is-visible' : 'is-masked');
-      c.setAttribute('aria-label', d.rows[i] + ' → ' + d.cols[j] + '：' + w);
+      c.setAttribute('aria-label', words.cell.replace('{row}', d.rows[i]).replace('{col}', d.cols[j]).replace('{state}', w));
       c.firstChild.textContent = v ? '✓' : '✕';
       c.lastChild.textContent = w;
     });

@@ -1,8 +1,9 @@
-// 课堂投影: one screen at a time in large type. Parts = header, question, sections, challenges; each part's children
+// Projector: one screen at a time in large type. Parts = header, question, sections, challenges; each part's children
 // are measured and dealt into screens that fit. Hash #present-<part>-<n>. Screen-only CSS: print ignores it.
 lessonkit.widget('projector', function (root) {
   'use strict';
   var doc = document, html = doc.documentElement, win = window, L = root.closest('.lesson');
+  var words = root.dataset;  // the template's words (theme i18n): prev, next, exit, continued, count, question
   if (!L || html.hasAttribute('data-projector')) return;
   html.setAttribute('data-projector', '');
   function all(s, el) { return [].slice.call((el || doc).querySelectorAll(s)); }
@@ -21,7 +22,7 @@ lessonkit.widget('projector', function (root) {
   }
   var head = L.querySelector('.lesson-header'), q = head && head.querySelector(':scope>.question-box');
   if (head) part('objectives', head, kids(head).filter(function (c) { return c !== q; }), head, txt(head.querySelector('h1'), ''));
-  if (q) part('question', head, [q], q, txt(q.querySelector('h2'), '课堂问题'));
+  if (q) part('question', head, [q], q, txt(q.querySelector('h2'), words.question || ''));
   all(':scope>section.lesson-section, :scope>section.challenges', L).forEach(function (s) {
     part(s.id, s, kids(s), s, txt(s.querySelector('h2'), ''));
   });
@@ -29,11 +30,14 @@ lessonkit.widget('projector', function (root) {
 
   var toggle = root.querySelector('.pj-toggle'), bar = doc.createElement('div');
   bar.className = 'pj-bar';
-  bar.innerHTML = '<span class="pj-title"></span><button type="button" class="pj-step" aria-keyshortcuts="ArrowLeft PageUp">‹ 上一屏</button>' +
+  bar.innerHTML = '<span class="pj-title"></span><button type="button" class="pj-step" aria-keyshortcuts="ArrowLeft PageUp"></button>' +
     '<span class="pj-count"><span aria-hidden="true"></span><span class="vh"></span></span>' +
-    '<button type="button" class="pj-step" aria-keyshortcuts="ArrowRight PageDown Space">下一屏 ›</button><span class="pj-esc" aria-hidden="true">Esc 退出</span>';
+    '<button type="button" class="pj-step" aria-keyshortcuts="ArrowRight PageDown Space"></button><span class="pj-esc" aria-hidden="true"></span>';
   root.appendChild(bar);
   var title = bar.firstChild, steps = all('.pj-step', bar), count = all('.pj-count span', bar);
+  steps[0].textContent = words.prev || '‹';
+  steps[1].textContent = words.next || '›';
+  bar.lastChild.textContent = words.exit || 'Esc';
   toggle.setAttribute('aria-keyshortcuts', 'P');
 
   var screens = [], cur = 0, on = false, sizes = new Map(), timer = 0;
@@ -103,9 +107,9 @@ lessonkit.widget('projector', function (root) {
     bs[0].classList.add('pj-first');
     bs[bs.length - 1].classList.add('pj-last');
     scrollTo(0, 0);
-    title.textContent = s.part.title + (s.n > 1 ? '（续）' : '');
+    title.textContent = s.part.title + (s.n > 1 ? words.continued || '' : '');
     count[0].textContent = i + 1 + ' / ' + of;
-    count[1].textContent = '第 ' + (i + 1) + ' 屏，共 ' + of + ' 屏';
+    count[1].textContent = (words.count || '{i} / {n}').replace('{i}', String(i + 1)).replace('{n}', String(of));
     steps[0].disabled = !i;
     steps[1].disabled = i === of - 1;
     root.setAttribute('data-screen', i + 1);

@@ -8,6 +8,10 @@ lessonkit.widget('search', function (root, data) {
   var allWrap = root.querySelector('[data-role="all-wrap"]'), allLink = root.querySelector('[data-role="all"]');
   if (!input || !list || !status) return;
   var site = data.scope !== 'lesson';
+  var words = status.dataset;  // the template's words (theme i18n): none, some, found, whereTitles, whereLesson, titlesOnly
+  function fill(template, values) {
+    return (template || '').replace(/\{(\w+)\}/g, function (m, k) { return k in values ? String(values[k]) : m; });
+  }
 
   // one UTF-16 unit at a time, so folded text is exactly as long as the text: NFKC, lower case, kept if it grows
   var FOLD = {}, NOT_PLAIN = /[^\x21-\x40\x5b-\x7f\u3400-\u4dbf\u4e00-\u9fff]/g, SPACES = /\s+/g;
@@ -146,7 +150,8 @@ lessonkit.widget('search', function (root, data) {
     while (list.firstChild) list.removeChild(list.firstChild);
     if (allLink) {
       allLink.href = data.all + (trimmed ? '?q=' + encodeURIComponent(trimmed) : '');
-      allLink.textContent = trimmed ? '在全部课程中搜索「' + trimmed + '」' : '在全部课程中搜索';
+      if (!allLink.hasAttribute('data-plain')) allLink.setAttribute('data-plain', allLink.textContent);
+      allLink.textContent = trimmed ? fill(allLink.getAttribute('data-for'), {q: trimmed}) : allLink.getAttribute('data-plain');
     }
     if (allWrap) allWrap.hidden = !trimmed;
     if (!trimmed) {
@@ -173,10 +178,10 @@ lessonkit.widget('search', function (root, data) {
       list.appendChild(li);
     });
     list.hidden = !shown.length;
-    var prefix = site ? (data.titles_only ? '标题中' : '') : '本课';
-    status.textContent = (!hits.length ? prefix + '没有找到「' + trimmed + '」'
-      : hits.length > shown.length ? prefix + '找到 ' + hits.length + ' 处，列出前 ' + shown.length + ' 处'
-      : prefix + '找到 ' + hits.length + ' 处') + (data.titles_only ? '（正文请在各课页面里搜索）' : '');
+    var where = site ? (data.titles_only ? words.whereTitles || '' : '') : words.whereLesson || '';
+    var counts = {where: where, q: trimmed, n: hits.length, shown: shown.length};
+    status.textContent = fill(!hits.length ? words.none : hits.length > shown.length ? words.some : words.found, counts) +
+      (data.titles_only ? words.titlesOnly || '' : '');
   }
   function clear() {
     input.value = '';

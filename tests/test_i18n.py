@@ -1,0 +1,308 @@
+"""The teacher's language: the pages' words come from the theme's i18n/<language>.yaml chosen by site.yaml's
+`language:`; the messages to the author follow --lang, else LESSONKIT_LANG, else site.yaml, else the system locale,
+else Chinese. Expected texts here are written out by hand, not read back from the catalogs."""
+from __future__ import annotations
+
+import re
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+from lessonkit import i18n
+from lessonkit.cli import main
+from lessonkit.errors import ContentError, Problem
+from lessonkit.site import Options, build
+
+PROJECT = Path(__file__).resolve().parent.parent
+THEME = PROJECT / "themes" / "default"
+BROKEN = Path(__file__).parent / "broken"
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+EN_YAML = """\
+title: Why the sum grows
+summary: A small lesson written in English
+objectives:
+  - Read one computed number
+question: How large is two to the tenth?
+challenges:
+  - title: Double it
+    question: What is twice {{ two_pow }}?
+    answer: It is {{ doubled }}.
+sources:
+  - A textbook, chapter 1.
+"""
+EN_MD = """\
+## The number {#number}
+
+Two to the tenth is {{ two_pow }}; @fig:curve draws it.
+
+{{< figure curve >}}
+"""
+EN_PY = """\
+from lessonkit import Lesson
+
+lesson = Lesson()
+
+
+@lesson.value
+def two_pow():
+    return 2 ** 10
+
+
+@lesson.value
+def doubled(two_pow):
+    return 2 * two_pow
+
+
+@lesson.figure(caption="Powers of two", alt="A line rising from 1 to 1024")
+def curve(plt):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot(range(11), [2 ** n for n in range(11)])
+    ax.set(xlabel="n", ylabel="2^n")
+    return fig
+"""
+
+
+@pytest.fixture
+def no_language_env(monkeypatch):
+    """As on an author's machine with a C locale: no LESSONKIT_LANG (tests/conftest.py sets en for the suites)."""
+    for var in ("LESSONKIT_LANG", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+def write(folder: Path, **files: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name.replace("_", ".")).write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def run(tmp_path: Path, capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["build", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "out"),
+                 "--cache-dir", str(tmp_path / "cache"), *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err.replace(f"{(tmp_path / 'content').resolve()}/", "")
+
+
+def broken_case(tmp_path: Path, case: str = "md-unknown-value") -> None:
+    shutil.copytree(BROKEN / case, tmp_path / "content" / case)
+
+
+# ── messages to the author ──────────────────────────────────────────────────────────────────────────────────────────
+UNKNOWN_VALUE_ZH = ["错误：内容有 1 个问题，什么都没有写出：",
+                    "  md-unknown-value/lesson.md:3: 未知的值 `two_pwo`；是不是 `two_pow`？（应为 lesson.py 里定义的值：two_pow）"]
+UNKNOWN_VALUE_EN = ["error: the content has 1 problem(s); nothing was written:",
+                    "  md-unknown-value/lesson.md:3: unknown value `two_pwo`; did you mean `two_pow`? (expected a value "
+                    "defined in lesson.py: two_pow)"]
+
+
+def test_messages_are_chinese_by_default(tmp_path, capsys, no_language_env):
+    broken_case(tmp_path)
+    code, _, err = run(tmp_path, capsys)
+    assert code == 1
+    assert err.splitlines() == UNKNOWN_VALUE_ZH
+
+
+@pytest.mark.parametrize("locale, expected", [("en_US.UTF-8", UNKNOWN_VALUE_EN), ("zh_CN.UTF-8", UNKNOWN_VALUE_ZH),
+                                              ("C", UNKNOWN_VALUE_ZH)])
+def test_the_system_locale_chooses_when_nothing_else_does(tmp_path, capsys, no_language_env, monkeypatch, locale,
+                                                          expected):
+    monkeypatch.setenv("LANG", locale)
+    broken_case(tmp_path)
+    assert run(tmp_path, capsys)[2].splitlines() == expected
+
+
+def test_site_yaml_language_beats_the_locale_and_lang_beats_both(tmp_path, capsys, no_language_env, monkeypatch):
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    broken_case(tmp_path)
+    (tmp_path / "content" / "site.yaml").write_text("language: en\n", encoding="utf-8")
+    assert run(tmp_path, capsys)[2].splitlines() == UNKNOWN_VALUE_EN
+    assert run(tmp_path, capsys, "--lang", "zh-CN")[2].splitlines() == UNKNOWN_VALUE_ZH
+    (tmp_path / "content" / "site.yaml").write_text("language: zh-CN\n", encoding="utf-8")
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    assert run(tmp_path, capsys)[2].splitlines() == UNKNOWN_VALUE_ZH
+    assert run(tmp_path, capsys, "--lang", "en")[2].splitlines() == UNKNOWN_VALUE_EN
+
+
+def test_a_problem_renders_in_either_language_with_its_shape():
+    problem = Problem(Path("x/lesson.yaml"), 4, "duplicate key `title` (first at line 1)", "each key once")
+    assert problem.render("zh-CN") == "x/lesson.yaml:4: 重复的键 `title`（第一次出现在第 1 行）（应为 每个键只写一次）"
+    assert problem.render("en") == "x/lesson.yaml:4: duplicate key `title` (first at line 1) (expected each key once)"
+    untranslated = Problem(Path("x/lesson.md"), None, "a message no catalog knows")
+    assert untranslated.render("zh-CN") == "x/lesson.md: a message no catalog knows"
+
+
+# Text an author's tools write, not lessonkit: Python's and YAML's own error messages stay as they are.
+FOREIGN = ["x and y must have same first dimension, but have shapes (2,) and (3,)", "division by zero",
+           "invalid syntax (lesson.py, line 12)", "expected ',' or ']', but got ':'",
+           "Object of type set is not JSON serializable", "Content-Security-Policy"]
+
+
+def english_left(text: str) -> list[str]:
+    """Runs of three or more English words outside code spans, paths and foreign messages."""
+    for foreign in FOREIGN:
+        text = text.replace(foreign, "")
+    text = re.sub(r"`[^`]*`|\S*/\S*|\b\w+(Error|Exception)\b", " ", text)
+    return re.findall(r"\b[A-Za-z]{2,}(?: [A-Za-z]{2,}){2,}\b", text)  # (a list of names is not English)
+
+
+def corpus_problems(tmp_path: Path) -> list[Problem]:
+    import test_broken_corpus as corpus
+
+    content, outside = tmp_path / "content", tmp_path / "outside"
+    outside.mkdir()
+    for case in corpus.EXPECTED:
+        corpus.write_case(case, content, outside)
+    with pytest.raises(ContentError) as err:
+        build(Options(content=content.resolve(), out=tmp_path / "out", themes=PROJECT / "themes"))
+    return err.value.problems
+
+
+def test_every_message_of_the_broken_lesson_corpus_has_a_chinese_translation(tmp_path):
+    problems = corpus_problems(tmp_path)
+    assert len(problems) >= 50
+    missing = []
+    for problem in problems:
+        for text in (problem.message, problem.expected):
+            if text and not i18n.is_translated(text, "zh-CN"):
+                missing.append(text)
+        shown = problem.render("zh-CN")
+        if english_left(shown.split(": ", 1)[1]):
+            missing.append(f"{shown}  ← English left: {english_left(shown.split(': ', 1)[1])}")
+        assert "（应为 " in shown if problem.expected else "（应为" not in shown
+        assert " (expected " not in shown
+    assert not missing, "messages without a Chinese translation in lessonkit/messages/zh-CN.yaml:\n" + "\n".join(
+        dict.fromkeys(missing))
+
+
+def test_translations_keep_every_placeholder_and_the_build_summary_is_chinese(tmp_path, capsys, no_language_env,
+                                                                              make_lesson):
+    catalog = yaml.safe_load((PROJECT / "lessonkit" / "messages" / "zh-CN.yaml").read_text(encoding="utf-8"))
+    placeholder = re.compile(r"\{\w+(?::[^{}]*)?\}")
+    for english, chinese in catalog.items():
+        assert sorted(placeholder.findall(english)) == sorted(placeholder.findall(chinese)), english
+    make_lesson()
+    code, out, _ = run(tmp_path, capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"已构建 1 节课和首页，写到 {(tmp_path / 'out').resolve()}"
+    assert lines[-1].startswith("共用 ") and lines[-1].endswith(" 秒（不含 Python 启动和导入）")
+    assert any(line.startswith("  课 ") and line.endswith("| 1") for line in lines)
+    assert run(tmp_path, capsys, "--lang", "en")[1].splitlines()[0].startswith("built 1 lesson(s) + index into ")
+
+
+# ── the pages' words ────────────────────────────────────────────────────────────────────────────────────────────────
+def english_site(tmp_path: Path) -> Path:
+    content = tmp_path / "content"
+    write(content / "powers", lesson_yaml=EN_YAML, lesson_md=EN_MD, lesson_py=EN_PY)
+    (content / "site.yaml").write_text("language: en\n", encoding="utf-8")  # the title: the theme's English default
+    return content
+
+
+def test_an_english_site_has_english_words_and_messages(tmp_path, capsys, no_language_env):
+    english_site(tmp_path)
+    code, out, err = run(tmp_path, capsys)
+    assert code == 0, err
+    assert out.startswith("built 1 lesson(s) + index into ")
+    page = (tmp_path / "out" / "powers" / "index.html").read_text(encoding="utf-8")
+    index = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    for html in (page, index):
+        assert '<html lang="en">' in html
+        assert not CJK.findall(html), "Chinese left on an English page"
+        assert "Every number and figure on this page was computed with numpy when the site was built" in html
+        assert ">Skip to content<" in html
+    for words in ('<h2 id="objectives-title">Objectives</h2>', '<h2 id="question-title">Question for the class</h2>',
+                  '<h2 id="challenges-title">Challenges</h2>', '>Challenge 1 · Double it</h3>',
+                  "<summary>Show answer</summary>", '<h2 id="sources-title">References</h2>',
+                  '<span class="fig-num">Figure 1</span>', '<a class="fig-ref" href="#fig-curve">Figure 1</a>',
+                  "<summary>Course contents</summary>", ">Project</button>", 'data-count="Screen {i} of {n}"',
+                  'data-none="{where}nothing found for “{q}”"', 'placeholder="Words to find"'):
+        assert words in page, words
+    assert '<span class="lesson-num">Lesson 1</span>' in index and "<title>Computed lessons</title>" in index
+    assert re.search(r'<p class="lesson-item-meta">About \d+ min</p>', index)
+    # an error in the English lesson is reported in English
+    (tmp_path / "content" / "powers" / "lesson.md").write_text(EN_MD + "\nIt is {{ two_pwo }}.\n", encoding="utf-8")
+    code, _, err = run(tmp_path, capsys)
+    assert code == 1
+    assert "powers/lesson.md:7: unknown value `two_pwo`; did you mean `two_pow`? (expected a value defined in " \
+           "lesson.py: doubled, two_pow)" in err
+
+
+def test_the_default_site_is_chinese(tmp_path, capsys, no_language_env, make_lesson):
+    make_lesson()
+    assert run(tmp_path, capsys)[0] == 0
+    page = (tmp_path / "out" / "demo" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="zh-CN">' in page
+    assert "本页所有数字与图均在构建时用 numpy 计算" in page and '<h2 id="objectives-title">实验目标</h2>' in page
+    assert "Skip to content" not in page
+
+
+def test_an_unknown_language_is_reported_in_site_yaml(tmp_path, capsys, make_lesson):
+    make_lesson()
+    (tmp_path / "content" / "site.yaml").write_text("title: x\nlanguage: fr\n", encoding="utf-8")
+    code, _, err = run(tmp_path, capsys)
+    assert code == 1
+    assert "site.yaml:2: unknown language `fr` (expected one of: en, zh-CN (a theme file i18n/<language>.yaml))" in err
+
+
+def user_theme(tmp_path: Path, files: dict[str, str]) -> Path:
+    themes = tmp_path / "themes"
+    shutil.copytree(THEME, themes / "default")
+    for name, text in files.items():
+        (themes / "mine" / name).parent.mkdir(parents=True, exist_ok=True)
+        (themes / "mine" / name).write_text(text, encoding="utf-8")
+    return themes
+
+
+def test_a_theme_overrides_single_words(tmp_path, capsys, make_lesson):
+    make_lesson()
+    themes = user_theme(tmp_path, {"i18n/zh-CN.yaml": "footer: 数字都是算出来的\n"})
+    assert run(tmp_path, capsys, "--themes-dir", str(themes), "--theme", "mine")[0] == 0
+    page = (tmp_path / "out" / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "<p>数字都是算出来的</p>" in page and "本页所有数字" not in page
+    assert '<h2 id="objectives-title">实验目标</h2>' in page  # every other word from the default theme
+
+
+def test_an_unknown_ui_key_names_the_template_and_the_files(tmp_path, capsys, make_lesson):
+    make_lesson()
+    themes = user_theme(tmp_path, {"partials/pager.html": "<p>{{ ui.nextt_lesson }}</p>\n"})
+    code, _, err = run(tmp_path, capsys, "--themes-dir", str(themes), "--theme", "mine")
+    assert code == 2
+    assert f"{themes / 'mine' / 'partials' / 'pager.html'}:1: template error: unknown UI string `ui.nextt_lesson`; " \
+           f"did you mean `ui.next_lesson`?: it is in none of {themes / 'default' / 'i18n' / 'zh-CN.yaml'}" in err
+
+
+# ── the shipped files ───────────────────────────────────────────────────────────────────────────────────────────────
+def test_both_languages_have_the_same_keys_and_fields():
+    zh = yaml.safe_load((THEME / "i18n" / "zh-CN.yaml").read_text(encoding="utf-8"))
+    en = yaml.safe_load((THEME / "i18n" / "en.yaml").read_text(encoding="utf-8"))
+    assert set(zh) == set(en)
+    for key in zh:
+        assert sorted(re.findall(r"\{\w+\}", zh[key])) == sorted(re.findall(r"\{\w+\}", en[key])), key
+        assert not CJK.search(en[key]), key
+
+
+def test_every_word_the_theme_uses_is_defined_and_no_chinese_is_hard_coded():
+    keys = set(yaml.safe_load((THEME / "i18n" / "en.yaml").read_text(encoding="utf-8")))
+    used = set()
+    for path in sorted(THEME.rglob("*")):
+        if path.suffix not in (".html", ".js") or "i18n" in path.relative_to(THEME).parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r"\bui\.(\w+)", text)) if path.suffix == ".html" else set()
+        assert not CJK.search(text), f"{path.relative_to(PROJECT)} has Chinese words: put them in i18n/*.yaml"
+    assert used - {"lang"} <= keys
+    assert len(used) > 40
+
+
+def test_every_schema_help_text_has_a_chinese_translation():
+    """The `expected` text of every lesson.yaml / site.yaml key, whatever the broken corpus happens to exercise."""
+    from lessonkit import schema
+
+    helps = [key.help for table in vars(schema).values() if isinstance(table, dict)
+             for key in table.values() if isinstance(key, schema.Key)]
+    assert len(helps) > 20
+    assert [h for h in helps if not i18n.is_translated(h, "zh-CN")] == []
