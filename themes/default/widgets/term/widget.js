@@ -1,4 +1,4 @@
-// Glossary toggletips (the WAI / Inclusive Components toggletip pattern). The root is the page's 术语表
+// Glossary toggletips (the WAI / Inclusive Components toggletip pattern). The root is the page's glossary section
 // (partials/glossary.html, or the site's glossary page); every mark a.term-ref in the page links to its entry
 // #term-<id>. Here each mark becomes a button (role, aria-expanded) that opens, on click, tap, Enter or Space, a
 // bubble with both names and the definition copied from that entry into a live region (role=status) next to it, so
