@@ -51,7 +51,8 @@ class _Text(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
-        self.skip = 0            # depth inside a skipped element (counting non-void tags)
+        self.skip = 0            # depth inside a skipped element, counting only tags of its name: end tags of
+        self.skip_tag = ""       # cells and rows may be omitted inside it (figure data tables omit them)
 
     def _skipped(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         a = dict(attrs)
@@ -65,9 +66,9 @@ class _Text(HTMLParser):
                 self.parts.append(" ")
             return
         if self.skip:
-            self.skip += 1
+            self.skip += tag == self.skip_tag
         elif self._skipped(tag, attrs):
-            self.skip = 1
+            self.skip, self.skip_tag = 1, tag
         elif tag in BREAKS:
             self.parts.append(" ")
 
@@ -79,7 +80,7 @@ class _Text(HTMLParser):
         if tag in VOID:
             return
         if self.skip:
-            self.skip -= 1
+            self.skip -= tag == self.skip_tag
         elif tag in BREAKS:
             self.parts.append(" ")
 

@@ -170,3 +170,11 @@ def test_a_course_too_big_for_the_budget_is_searched_by_titles():
     assert urls(S.search(small, "rope")) == ["rope/index.html#rope"]          # a section title
     assert S.search(small, "捷径") == []                                      # only in a section's text
     assert S.index_sizes(small)[0] < raw
+
+
+def test_a_skipped_table_with_omitted_end_tags_does_not_swallow_what_follows():
+    """Figure data tables omit </td> and </tr> (valid HTML); the text after them is still read, the table is not."""
+    from lessonkit.search import plain_text
+    html = ('<p>前文</p><details class="figure-data"><summary>数据</summary><table><tr><th>x<td>1'
+            '<tr><th>y<td>2</table></details><p>后文</p>')
+    assert plain_text(html) == "前文 后文"
