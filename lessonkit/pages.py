@@ -240,9 +240,7 @@ class LessonRenderer:
     def figure(self, name: str, args: tuple[str, ...]) -> str | Miss:
         lesson = self.lesson
         if name not in lesson.registry.figures:
-            return Miss(f"unknown figure `{name}`{did_you_mean(name, lesson.registry.figures)}",
-                        f"a figure defined with @lesson.figure in lesson.py: "
-                        f"{', '.join(sorted(lesson.registry.figures)) or 'none'}")
+            return unknown("figure", name, lesson.registry.figures)
         spec = lesson.registry.figures[name]
         path, line = lesson.source.code_path, spec.func.__code__.co_firstlineno
         alt = markup.render_text(spec.alt, self.ctx, path, line)
@@ -264,9 +262,7 @@ class LessonRenderer:
     def widget(self, name: str, args: tuple[str, ...]) -> str | Miss:
         lesson = self.lesson
         if name not in lesson.registry.widgets:
-            return Miss(f"unknown widget `{name}`{did_you_mean(name, lesson.registry.widgets)}",
-                        f"a widget defined with @lesson.widget in lesson.py: "
-                        f"{', '.join(sorted(lesson.registry.widgets)) or 'none'}")
+            return unknown("widget", name, lesson.registry.widgets)
         if name in self.placed_widgets:  # its ids would repeat; two of the same widget need two functions
             return Miss(f"widget `{name}` is placed twice", "each widget placed once")
         self.placed_widgets.add(name)
@@ -506,6 +502,12 @@ def _template_line(exc: BaseException, template: Path) -> int | None:
 
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(template)]
     return frames[-1].lineno if frames else None
+
+
+def unknown(kind: str, name: str, known) -> Miss:
+    """A figure or widget name lesson.py does not define."""
+    return Miss(f"unknown {kind} `{name}`{did_you_mean(name, known)}",
+                f"a {kind} defined with @lesson.{kind} in lesson.py: {', '.join(sorted(known)) or 'none'}")
 
 
 def did_you_mean(name: str, known) -> str:

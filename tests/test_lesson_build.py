@@ -120,12 +120,14 @@ def test_block_stack_follows_lemma_2(page):
     assert (pre ** 2 >= (1 + layers / 2) * (1 - tol)).all()  # values are ‖x‖/√d; Lemma 2 bounds ‖x_l‖²/d
     assert (pre ** 2 <= (1 + 3 * layers / 2) * (1 + tol)).all()
     assert np.allclose(post, 1.0, atol=0.05)  # LN output has ‖x‖² = d exactly
-    assert (np.diff(none) > 0).all() and none[-1] > 1e3
+    assert (np.diff(none) >= 0).all() and none[-1] > 1e3  # shown to 1 significant figure: neighbours may tie
 
 
 def test_page_is_self_contained(page):
-    # a figure's CSV download is a data: link (the page holds it; nothing is fetched)
-    assert not re.search(r'\s(src|href|action|poster|data)="(?!#|\.\./index\.html|data:text/csv;)', page)
+    # a figure's CSV download is a data: link (the page holds it; nothing is fetched); links go to other pages of the
+    # site (lessons, index, glossary) by relative paths; nothing else is loaded
+    assert not re.search(r'\s(src|action|poster|data)="(?!data:text/csv;)', page)
+    assert not re.search(r'\shref="(?!#|\.\./(?:[a-z0-9-]+/)?[a-z0-9-]+\.html(?:#[\w-]*)?"|data:text/csv;)', page)
     assert not re.search(r"https?://(?!www\.w3\.org/(1999/xlink|2000/svg|1998/Math/MathML))", page)
     assert "@import" not in page and "<link" not in page and "<iframe" not in page
     assert not re.search(r"url\((?!#)", page)
