@@ -99,3 +99,37 @@ def test_a_toggle_needs_two_states(make_lesson, run_build):
     code, _, err, _ = run_build()
     assert code == 1
     assert "lesson.md:3: a toggle needs at least two `::: state` blocks, found 1" in err
+
+
+EXPLORER_PY = """\
+import numpy as np
+from lessonkit import Lesson, explorer, param
+
+lesson = Lesson()
+
+
+@lesson.widget
+def powers():
+    def draw(plt, p):
+        x = np.linspace(0, 1, 5)
+        fig, ax = plt.subplots(figsize=(2, 1.5))
+        ax.plot(x, x ** p)
+        ax.set_title(f"幂 {p}")
+        return fig
+
+    return explorer(params=[param("p", "指数", [1, 2, 3])], state=lambda p: {"values": [("x=0.5 时", 0.5 ** p)]},
+                    figure=draw, alt="y = x 的 {p} 次方", key=[1, 3])
+"""
+
+
+def test_an_explorer_figure_is_drawn_for_every_state(make_lesson, run_build):
+    make_lesson(md="## 一 {#one}\n\n{{< widget powers >}}\n", py=EXPLORER_PY)
+    for jobs in ("1", "2"):
+        code, _, err, out = run_build("--jobs", jobs)
+        assert code == 0, err
+        page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+        live = re.findall(r'<div class="figure-svg ex-figure[^"]*" data-state="(\d)" role="img" aria-label="([^"]*)">'
+                          r'\s*<svg', page)
+        assert live == [("0", "y = x 的 1 次方"), ("1", "y = x 的 2 次方"), ("2", "y = x 的 3 次方")]
+        assert page.count(">幂 2<") == 1 and page.count(">幂 3<") == 2  # key states 1 and 3 printed again
+        assert '<span class="ex-value" data-row="0">0.500</span>' in page
