@@ -95,7 +95,7 @@ def softmax(scores: list[float], t: float) -> list[float]:
 
 def shown(page, root: str) -> tuple[float, list[float], list[float]]:
     """(temperature, probabilities as written, bar lengths) of the live panel."""
-    t = page.inner_text(f"{root} .temp-shown")
+    t = page.text_content(f"{root} .temp-shown")
     m = re.fullmatch(r"T = ([\d.]+)", t.strip())
     assert m, t
     probs = [number(p.strip()) for p in page.eval_on_selector_all(f"{root} .temp-prob", "ps => ps.map(p => p.textContent)")]
@@ -131,6 +131,7 @@ def tab_to(page, selector: str, limit: int = 80) -> None:
 def drive(visit, root: str) -> None:
     """Mouse to both ends and back, then the keyboard; every state checked against softmax computed here."""
     page = visit.page
+    page.locator(root).scroll_into_view_if_needed()  # its section is laid out once near the screen
     minus, plus = f"{root} .temp-step[data-step='-1']", f"{root} .temp-step[data-step='1']"
     start = expect_right(page, root, 1.0)
     seen = [start]
@@ -180,6 +181,7 @@ def test_without_javascript_the_table_is_all_there(browser, guide_page):
         assert not page.is_visible(f"{root} .temp-live")
         rows = page.eval_on_selector_all(f"{root} .temp-all tbody tr",
                                          "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent.trim()))")
+        page.locator(f"{root}").scroll_into_view_if_needed()  # a section is laid out once near the screen
         assert len(rows) >= 3 and page.is_visible(f"{root} .temp-all")
         for row in rows:
             t = float(row[0])
@@ -193,6 +195,7 @@ def test_printed_with_javascript_the_table_shows_and_the_buttons_do_not(open_pag
     kind = kind_of(component_files())
     page = open_page(guide_page.as_uri()).page
     page.emulate_media(media="print")
+    page.locator(f"#widget-{kind}").scroll_into_view_if_needed()
     assert page.is_visible(f"#widget-{kind} .temp-all") and not page.is_visible(f"#widget-{kind} .temp-step")
 
 

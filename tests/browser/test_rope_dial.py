@@ -41,7 +41,7 @@ def check(page) -> tuple[int, int, str]:
     assert number(s["k-angle"]) == pytest.approx(math.degrees(cmath.phase(k)) % 360, abs=0.051)
     x2, y2 = (float(page.get_attribute(f"{ROOT} [data-role=q-line]", a)) for a in ("x2", "y2"))
     assert math.atan2(-y2, x2) == pytest.approx(cmath.phase(q), abs=0.01)
-    status = page.inner_text(f"{ROOT} .rope-status")
+    status = page.text_content(f"{ROOT} .rope-status")
     assert f"m = {m}，n = {n}" in status and s["dot"] in status
     return m, n, s["dot"]
 
@@ -49,6 +49,7 @@ def check(page) -> tuple[int, int, str]:
 @pytest.fixture
 def dial(open_page, site, axe_source):
     visit = open_page((site / SLUG / "index.html").as_uri(), init_script=axe_source)
+    visit.page.locator(ROOT).scroll_into_view_if_needed()  # its section is laid out once near the screen
     yield visit.page
     visit.assert_clean()
 
