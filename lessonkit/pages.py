@@ -219,11 +219,12 @@ class LessonRenderer:
         src = lesson.source
         self.figure_order = [b.arg for b in placements(src.sections, "figure")]
         self.placed_widgets: set[str] = set()
+        self.placed_checks: set[str] = set()
         self.toggles = 0
         self.ctx = markup.MarkupContext(
             values=lesson.values,
             figure_numbers={name: i + 1 for i, name in enumerate(dict.fromkeys(self.figure_order))},
-            placers={"figure": self.figure, "widget": self.widget, "table": self.table},
+            placers={"figure": self.figure, "widget": self.widget, "table": self.table, "check": self.check},
             render_callout=self.container,
             link_lesson=self.link_lesson,
             mark_term=self.mark_term,
@@ -325,6 +326,28 @@ class LessonRenderer:
             where = f"{component.template}:{line}" if line else str(component.template)
             raise UsageError(f"{where}: {message}")
 
+    checks = None  # the lesson's CheckBuilder, set by lesson_context before the sections are rendered
+    md = None      # lesson_context's renderer of lesson.yaml Markdown
+
+    def check(self, name: str, args: tuple[str, ...]) -> str | Miss:
+        """A self-check on its own: an entry of lesson.yaml's `checks:` placed in the text."""
+        entries = self.lesson.source.meta.get("checks")
+        entries = entries if isinstance(entries, list) else []
+        found = [(i, e) for i, e in enumerate(entries) if isinstance(e, dict) and e.get("id") == name]
+        if not found:
+            ids = [e.get("id") for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)]
+            return Miss(f"unknown self-check `{name}`{did_you_mean(name, ids)}",
+                        f"an `id` in lesson.yaml's `checks:` list: {', '.join(ids) or 'none'}")
+        i, entry = found[0]
+        if name in self.placed_checks:
+            return Miss(f"self-check `{name}` is placed twice", "each self-check placed once")
+        self.placed_checks.add(name)
+        key = f"checks.{i}"
+        context = {"id": f"selfcheck-{name}", "question": self.md(f"{key}.question", _str(entry.get("question"))),
+                   "answer": self.md(f"{key}.answer", _str(entry.get("answer"))) if entry.get("answer") else "",
+                   "check": self.checks.build(entry, key, f"check-{name}")}
+        return self.env.get_template("partials/check.html").render(item=context)
+
     def table(self, name: str, args: tuple[str, ...]) -> str | Miss:
         try:
             value = markup.lookup(name, self.lesson.values)
@@ -405,7 +428,7 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     ctx = renderer.ctx
     _check_placements(src, renderer.figure_order, ctx.problems)
     meta, lines, meta_path = src.meta, src.meta_lines, src.meta_path
-    yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "table": renderer.table}
+    yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "check": _not_in_yaml, "table": renderer.table}
     yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers)  # same values and problem list
     # titles are repeated in links (contents, course navigation) and objectives on the index page: no marks there
     title_ctx = dataclasses.replace(ctx, mark_term=_no_mark("a section title"))
@@ -427,6 +450,7 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     checks = CheckBuilder(lesson.values, meta_path, lines, ctx.problems, md,
                           lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)),
                           messages_from(env.globals["ui"]))
+    renderer.checks, renderer.md = checks, md
     sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, title_ctx, src.body_path, s.line),
                  "body": markup.render_blocks(s.blocks, ctx, src.body_path)}
                 for n, s in enumerate(src.sections, start=1)]
@@ -455,6 +479,10 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     if course.glossary is not None:  # terms marked in sections, then those marked only in lesson.yaml's text
         used = {**renderer.terms_used, **renderer.terms_marked}
         context["glossary"] = [glossary_entry(course.glossary.by_id[i], course.definitions) for i in used]
+    for i, entry in enumerate(meta.get("checks") if isinstance(meta.get("checks"), list) else []):
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"] not in renderer.placed_checks:
+            ctx.problems.append(Problem(meta_path, lines.get(f"checks.{i}"), f"self-check `{entry['id']}` is never "
+                                        "placed", f"a line `{{{{< check {entry['id']} >}}}}` in lesson.md"))
     for name in sorted(set(lesson.registry.figures) - set(renderer.figure_order)):
         ctx.problems.append(Problem(src.body_path, None, f"figure `{name}` is defined in lesson.py but never placed",
                                     f"a line `{{{{< figure {name} >}}}}` in lesson.md"))

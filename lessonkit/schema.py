@@ -60,6 +60,14 @@ CHALLENGE = {
     "hints": Key(list, False, "hints shown one at a time before the answer (Markdown)", items=str),
 }
 
+SELF_CHECK = {  # a self-check on its own, placed in lesson.md with {{< check ID >}}
+    "id": Key(str, True, "an ASCII name to place it with `{{< check ID >}}` in lesson.md"),
+    "question": Key(str, True, "the question, in Markdown"),
+    "check": Key(dict, True, "the self-check: `{fields: [...]}` or `{choices: [...]}`", items=CHECK),
+    "hints": Key(list, False, "hints shown one at a time before the answer (Markdown)", items=str),
+    "answer": Key(str, False, "the worked answer, in Markdown; may use {{ values }} and $math$"),
+}
+
 LESSON = {
     "title": Key(str, True, "the lesson title"),
     "summary": Key(str, True, "one line for the index page"),
@@ -68,6 +76,7 @@ LESSON = {
     "question": Key(str, False, "the classroom question (Markdown)"),
     "intro": Key(str, False, "an introduction under the title (Markdown)"),
     "challenges": Key(list, False, "a list of challenges with title, question and answer", items=CHALLENGE),
+    "checks": Key(list, False, "self-checks placed in the text with `{{< check ID >}}`", items=SELF_CHECK),
     "sources": Key(list, False, "a list of references (Markdown)", items=str),
 }
 

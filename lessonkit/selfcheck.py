@@ -80,12 +80,14 @@ class CheckBuilder:
     # ── a challenge ────────────────────────────────────────────────────────────────────────────────────────────────
     def challenge(self, challenge: dict, number: int) -> dict | None:
         """The template context for challenge `number` (1-based), or None when it has neither check nor hints."""
-        prefix = f"challenges.{number - 1}"
+        return self.build(challenge, f"challenges.{number - 1}", f"check-{number}")
+
+    def build(self, challenge: dict, prefix: str, cid: str) -> dict | None:
+        """A self-check from its lesson.yaml entry (at key `prefix`), with element id `cid`."""
         check = challenge.get("check")
         hints = challenge.get("hints")
         if not isinstance(check, dict) and not isinstance(hints, list):
             return None
-        cid = f"check-{number}"
         context: dict[str, Any] = {"id": cid, "fields": [], "choices": [], "multiple": False, "hints": []}
         data: dict[str, Any] = {"messages": self.messages, "fields": [], "choices": None}
         if isinstance(check, dict):

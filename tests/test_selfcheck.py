@@ -216,3 +216,39 @@ def test_a_wrong_type_is_reported_once_and_hints_alone_need_no_check(make_lesson
     assert code == 0, err
     page = (out / "demo" / "index.html").read_text(encoding="utf-8")
     assert page.count('class="sc-hint"') == 2 and 'class="sc-form"' not in page
+
+
+ALONE_YAML = """\
+title: 小课
+summary: 一节用来测试的小课
+objectives:
+  - 看懂一个数
+checks:
+  - id: pow
+    question: 二的十次方是多少？
+    check:
+      fields:
+        - label: 结果
+          answer: two_pow
+          tolerance: {absolute: 0.5}
+    answer: 是 {{ two_pow }}。
+"""
+
+
+def test_a_self_check_on_its_own_is_placed_in_the_text(make_lesson, run_build):
+    make_lesson(yaml=ALONE_YAML, md="## 第一节 {#first}\n\n先算一算：\n\n{{< check pow >}}\n")
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert '<aside class="challenge selfcheck-alone" id="selfcheck-pow"' in page
+    assert 'data-widget="selfcheck" id="check-pow"' in page and "是 1024。" in page
+    data = json.loads(re.search(r'id="check-pow-data">(.*?)</script>', page, re.S).group(1))
+    assert data["fields"][0]["accept"] == pytest.approx([1023.5, 1024.5], abs=1e-6)  # 2¹⁰ ± 0.5
+
+
+def test_self_checks_on_their_own_are_checked(make_lesson, run_build):
+    make_lesson(yaml=ALONE_YAML, md="## 第一节 {#first}\n\n{{< check pwo >}}\n")
+    code, _, err, _ = run_build()
+    assert code == 1
+    assert "lesson.md:3: unknown self-check `pwo`; did you mean `pow`?" in err
+    assert "lesson.yaml:6: self-check `pow` is never placed" in err
