@@ -121,8 +121,9 @@ def test_every_colour_of_the_built_lessons_figures_reads_in_dark_mode(built_figu
 def built_figures(tmp_path_factory) -> dict[str, str]:
     from lessonkit.cli import main
 
-    out = tmp_path_factory.mktemp("colors") / "site"
-    assert main(["build", "--quiet", "--out", str(out)]) == 0
+    work = tmp_path_factory.mktemp("colors")
+    out = work / "site"
+    assert main(["build", "--quiet", "--out", str(out), "--cache-dir", str(work / "cache")]) == 0
     found = {}
     for page in out.glob("*/index.html"):
         for fid, body in re.findall(r'<figure id="([^"]+)".*?>(.*?)</figure>', page.read_text("utf-8"), re.S):

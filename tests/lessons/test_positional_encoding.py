@@ -29,8 +29,9 @@ def values():
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
-    out = tmp_path_factory.mktemp("pe-site") / "out"
-    assert main(["build", "--quiet", "--lesson", SLUG, "--out", str(out)]) == 0
+    work = tmp_path_factory.mktemp("pe-site")
+    out = work / "out"
+    assert main(["build", "--quiet", "--lesson", SLUG, "--out", str(out), "--cache-dir", str(work / "cache")]) == 0
     return (out / SLUG / "index.html").read_text(encoding="utf-8")
 
 
