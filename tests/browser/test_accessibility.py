@@ -30,6 +30,7 @@ def axe_violations(page, within: str | None = None) -> list[str]:
 
 def open_answers(page):
     page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+    page.evaluate("() => new Promise(r => setTimeout(r, 100))")  # the toggle events run
 
 
 @pytest.mark.parametrize("width", [1280, 390])

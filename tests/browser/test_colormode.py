@@ -179,6 +179,7 @@ def test_dark_mode_passes_axe(visit_in, site, axe_source, how, width):
         if how == "chosen":
             page.click("[data-widget=colormode] button[data-mode=dark]")
         page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+        page.evaluate("() => new Promise(r => setTimeout(r, 100))")  # the toggle events run
         problems[name] = axe_violations(page)
     assert problems == {name: [] for name in pages(site)}
 

@@ -40,6 +40,7 @@ def test_screenshot_and_no_sideways_scrolling(open_page, site, artifacts, width,
     stem = page_name.split("/")[0] if "/" in page_name else "index"
     page.screenshot(path=str(artifacts / f"{stem}-{width}.png"), full_page=True)
     page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+    page.evaluate("() => new Promise(r => setTimeout(r, 100))")  # the toggle events run
     assert_no_overflow(page, "answers open")
     for state in press_each_widget_button(page):
         assert_no_overflow(page, state)

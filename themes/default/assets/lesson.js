@@ -54,7 +54,7 @@
   }
   function refresh() { keyboardScroll(); }
   window.addEventListener('resize', function () { keyboardScroll(); everyWhenIdle(); });
-  doc.addEventListener('toggle', refresh, true);
+  doc.addEventListener('toggle', function (e) { keyboardScroll(e.target, true); }, true);  // what just opened
   doc.addEventListener('contentvisibilityautostatechange', function (e) {
     if (!e.skipped) keyboardScroll(e.target);
   }, true);
