@@ -176,6 +176,9 @@ def open_page(browser):
             (m.text, m.location.get("url", ""))))
         page.on("pageerror", lambda e: visit.page_errors.append(str(e)))
         page.goto(url, wait_until="load")
+        # a lesson page checks the boxes of sections not laid out yet (content-visibility) when idle: wait for it
+        page.wait_for_function("() => !(window.lessonkit && window.lessonkit.refresh)"
+                               " || document.documentElement.hasAttribute('data-lk-checked')", timeout=10000)
         return visit
 
     yield open_
