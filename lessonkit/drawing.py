@@ -117,13 +117,13 @@ class Drawing:
     The bytes are the same either way (tests/test_cache.py)."""
 
     def __init__(self, tasks: list[FigureTask], font: str, jobs: int | None, cache: FigureCache | None):
-        self.tasks, self.font, self.cache = tasks, font, cache
+        self.font, self.cache = font, cache
+        # a state figure whose widget failed again has no function: that problem is already reported
+        self.tasks = tasks = [t for t in tasks if t.func is not None]
         self.pool = None
         self.futures: list = []
         self.problems: list[Problem] = []
         self.nonce = secrets.token_hex(8)  # no author's text can spell a placeholder by accident
-        tasks = [t for t in tasks if t.func is not None]
-        self.tasks = tasks
         if not tasks:
             return
         import multiprocessing
