@@ -155,9 +155,10 @@ def lesson_markdown(content: Path, image_dir: str) -> tuple[str, list[str], list
     where kind is "md" or a figure name) — the same text lessonkit renders, minus its widgets."""
     import yaml
 
-    from lessonkit.compute import compute_values, load_lesson_module
-    from lessonkit.markup import INLINE, lookup
-    from lessonkit.numbers import format_value
+    from lessonkit.compute.registry import load_lesson_module
+    from lessonkit.compute.run import compute_values
+    from lessonkit.render.markup import INLINE, lookup
+    from lessonkit.support.numbers import format_value
 
     folder = content / LESSON
     meta = yaml.safe_load((folder / "lesson.yaml").read_text(encoding="utf-8"))

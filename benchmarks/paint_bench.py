@@ -6,7 +6,7 @@
 Builds, into a temporary folder and with `--no-cache`, the site of each --before commit (default f682c0f: checked out
 with `git worktree add` into the temporary folder, built with that checkout's own build.py, PYTHONPATH pointing at it,
 the worktree removed afterwards) and the site of this checkout (its work tree as it is). Then opens, from file://, in
-the system's headless Chromium (lessonkit.chromium's flags), every lesson page of these sites, a blank page
+the system's headless Chromium (lessonkit.support.chromium's flags), every lesson page of these sites, a blank page
 (`<!DOCTYPE html><title>x</title>`) and a one-letter page (the blank page plus `<p>x`: the blank page paints no
 content, so it has no first contentful paint), --runs times, interleaved (each round visits every page once, in an
 order rotated by one each round; a first round warms up and is not counted), each load in a fresh browser context.
@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from lessonkit import chromium  # noqa: E402
+from lessonkit.support import chromium  # noqa: E402
 
 BLANK = "<!DOCTYPE html><title>x</title>"
 TEXT = BLANK + "<p>x"  # the blank page paints no content, so it has no first contentful paint: this one does

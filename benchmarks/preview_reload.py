@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lessonkit.cli import main  # noqa: E402
 from lessonkit.commands.serve import Preview  # noqa: E402
-from lessonkit.paths import PROJECT  # noqa: E402
+from lessonkit.support.paths import PROJECT  # noqa: E402
 from lessonkit.site import Options  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

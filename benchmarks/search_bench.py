@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from lessonkit import search  # noqa: E402
-from lessonkit.budget import DEFAULT_GZIP_KB, DEFAULT_PAGE_KB  # noqa: E402
+from lessonkit.features import search  # noqa: E402
+from lessonkit.load.siteconfig import DEFAULT_GZIP_KB, DEFAULT_PAGE_KB  # noqa: E402
 from lessonkit.cli import main as lessonkit_main  # noqa: E402
 
 QUERIES = ["置编", "残差", "RoPE", "梯度 消失", "的", "没有这个词"]
@@ -144,7 +144,7 @@ def query_times(url: str, runs: int) -> tuple[list[tuple[str, float, float, int]
     handlers: parsing the index), medians."""
     from playwright.sync_api import sync_playwright
 
-    from lessonkit import chromium
+    from lessonkit.support import chromium
     with sync_playwright() as p:
         browser = chromium.launch(p)
         page = browser.new_page()

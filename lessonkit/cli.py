@@ -10,9 +10,9 @@ import traceback
 
 from . import __version__
 from .commands import COMMANDS
-from .errors import ContentError, UsageError
-from .i18n import MESSAGE_LANGUAGES, message_language, say, set_message_language, translate
-from .siteconfig import peek_language
+from .support.errors import ContentError, UsageError
+from .support.i18n import MESSAGE_LANGUAGES, message_language, say, set_message_language, translate
+from .load.siteconfig import peek_language
 
 EXIT_CODES = "Exit codes: 0 success, 1 problems in the content (all listed), 2 usage error, 3 internal bug."
 

@@ -13,21 +13,22 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import markup
-from .budget import Budget, check_budget, page_sizes, search_index_size, without_search_index
-from .cache import FigureCache, prune
-from .components import Components
-from .compute import ComputedLesson, compute_lesson
-from .content import LessonSource, find_lessons, read_lesson
-from .drawing import Drawing, FigureStats, draw_all_figures
-from .errors import ContentError, Problem, UsageError
-from .glossary import Glossary, load_glossary
-from .i18n import DEFAULT as DEFAULT_LANGUAGE
-from .i18n import UiStrings, available_languages, load_ui
-from .output import write_site
-from .pages import fill_figure_data, finish_pages, render_site
-from .render import make_env, theme_dirs, use_bytecode_cache
-from .siteconfig import load_site_config
+from .render import markup
+from .load.siteconfig import Budget
+from .assemble.budget import check_budget, page_sizes, search_index_size, without_search_index
+from .support.cache import FigureCache, prune
+from .features.components import Components
+from .compute.run import ComputedLesson, compute_lesson
+from .load.lessons import LessonSource, find_lessons, read_lesson
+from .draw.drawing import draw_all_figures
+from .support.errors import ContentError, Problem, UsageError
+from .features.glossary import Glossary, load_glossary
+from .support.i18n import DEFAULT as DEFAULT_LANGUAGE
+from .support.i18n import UiStrings, available_languages, load_ui
+from .write.output import write_site
+from .render.pages import fill_figure_data, finish_pages, render_site
+from .render.templates import make_env, theme_dirs, use_bytecode_cache
+from .load.siteconfig import load_site_config
 
 
 @dataclass

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import jinja2
 
-from lessonkit import csp, search
-from lessonkit.i18n import load_ui
+from lessonkit.assemble import csp
+
+from lessonkit.features import search
+from lessonkit.support.i18n import load_ui
 
 PROJECT = Path(__file__).resolve().parents[1]
 COMPONENT = PROJECT / "themes" / "default" / "widgets" / "search"
@@ -43,8 +45,8 @@ def json_script(data) -> str:
 def search_box(data: dict, root_id: str = "search") -> str:
     """The root element a theme template writes, around the component's widget.html."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(COMPONENT)), autoescape=True,
-                             undefined=jinja2.StrictUndefined)          # as lessonkit.render
-    ui = load_ui([COMPONENT.parent.parent], "zh-CN")                    # the words, as lessonkit.render passes them
+                             undefined=jinja2.StrictUndefined)          # as lessonkit.render.templates
+    ui = load_ui([COMPONENT.parent.parent], "zh-CN")                    # the words, as lessonkit.render.templates passes them
     inner = env.get_template("widget.html").render(widget={"id": root_id, "kind": "search", "data": data}, ui=ui)
     return (f'<div class="widget widget-search js-only" id="{root_id}" data-widget="search" role="search">\n{inner}'
             f'<script type="application/json" id="{root_id}-data">{json_script(data)}</script>\n</div>')

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from lessonkit.cache import Uncacheable, feed_value
+from lessonkit.support.cache import Uncacheable, feed_value
 
 PROJECT_ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
 
@@ -108,8 +108,8 @@ def test_no_cache_draws_everything_and_gives_the_same_page(figure_lesson, run_bu
 
 def test_a_vanished_font_is_never_served_from_the_cache(figure_lesson, run_build, tmp_path):
     """A font file the figures were drawn from disappears: the next build chooses again and redraws."""
-    from lessonkit.cache import font_fingerprint
-    from lessonkit.figures import find_cjk_font
+    from lessonkit.support.cache import font_fingerprint
+    from lessonkit.draw.figures import find_cjk_font
 
     font_file = tmp_path / "fonts" / "OldCJK.ttc"
     font_file.parent.mkdir()
@@ -274,7 +274,7 @@ H1, H2, H3, H4, H5 = (c * 64 for c in "abcde")
 
 
 def test_prune_removes_what_no_build_used_for_30_days_and_only_lessonkit_entries(tmp_path):
-    from lessonkit.cache import PRUNE_AFTER_DAYS, prune
+    from lessonkit.support.cache import PRUNE_AFTER_DAYS, prune
 
     assert PRUNE_AFTER_DAYS == 30
     c = tmp_path / "cache"
@@ -296,7 +296,7 @@ def test_prune_removes_what_no_build_used_for_30_days_and_only_lessonkit_entries
 
 
 def test_prune_keeps_the_cache_under_the_cap_removing_least_recently_used_first(tmp_path):
-    from lessonkit.cache import MAX_CACHE_BYTES, prune
+    from lessonkit.support.cache import MAX_CACHE_BYTES, prune
 
     assert MAX_CACHE_BYTES == 200 * 1024 * 1024
     c = tmp_path / "cache"
@@ -310,7 +310,7 @@ def test_prune_keeps_the_cache_under_the_cap_removing_least_recently_used_first(
 
 
 def test_prune_never_removes_what_the_last_build_used_even_over_the_cap(tmp_path):
-    from lessonkit.cache import prune
+    from lessonkit.support.cache import prune
 
     c = tmp_path / "cache"
     entry(c, f"figures/{H1}.svg", 0.5, size=100)
@@ -323,7 +323,7 @@ def test_prune_never_removes_what_the_last_build_used_even_over_the_cap(tmp_path
 def test_reading_an_entry_marks_it_used(tmp_path):
     import time
 
-    from lessonkit.cache import FigureCache
+    from lessonkit.support.cache import FigureCache
 
     cache = FigureCache(tmp_path / "cache")
     cache.put(H1, "<svg></svg>")

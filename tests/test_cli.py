@@ -5,7 +5,7 @@ from shutil import copytree
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.paths import PROJECT
+from lessonkit.support.paths import PROJECT
 
 
 def snapshot(folder):

@@ -4,7 +4,7 @@ import re
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.paths import PROJECT
+from lessonkit.support.paths import PROJECT
 
 
 def test_version_matches_the_package_metadata(capsys):

@@ -6,7 +6,7 @@ import re
 MINIMAL_YAML = "title: 小课\nsummary: 一节用来测试的小课\nobjectives:\n  - 看懂一个数\n"
 COUNTER_PY = """\
 from lessonkit import Lesson
-from lessonkit.numbers import format_value
+from lessonkit.support.numbers import format_value
 
 lesson = Lesson()
 

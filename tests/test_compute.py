@@ -1,8 +1,9 @@
 """Values resolved by parameter name; the author's exceptions become messages at their line."""
 import pytest
 
-from lessonkit.compute import compute_values, load_lesson_module
-from lessonkit.errors import ContentError
+from lessonkit.compute.registry import load_lesson_module
+from lessonkit.compute.run import compute_values
+from lessonkit.support.errors import ContentError
 
 
 def registry_from(tmp_path, code):

@@ -1,8 +1,8 @@
 """Reading lesson folders: every problem reported at once, with file, line and what was expected."""
 import pytest
 
-from lessonkit.content import load_lesson
-from lessonkit.errors import ContentError
+from lessonkit.load.lessons import load_lesson
+from lessonkit.support.errors import ContentError
 
 
 def problems_of(folder):

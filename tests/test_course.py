@@ -63,7 +63,7 @@ def test_site_yaml_names_the_theme_and_the_command_line_overrides_it(make_lesson
         target = themes / name
         if words is None:
             import shutil
-            from lessonkit.paths import PROJECT
+            from lessonkit.support.paths import PROJECT
             shutil.copytree(PROJECT / "themes" / "default", target)
         else:
             (target / "partials").mkdir(parents=True)

@@ -1,7 +1,7 @@
 """The one reading of lesson.md: sections, placement order and rendering agree on fences and containers."""
 from pathlib import Path
 
-from lessonkit.document import parse_blocks, parse_lesson_body, placements, walk
+from lessonkit.load.document import parse_blocks, parse_lesson_body, placements, walk
 
 PATH = Path("content/demo/lesson.md")
 

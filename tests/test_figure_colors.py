@@ -1,6 +1,6 @@
 """Dark mode for figures: every colour a figure uses gets a dark counterpart that reads on the dark page as well as the
 colour reads on the light page; lines and text reach 3:1 in both modes. Contrast is computed here from the WCAG 2.x
-formula, independently of lessonkit.figures."""
+formula, independently of lessonkit.draw.figures."""
 from __future__ import annotations
 
 import re
@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit import figures
-from lessonkit.figures import CYCLE, DARK_BG, LIGHT_BG, dark_counterpart, figure_colors, figure_palette_css
+from lessonkit.features import palette
+from lessonkit.draw.figures import CYCLE
+from lessonkit.features.palette import DARK_BG, LIGHT_BG, dark_counterpart, figure_colors, figure_palette_css
 
 STYLE = Path(__file__).resolve().parents[1] / "themes" / "default" / "assets" / "style.css"
 
@@ -39,7 +40,7 @@ def theme_variables(css: str) -> tuple[dict[str, str], dict[str, str]]:
 
 def test_theme_backgrounds_are_the_ones_the_colours_are_computed_against():
     light, dark = theme_variables(STYLE.read_text(encoding="utf-8"))
-    assert light["bg"] == LIGHT_BG and dark["bg"] == DARK_BG and dark["fg"] == figures.DARK_FG
+    assert light["bg"] == LIGHT_BG and dark["bg"] == DARK_BG and dark["fg"] == palette.DARK_FG
     assert dark["fig-ink"] == dark_counterpart("#000000")  # unfilled text = black lines
 
 

@@ -7,8 +7,8 @@ from urllib.parse import unquote
 import numpy as np
 import pytest
 
-from lessonkit.figdata import csv_text, plain_text, record, view
-from lessonkit.figures import FigureMaker, find_cjk_font, style
+from lessonkit.features.figdata import csv_text, plain_text, record, view
+from lessonkit.draw.figures import FigureMaker, find_cjk_font, style
 
 
 @pytest.fixture(autouse=True)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.errors import ContentError
-from lessonkit.figures import draw_svg, find_cjk_font
+from lessonkit.support.errors import ContentError
+from lessonkit.draw.figures import draw_svg, find_cjk_font
 
 PATH = Path("content/demo/lesson.py")
 
@@ -67,13 +67,13 @@ def test_figure_must_return_a_figure(font):
 
 
 def test_no_cjk_font_stops_the_build_saying_how_to_install_one(make_lesson, run_build, monkeypatch):
-    import lessonkit.figures
+    import lessonkit.draw.figures
 
     py = ("import numpy as np\nfrom lessonkit import Lesson\nlesson = Lesson()\n"
           "@lesson.figure(caption='图', alt='一条线')\ndef line(plt):\n"
           "    fig, ax = plt.subplots()\n    ax.plot([0, 1])\n    return fig\n")
     make_lesson(md="## 第一节\n\n{{< figure line >}}\n", py=py)
-    monkeypatch.setattr(lessonkit.figures, "CJK_FONTS", ("No Such Font SC",))
+    monkeypatch.setattr(lessonkit.draw.figures, "CJK_FONTS", ("No Such Font SC",))
     code, _, err, out = run_build("--no-cache")
     assert code == 2
     assert "no Chinese (CJK) font found" in err and "apt-get install fonts-noto-cjk" in err

@@ -7,8 +7,8 @@ import textwrap
 from html.parser import HTMLParser
 from pathlib import Path
 
-from lessonkit.errors import Problem
-from lessonkit.glossary import load_glossary, mark_first_uses
+from lessonkit.support.errors import Problem
+from lessonkit.features.glossary import load_glossary, mark_first_uses
 
 MINIMAL_YAML = """\
 title: 小课

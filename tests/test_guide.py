@@ -19,8 +19,8 @@ import pytest
 
 from lessonkit.cli import main, parser
 from lessonkit.commands import COMMANDS
-from lessonkit.paths import PROJECT
-from lessonkit.schema import CHALLENGE, LESSON
+from lessonkit.support.paths import PROJECT
+from lessonkit.load.schema import CHALLENGE, LESSON
 
 from pagetext import visible_text
 

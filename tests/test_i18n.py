@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lessonkit import i18n
+from lessonkit.support import i18n
 from lessonkit.cli import main
-from lessonkit.errors import ContentError, Problem
+from lessonkit.support.errors import ContentError, Problem
 from lessonkit.site import Options, build
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -300,7 +300,7 @@ def test_every_word_the_theme_uses_is_defined_and_no_chinese_is_hard_coded():
 
 def test_every_schema_help_text_has_a_chinese_translation():
     """The `expected` text of every lesson.yaml / site.yaml key, whatever the broken corpus happens to exercise."""
-    from lessonkit import schema
+    from lessonkit.load import schema
 
     helps = [key.help for table in vars(schema).values() if isinstance(table, dict)
              for key in table.values() if isinstance(key, schema.Key)]

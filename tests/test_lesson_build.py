@@ -141,7 +141,7 @@ def test_build_does_not_touch_repo_output(site):
 def test_self_checks_of_challenges_2_and_3(page):
     """Challenge 2 takes 0.004 % and 0.00405 %, not the handout's slip 0.006 % (its own hint) nor 0.04 %; challenge 3
     checks μ, σ and the four x̂ independently. Expected values worked out here, not read from the page."""
-    from lessonkit.selfcheck import find_message
+    from lessonkit.features.selfcheck import find_message
 
     def data(cid):
         return json.loads(re.search(rf'<script type="application/json" id="{cid}-data">(.*?)</script>', page).group(1))

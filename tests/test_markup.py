@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.errors import Miss
-from lessonkit.markup import MarkupContext, render_block, render_inline, render_text
+from lessonkit.support.errors import Miss
+from lessonkit.render.markup import MarkupContext, render_block, render_inline, render_text
 
 PATH = Path("content/demo/lesson.md")
 
@@ -46,7 +46,7 @@ def test_inline_math_becomes_mathml_with_values_in_latex():
 
 
 def test_slim_mathml_keeps_the_formula():
-    from lessonkit.markup import slim_mathml
+    from lessonkit.render.markup import slim_mathml
     raw = ('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mrow><mi>x</mi></mrow>'
            '<mo>&#x0003C;</mo><mo>&#x02212;</mo><mrow><mn>1</mn><mo>&#x0002B;</mo><mi>y</mi></mrow></mrow></math>')
     assert slim_mathml(raw) == ("<math><mrow><mi>x</mi><mo>&#x0003C;</mo><mo>\u2212</mo>"

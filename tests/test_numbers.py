@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from lessonkit.numbers import FormatError, format_value
+from lessonkit.support.numbers import FormatError, format_value
 
 
 @pytest.mark.parametrize("value, spec, expected", [

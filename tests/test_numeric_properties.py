@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from lessonkit.numbers import FormatError, format_value
-from lessonkit.paths import PROJECT
+from lessonkit.support.numbers import FormatError, format_value
+from lessonkit.support.paths import PROJECT
 
 TORCH_EPS = 1e-5  # torch.nn.LayerNorm's default, added under the square root
 

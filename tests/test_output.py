@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-import lessonkit.output
+import lessonkit.write.output
 import lessonkit.site
 from lessonkit.cli import main
-from lessonkit.output import MARKER
-from lessonkit.paths import PROJECT
+from lessonkit.write.output import MARKER
+from lessonkit.support.paths import PROJECT
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -82,8 +82,8 @@ def test_write_site_itself_refuses_a_folder_that_is_not_ours(tmp_path):
     folder = tmp_path / "theirs"
     folder.mkdir()
     (folder / "keep.txt").write_text("keep")
-    with pytest.raises(lessonkit.output.UsageError):
-        lessonkit.output.write_site({"index.html": b"x"}, folder)
+    with pytest.raises(lessonkit.write.output.UsageError):
+        lessonkit.write.output.write_site({"index.html": b"x"}, folder)
     assert (folder / "keep.txt").read_text() == "keep"
 
 

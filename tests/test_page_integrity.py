@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.paths import PROJECT
+from lessonkit.support.paths import PROJECT
 
 CI = os.environ.get("CI") == "true"
 POLICY = re.compile(r"default-src 'none'; script-src ((?:'sha256-[A-Za-z0-9+/]{43}=' ?)+); "

@@ -1,4 +1,4 @@
-"""lessonkit.search: the index the search component reads, and the reference search its JS follows."""
+"""lessonkit.features.search: the index the search component reads, and the reference search its JS follows."""
 from __future__ import annotations
 
 import gzip
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from lessonkit import search as S
+from lessonkit.features import search as S
 
 ROPE = {"slug": "rope", "title": "旋转位置编码",
         "sections": [{"id": "why", "title": "为什么需要位置", "html": "<p>注意力本身不知道顺序，所以要加入位置编码。</p>"},
@@ -174,7 +174,7 @@ def test_a_course_too_big_for_the_budget_is_searched_by_titles():
 
 def test_a_skipped_table_with_omitted_end_tags_does_not_swallow_what_follows():
     """Figure data tables omit </td> and </tr> (valid HTML); the text after them is still read, the table is not."""
-    from lessonkit.search import plain_text
+    from lessonkit.features.search import plain_text
     html = ('<p>前文</p><details class="figure-data"><summary>数据</summary><table><tr><th>x<td>1'
             '<tr><th>y<td>2</table></details><p>后文</p>')
     assert plain_text(html) == "前文 后文"

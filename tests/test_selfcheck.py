@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from lessonkit.selfcheck import accepted_interval, find_message, ratio_table, tolerance_text
+from lessonkit.features.selfcheck import accepted_interval, find_message, ratio_table, tolerance_text
 
 PY = """\
 from lessonkit import Lesson

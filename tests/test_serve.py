@@ -22,7 +22,7 @@ import pytest
 
 from lessonkit.cli import main
 from lessonkit.commands.serve import Preview, allow_script, with_reload
-from lessonkit.paths import PROJECT
+from lessonkit.support.paths import PROJECT
 from lessonkit.site import Options
 
 EVENT_WAIT = 10  # seconds; the keep-alive comes every 15 s, so an event before this came from the rebuild itself

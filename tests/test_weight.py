@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from lessonkit.figures import _compact_path, _hoist_text_size, _unwrap_bare_groups
+from lessonkit.draw.svg import _compact_path, _hoist_text_size, _unwrap_bare_groups
 from lesson_folders import real_lessons
 
 
@@ -40,7 +40,7 @@ def real_site(tmp_path_factory, shared_cache):
 @pytest.mark.parametrize("slug", real_lessons())
 def test_every_real_lesson_fits_the_default_budget(real_site, slug):
     page = (real_site / slug / "index.html").read_bytes()
-    from lessonkit.budget import DEFAULT_GZIP_KB, DEFAULT_PAGE_KB
+    from lessonkit.load.siteconfig import DEFAULT_GZIP_KB, DEFAULT_PAGE_KB
     assert len(page) <= DEFAULT_PAGE_KB * 1024 and len(gzip.compress(page, 9)) <= DEFAULT_GZIP_KB * 1024
     svg = b"".join(re.findall(rb"<svg.*?</svg>", page, re.S))
     assert b"<!--" not in svg and b"<g>" not in svg and b"\nL " not in svg

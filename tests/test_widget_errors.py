@@ -104,7 +104,7 @@ def test_a_syntax_error_in_the_lessons_own_template_names_that_file_and_line(mak
 
 def theme_with(tmp_path: Path, kind: str, html: str) -> list[str]:
     """A theme `mine` beside the real default, holding one component; the build options that select it."""
-    from lessonkit.paths import PROJECT
+    from lessonkit.support.paths import PROJECT
 
     themes = tmp_path / "themes"
     themes.mkdir(exist_ok=True)

@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from lessonkit.widgets import bars, explorer, param, table_data
+from lessonkit.features.widgets import bars, explorer, param, table_data
 
 
 def test_explorer_states_cover_the_grid_with_formatted_values_and_log_bars():

@@ -4,8 +4,7 @@ Every number the lesson shows is a value below; the text only inserts it with {{
 """
 import numpy as np
 
-from lessonkit import Lesson, explorer, param
-from lessonkit.numbers import format_value
+from lessonkit import Lesson, explorer, param, format_value
 
 lesson = Lesson()
 

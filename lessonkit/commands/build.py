@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..paths import PROJECT
+from ..support.paths import PROJECT
 
 HELP = "build the site (the default command)"
 
@@ -28,7 +28,7 @@ def add_site_options(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..output import check_out_dir, recover_killed_build
+    from ..write.output import check_out_dir, recover_killed_build
     from ..site import Options, build
 
     out = check_out_dir(args.out, PROJECT, [args.content, args.themes_dir, PROJECT / "content", PROJECT / "themes"])
@@ -45,8 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
 def print_sources(args: argparse.Namespace) -> None:
     """Where this build read from: for `-v`, when a page is not what you expected."""
-    from ..i18n import say
-    from ..render import theme_dirs
+    from ..support.i18n import say
+    from ..render.templates import theme_dirs
 
     print("  " + say("content: {path}", path=args.content.resolve()))
     print("  " + say("themes searched: {dirs}", dirs=" → ".join(str(d) for d in theme_dirs(args.themes_dir.resolve(),
@@ -59,14 +59,14 @@ def report_theme(args: argparse.Namespace) -> str:
     """The theme a build used: --theme, else site.yaml's `theme:`, else default."""
     if args.theme:
         return args.theme
-    from ..siteconfig import load_site_config
+    from ..load.siteconfig import load_site_config
 
     return load_site_config(args.content.resolve(), []).theme
 
 
 def print_summary(report, out: Path) -> None:
     """One screen, like Hugo's: what was built, from where, how heavy and how fast (in the message language)."""
-    from ..i18n import say
+    from ..support.i18n import say
 
     lessons = [name for name in report.pages if name.endswith("/index.html")]
     html = sorted(name for name in report.sizes if name.endswith(".html"))

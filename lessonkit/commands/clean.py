@@ -5,7 +5,7 @@ import argparse
 import shutil
 from pathlib import Path
 
-from ..paths import PROJECT
+from ..support.paths import PROJECT
 
 HELP = "delete the cache (.cache/lessonkit/) and the output folder"
 
@@ -17,8 +17,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import UsageError
-    from ..output import MARKER
+    from ..support.errors import UsageError
+    from ..write.output import MARKER
 
     out, cache = args.out.expanduser().resolve(), args.cache_dir.expanduser().resolve()
     if out.exists() and not (out / MARKER).exists():

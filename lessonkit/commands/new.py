@@ -9,9 +9,9 @@ import argparse
 import shutil
 from pathlib import Path
 
-from ..content import SLUG
-from ..errors import UsageError
-from ..paths import PROJECT
+from ..load.lessons import SLUG
+from ..support.errors import UsageError
+from ..support.paths import PROJECT
 
 HELP = "start a new lesson from a sample that shows every feature"
 SCAFFOLD = Path(__file__).resolve().parent.parent / "scaffold"

@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .. import chromium
-from ..errors import UsageError
-from ..paths import PROJECT
+from ..support import chromium
+from ..support.errors import UsageError
 from . import build as build_command
 
 HELP = "build, then print every lesson to OUT/<slug>.pdf with headless Chromium"

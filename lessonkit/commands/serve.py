@@ -27,9 +27,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from ..csp import source_hash
-from ..i18n import current_message_language, say, translate
-from ..paths import PROJECT
+from ..assemble.csp import source_hash
+from ..support.i18n import current_message_language, say, translate
+from ..support.paths import PROJECT
 from .build import add_site_options
 
 HELP = "preview the site in the browser, rebuilt and reloaded on every save"
@@ -98,13 +98,13 @@ class Preview:
     """Builds the site into a temporary folder and rebuilds it whenever a file under content/ or themes/ changes."""
 
     def __init__(self, options, quiet: bool = False, verbose: bool = False):
-        from ..render import theme_dirs
+        from ..render.templates import theme_dirs
 
         if not options.content.is_dir():
-            from ..errors import UsageError
+            from ..support.errors import UsageError
             raise UsageError(f"content folder {options.content} does not exist "
                              "(create a lesson with `python build.py new SLUG`)")
-        from ..siteconfig import load_site_config
+        from ..load.siteconfig import load_site_config
         theme_dirs(options.themes, options.theme or load_site_config(options.content, []).theme)  # fail now, not as an error page
         self.workdir = Path(tempfile.mkdtemp(prefix="lessonkit-preview-"))
         options.out = self.workdir / "site"
@@ -144,7 +144,7 @@ class Preview:
         return files
 
     def rebuild(self, reason: str = "") -> None:
-        from ..errors import ContentError, UsageError
+        from ..support.errors import ContentError, UsageError
         from ..site import build
 
         started = time.perf_counter()
@@ -223,7 +223,7 @@ class PreviewServer:
     """The HTTP server and the watcher thread, started together and stopped together."""
 
     def __init__(self, preview: Preview, host: str, port: int):
-        from ..errors import UsageError
+        from ..support.errors import UsageError
 
         self.preview = preview
         try:

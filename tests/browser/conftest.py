@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit import chromium
+from lessonkit.support import chromium
 from lessonkit.cli import main
 
 import fixture_lesson

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit import chromium
-from lessonkit.content import load_lesson
+from lessonkit.support import chromium
+from lessonkit.load.lessons import load_lesson
 
 from conftest import FIXTURE, LESSONS, PROJECT, require
 from fixture_lesson import LABELS, LAYERS, TOKENS, expected_series
-from lessonkit.numbers import format_value
+from lessonkit.support.numbers import format_value
 
 PDF_BUILD_TIMEOUT = 600   # seconds: the build plus two editions of every lesson
 TOOL_TIMEOUT = 120        # one poppler call

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.commands.serve import Preview
-from lessonkit.paths import PROJECT
+from lessonkit.support.paths import PROJECT
 from lessonkit.site import Options
 
 CSP = ("default-src 'none'; script-src 'sha256-AAAA'; style-src 'sha256-BBBB'; img-src data:; base-uri 'none'; "

@@ -12,7 +12,7 @@ from urllib.parse import quote, unquote
 import pytest
 
 import searchpage
-from lessonkit import search
+from lessonkit.features import search
 
 WAIT = 5000   # ms: the bound on every wait
 
@@ -233,7 +233,7 @@ def test_search_passes_axe(open_page, search_site, axe_source):
 @pytest.mark.parametrize("query", ["可见文字", "下一行", "x+1", "末句", "读屏", "轴标签", "打印版", "按钮", "藏起", "装饰",
                                    "答案文字", "模板", "看不见的部分 末句"])
 def test_lesson_page_reads_what_a_reader_sees(open_page, search_site, query):
-    """On its own page the text comes from the page itself, by the rules of lessonkit.search.plain_text."""
+    """On its own page the text comes from the page itself, by the rules of lessonkit.features.search.plain_text."""
     visit = opened(open_page, (search_site / "rope" / "index.html").as_uri())
     page = visit.page
     page.fill("#search-input", query)

@@ -11,8 +11,8 @@ import re
 import numpy as np
 import pytest
 
-from lessonkit.content import load_lesson
-from lessonkit.numbers import format_value
+from lessonkit.load.lessons import load_lesson
+from lessonkit.support.numbers import format_value
 
 from conftest import press_each_widget_button
 from fixture_lesson import INITIAL, LABELS, LAYERS, TOKENS, expected_series

@@ -29,10 +29,10 @@ import numbers
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import Problem
-from .markup import lookup
-from .numbers import SUPERSCRIPT, FormatError, format_value
-from .render import json_for_script
+from ..support.errors import Problem
+from ..support.values import lookup
+from ..support.numbers import SUPERSCRIPT, FormatError, format_value
+from ..support.jsondata import json_for_script
 
 DEFAULT_TOLERANCE = {"relative": 0.01}
 MAX_SIG = 15

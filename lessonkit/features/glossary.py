@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Miss, Problem
-from .schema import Key, check_mapping
+from ..support.errors import Miss, Problem
+from ..load.schema import Key, check_mapping
 
 GLOSSARY_FILE = "glossary.yaml"
 TERM_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -120,7 +120,7 @@ def load_glossary(content_dir: Path, problems: list[Problem]) -> Glossary:
     path = content_dir / GLOSSARY_FILE
     if not path.exists():
         return Glossary(path)
-    from .content import read_yaml
+    from ..load.lessons import read_yaml
 
     found: list[Problem] = []
     data, lines = read_yaml(path, found, empty_ok=True)

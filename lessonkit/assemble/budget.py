@@ -11,37 +11,10 @@ from __future__ import annotations
 
 import re
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from .errors import ContentError, Problem
-
-DEFAULT_PAGE_KB = 250
-DEFAULT_GZIP_KB = 60
-
-
-@dataclass(frozen=True)
-class Budget:
-    page_kb: float = DEFAULT_PAGE_KB
-    gzip_kb: float = DEFAULT_GZIP_KB
-    source: str = "the default budget"
-
-
-def budget_from(value: Any, path: Path, line: int | None) -> Budget:
-    """The `budget` mapping of site.yaml; missing limits keep their defaults."""
-    if not isinstance(value, dict) or set(value) - {"page_kb", "gzip_kb"}:
-        raise ContentError([Problem(path, line, f"cannot read `budget`: {value!r}",
-                                    "`budget: {page_kb: 250, gzip_kb: 60}` (sizes in KB)")])
-    limits = {}
-    for key, default in (("page_kb", DEFAULT_PAGE_KB), ("gzip_kb", DEFAULT_GZIP_KB)):
-        limit = value.get(key, default)
-        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
-            raise ContentError([Problem(path, line, f"budget `{key}` is {limit!r}",
-                                        "a positive number of KB (1 KB = 1024 bytes)")])
-        limits[key] = limit
-    return Budget(limits["page_kb"], limits["gzip_kb"], f"{path} `budget`")
-
+from ..load.siteconfig import Budget
+from ..support.errors import ContentError, Problem
 
 SEARCH_INDEX = re.compile(rb'<script type="application/json" id="site-search-data">.*?</script>', re.S)
 

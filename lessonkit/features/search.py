@@ -136,8 +136,8 @@ def lesson_entry(context: Mapping[str, Any], ui=None) -> dict:
     section, each challenge's question (not its answer), the sources. `ui`: the UI strings naming challenges and
     sources (default: the default theme's, in the default language)."""
     if ui is None:
-        from .i18n import DEFAULT, load_ui
-        from .paths import PROJECT
+        from ..support.i18n import DEFAULT, load_ui
+        from ..support.paths import PROJECT
         ui = load_ui([PROJECT / "themes" / "default"], DEFAULT)
     head = " ".join([context.get("summary") or "", context.get("intro") or "",
                      *[f"<li>{o}</li>" for o in context.get("objectives") or []], context.get("question") or ""])
@@ -201,7 +201,7 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
 def index_json(data: Mapping[str, Any]) -> str:
     """The JSON text for `<script type="application/json">`, as the engine writes widget data (compact, UTF-8,
     `<`, `>`, `&` escaped so no lesson text can close the script element)."""
-    from .render import json_for_script
+    from ..support.jsondata import json_for_script
     return json_for_script(data)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from .document import SectionSource, parse_lesson_body
-from .errors import ContentError, Problem
+from ..support.errors import ContentError, Problem
 from .schema import check_lesson_meta
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")

@@ -11,10 +11,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import jinja2
-
-from . import csp as content_security
-from .errors import UsageError
+from ..assemble import csp as content_security
+from ..support.errors import UsageError
 
 WIDGET_ATTRIBUTE = re.compile(r'\sdata-widget="([\w-]+)"')
 
@@ -109,13 +107,3 @@ class PageSlots:
         return page, policy
 
 
-class PathLoader(jinja2.BaseLoader):
-    """Loads component templates by absolute path, so a template error names the real file."""
-
-    def get_source(self, environment: jinja2.Environment, template: str):
-        path = Path(template)
-        if not path.is_absolute() or not path.is_file():
-            raise jinja2.TemplateNotFound(template)
-        source = path.read_text(encoding="utf-8")
-        mtime = path.stat().st_mtime_ns
-        return source, str(path), lambda: path.is_file() and path.stat().st_mtime_ns == mtime

@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .errors import UsageError
+from ..support.errors import UsageError
 
 MARKER = ".lessonkit-output"
 

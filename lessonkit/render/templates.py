@@ -1,15 +1,14 @@
 """Jinja environment with a theme search path: user theme → default theme. Undefined variables are errors."""
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import jinja2
 
-from .cache import touch
-from .errors import UsageError
-from .numbers import format_value
+from ..support.cache import touch
+from ..support.errors import UsageError
+from ..support.numbers import format_value
 
 DEFAULT_THEME = "default"
 # compiled templates kept between builds (site.build points it into the cache folder): compiling the theme costs
@@ -49,8 +48,6 @@ def theme_dirs(themes_root: Path, name: str) -> list[Path]:
 def make_env(dirs: list[Path], ui=None) -> jinja2.Environment:
     """`ui`: the UI strings every template reads as `{{ ui.key }}` (lessonkit.i18n.load_ui); default the default
     language's."""
-    from .components import PathLoader
-
     env = jinja2.Environment(
         # theme templates by name along the search path; component templates by their absolute path
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader([str(d) for d in dirs]), PathLoader()]),
@@ -63,7 +60,7 @@ def make_env(dirs: list[Path], ui=None) -> jinja2.Environment:
     )
     env.filters["num"] = format_value  # the same number formatting as {{ values }} in Markdown
     if ui is None:
-        from .i18n import DEFAULT, load_ui
+        from ..support.i18n import DEFAULT, load_ui
         ui = load_ui(dirs, DEFAULT)
     env.globals["ui"] = ui
     return env
@@ -78,10 +75,6 @@ def read_asset(dirs: list[Path], name: str) -> str:
     raise UsageError(f"theme asset assets/{name} not found in: {', '.join(str(d) for d in dirs)}")
 
 
-def json_for_script(data) -> str:
-    """JSON that is safe inside <script type="application/json">: no `</script>`, no HTML comment openers."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def theme_problem(exc: Exception) -> UsageError:
@@ -96,3 +89,14 @@ def theme_problem(exc: Exception) -> UsageError:
     else:
         where = "theme"
     return UsageError(f"{where}: template error: {exc.message if hasattr(exc, 'message') else exc}")
+
+class PathLoader(jinja2.BaseLoader):
+    """Loads component templates by absolute path, so a template error names the real file."""
+
+    def get_source(self, environment: jinja2.Environment, template: str):
+        path = Path(template)
+        if not path.is_absolute() or not path.is_file():
+            raise jinja2.TemplateNotFound(template)
+        source = path.read_text(encoding="utf-8")
+        mtime = path.stat().st_mtime_ns
+        return source, str(path), lambda: path.is_file() and path.stat().st_mtime_ns == mtime

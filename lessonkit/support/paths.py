@@ -1,4 +1,4 @@
 """Where the project's own folders are: the defaults for --content, --themes-dir and --out."""
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]

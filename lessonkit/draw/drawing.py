@@ -7,9 +7,9 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .cache import FigureCache, Uncacheable, engine_digest, figure_key
-from .compute import ComputedLesson, compute_widgets, inputs_for
-from .errors import ContentError, Problem, UsageError
+from ..support.cache import FigureCache, Uncacheable, engine_digest, figure_key
+from ..compute.run import ComputedLesson, compute_widgets, inputs_for
+from ..support.errors import ContentError, Problem, UsageError
 
 
 @dataclass

@@ -24,7 +24,7 @@ import yaml
 
 DEFAULT = "zh-CN"
 MESSAGE_LANGUAGES = ("zh-CN", "en")
-CATALOGS = Path(__file__).parent / "messages"
+CATALOGS = Path(__file__).parents[1] / "messages"
 
 _message_language: str | None = None  # set for one command run by cli.main; None: decided from the environment
 

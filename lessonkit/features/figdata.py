@@ -13,7 +13,7 @@ import numbers
 from typing import Any
 from urllib.parse import quote
 
-from .numbers import SUPERSCRIPT, FormatError, format_value
+from ..support.numbers import SUPERSCRIPT, FormatError, format_value
 
 MAX_ROWS = 25
 MAX_MATRIX = (25, 12)  # rows, columns of an image shown cell by cell; larger ones by their shape

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import Problem
+from ..support.errors import Problem
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 CACHE_FORMAT = "lessonkit-figure-cache-2"  # 2: the plotted data beside each SVG
-ENGINE_DIR = Path(__file__).parent
+ENGINE_DIR = Path(__file__).parents[1]
 PRUNE_AFTER_DAYS = 30                 # an entry no build used for this long is removed after the next build
 MAX_CACHE_BYTES = 200 * 1024 * 1024   # above this, least recently used entries go first
 

@@ -14,10 +14,11 @@ from typing import Any, Callable
 
 import markdown
 
-from .content import LessonPathError, resolve_in_lesson
-from .document import Block, parse_blocks
-from .errors import Miss, Problem
-from .numbers import FormatError, format_value
+from ..load.lessons import LessonPathError, resolve_in_lesson
+from ..load.document import Block, parse_blocks
+from ..support.errors import Miss, Problem
+from ..support.numbers import FormatError, format_value
+from ..support.values import lookup
 
 INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks))"
@@ -335,18 +336,6 @@ def _char(code: int, reference: str) -> str:
     return reference if char in "<>&\"'" or code < 0x20 or 0xD800 <= code <= 0xDFFF else char
 
 
-def lookup(name: str, values: dict[str, Any]) -> Any:
-    """Follow a dotted path (`ln.xhat.0`) into values; KeyError names the missing part."""
-    head, *rest = name.split(".")
-    if head not in values:
-        raise KeyError(head)
-    value = values[head]
-    for part in rest:
-        try:
-            value = value[int(part)] if part.isdigit() and not isinstance(value, dict) else value[part]
-        except (KeyError, IndexError, TypeError):
-            raise KeyError(name) from None
-    return value
 
 
 def _value_text(name: str, spec: str | None, ctx: MarkupContext, path: Path, line: int, math_mode: bool) -> str:

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .numbers import FormatError, format_value
+from ..support.numbers import FormatError, format_value
 
 
 @dataclass

@@ -18,17 +18,22 @@ from typing import Any
 
 import jinja2
 
-from . import csp as content_security
-from . import figdata, glossary as terms, markup, search
-from .components import Component, Components, PageSlots
-from .compute import ComputedLesson, ComputedWidget
-from .document import placements
-from .errors import ContentError, Miss, Problem, UsageError
-from .i18n import UnknownUiString
-from .render import json_for_script, make_env, read_asset, theme_problem
-from .selfcheck import CheckBuilder, messages_from
-from .siteconfig import SiteConfig
-from .widgets import table_data
+from ..assemble import csp as content_security
+from ..features import figdata
+from ..features import glossary as terms
+from . import markup
+from ..features import search
+from ..features.components import Component, Components, PageSlots
+from ..compute.run import ComputedLesson, ComputedWidget
+from ..load.document import placements
+from ..support.errors import ContentError, Miss, Problem, UsageError
+from ..support.i18n import UnknownUiString
+from ..support.jsondata import json_for_script
+from ..support.values import lookup
+from .templates import make_env, read_asset, theme_problem
+from ..features.selfcheck import CheckBuilder, messages_from
+from ..load.siteconfig import SiteConfig
+from ..features.widgets import table_data
 
 CALLOUT_TEMPLATES = {"cards": "partials/cards.html", "card": "partials/card.html", "state": "partials/state.html"}
 
@@ -186,7 +191,7 @@ def fill_figure_data(pages: dict[str, RenderedPage], computed: list[ComputedLess
 def finish_pages(rendered: dict[str, RenderedPage], components: Components, dirs: list[Path]) -> dict[str, bytes]:
     """Each page with exactly the code it uses and the policy listing its hashes; `.nojekyll` for GitHub Pages.
     The page's style also maps each colour its figures use to a dark-mode counterpart."""
-    from .figures import figure_colors, figure_palette_css
+    from ..features.palette import figure_colors, figure_palette_css
 
     base_js, base_css = read_asset(dirs, "lesson.js"), read_asset(dirs, "style.css")
     pages = {}
@@ -350,7 +355,7 @@ class LessonRenderer:
 
     def table(self, name: str, args: tuple[str, ...]) -> str | Miss:
         try:
-            value = markup.lookup(name, self.lesson.values)
+            value = lookup(name, self.lesson.values)
         except KeyError:
             return Miss(f"unknown value `{name}` for a table{did_you_mean(name.split('.')[0], self.lesson.values)}",
                         f"a value defined in lesson.py: {', '.join(sorted(self.lesson.values)) or 'none'}")

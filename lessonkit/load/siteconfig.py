@@ -11,12 +11,39 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from .budget import Budget, budget_from
-from .errors import ContentError, Problem
-from .i18n import DEFAULT as DEFAULT_LANGUAGE
-from .i18n import normalize
+from ..support.errors import ContentError, Problem
+from ..support.i18n import DEFAULT as DEFAULT_LANGUAGE
+from ..support.i18n import normalize
 from .schema import SITE, check_mapping
+
+DEFAULT_PAGE_KB = 250
+DEFAULT_GZIP_KB = 60
+
+
+@dataclass(frozen=True)
+class Budget:
+    page_kb: float = DEFAULT_PAGE_KB
+    gzip_kb: float = DEFAULT_GZIP_KB
+    source: str = "the default budget"
+
+
+def budget_from(value: Any, path: Path, line: int | None) -> Budget:
+    """The `budget` mapping of site.yaml; missing limits keep their defaults."""
+    if not isinstance(value, dict) or set(value) - {"page_kb", "gzip_kb"}:
+        raise ContentError([Problem(path, line, f"cannot read `budget`: {value!r}",
+                                    "`budget: {page_kb: 250, gzip_kb: 60}` (sizes in KB)")])
+    limits = {}
+    for key, default in (("page_kb", DEFAULT_PAGE_KB), ("gzip_kb", DEFAULT_GZIP_KB)):
+        limit = value.get(key, default)
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
+            raise ContentError([Problem(path, line, f"budget `{key}` is {limit!r}",
+                                        "a positive number of KB (1 KB = 1024 bytes)")])
+        limits[key] = limit
+    return Budget(limits["page_kb"], limits["gzip_kb"], f"{path} `budget`")
+
+
 
 SITE_FILE = "site.yaml"
 DEFAULT_TITLE = ""  # none: the theme's `site_title` word in the site's language (i18n/<language>.yaml)
@@ -37,7 +64,7 @@ def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
     path = content_dir / SITE_FILE
     if not path.exists():
         return SiteConfig()
-    from .content import read_yaml
+    from .lessons import read_yaml
 
     found: list[Problem] = []
     data, lines = read_yaml(path, found, empty_ok=True)

@@ -1,0 +1,1 @@
+"""Assemble: drafts filled once with figures, data, code and the Content-Security-Policy; weighed."""

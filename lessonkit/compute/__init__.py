@@ -1,0 +1,1 @@
+"""Compute: lesson.py run (values, widget data)."""

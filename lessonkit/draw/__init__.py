@@ -1,0 +1,1 @@
+"""Draw: figures taken from the cache or drawn with matplotlib, across cores."""

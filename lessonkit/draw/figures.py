@@ -1,0 +1,197 @@
+"""Draw a lesson's figures with matplotlib and turn them into small, self-contained inline SVG.
+
+matplotlib is imported only here, and only when a figure must really be drawn.
+"""
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import Path
+from typing import Any
+
+from ..support.errors import ContentError, Problem
+from .svg import clean_svg
+
+CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", "Microsoft YaHei",
+             "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK JP", "Source Han Sans", "Heiti SC")
+INSTALL_HINT = ("no Chinese (CJK) font found for the figures. Install one, e.g. on Debian/Ubuntu "
+                "`sudo apt-get install fonts-noto-cjk`, on macOS/Windows a system font (PingFang SC / Microsoft YaHei) "
+                "is found automatically; then delete matplotlib's font cache (`rm ~/.cache/matplotlib/fontlist-*.json`)")
+# Okabe–Ito, with its reddish purple darkened (#cc79a7 → #c0679a) to reach 3:1 against the light page
+CYCLE = ("#0072b2", "#d55e00", "#009e73", "#c0679a", "#555555")
+PANEL_PAD = 0.08  # inches of margin around each cropped panel: the browser draws text a little larger than matplotlib measures it
+
+
+class FontMissing(Exception):
+    pass
+
+
+def find_cjk_font() -> str:
+    """The first installed CJK font family in our preference order."""
+    from matplotlib import font_manager
+
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    for family in CJK_FONTS:
+        if family in installed:
+            return family
+    # a stale cache may hide a font installed after matplotlib first ran: rebuild once
+    font_manager._load_fontmanager(try_read_cache=False)
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    for family in CJK_FONTS:
+        if family in installed:
+            return family
+    raise FontMissing(INSTALL_HINT)
+
+
+def font_choice():
+    """The CJK font family plus the file matplotlib draws it from, for the figure cache's key."""
+    import os
+
+    from matplotlib import font_manager
+
+    from ..support.cache import FontChoice
+
+    family = find_cjk_font()
+    found = font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)
+    file = os.path.abspath(found)  # a plain str (matplotlib ≥ 3.10 returns a FontPath carrying the face index)
+    st = os.stat(file)
+    return FontChoice(family, file, (st.st_size, st.st_mtime_ns))
+
+
+def preload() -> None:
+    """Import what drawing needs once, before worker processes fork, so each worker does not import it again."""
+    import matplotlib.backends.backend_svg  # noqa: F401
+    import matplotlib.figure  # noqa: F401
+
+
+def style(font: str) -> dict[str, Any]:
+    """rcParams every figure is drawn with: same font, sizes and deterministic SVG."""
+    return {
+        "font.family": "sans-serif",
+        "font.sans-serif": [font, "DejaVu Sans"],
+        "font.size": 10,
+        "axes.titlesize": 10.5,
+        "axes.labelsize": 10,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "axes.unicode_minus": True,
+        "axes.prop_cycle": __import__("cycler").cycler(color=CYCLE),
+        "legend.frameon": False,
+        "svg.fonttype": "none",
+        "svg.hashsalt": "lessonkit",
+        "svg.image_inline": True,
+        "path.simplify": True,
+    }
+
+
+class FigureMaker:
+    """The `plt` a figure function receives: only `subplots`, backed by a Figure with no pyplot state."""
+
+    def subplots(self, nrows: int = 1, ncols: int = 1, *, figsize=(6.4, 3.0), **kwargs):
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=figsize, layout="constrained")
+        return fig, fig.subplots(nrows, ncols, **kwargs)
+
+
+def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> str:
+    """Run one figure function and return its SVG, with ids made unique for `name`."""
+    return draw_figure(name, func, args, font, path, line)[0]
+
+
+def draw_figure(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> tuple[str, dict]:
+    """Run one figure function: its SVG (ids unique for `name`) and the numbers it plots (lessonkit.figdata)."""
+    import matplotlib
+
+    from ..features import figdata
+
+    with matplotlib.rc_context(style(font)), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            fig = func(FigureMaker(), *args)
+        except ContentError:
+            raise
+        except Exception as exc:
+            from ..compute.registry import problem_from_exception
+            raise ContentError([problem_from_exception(path, exc)]) from None
+        if fig is None or not hasattr(fig, "savefig"):
+            raise ContentError([Problem(path, line, f"figure `{name}` returned {type(fig).__name__}",
+                                        "the matplotlib Figure from plt.subplots()")])
+        _transparent_background(fig)
+        fig.draw_without_rendering()  # lay out once (constrained layout): tick labels are known from here on
+        data = figdata.record(fig)    # before the panels are cut out (that hides axes in turn)
+        svg = _figure_markup(fig, name)
+    glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
+    if glyphs:
+        raise ContentError([Problem(path, line, f"figure `{name}`: {g}", f"text the font {font} can draw")
+                            for g in glyphs])
+    return svg, data
+
+
+def _figure_markup(fig, name: str) -> str:
+    """One SVG, or for a figure of several side-by-side axes one SVG per axes in a `figure-panels` box that wraps on
+    a narrow screen (the suptitle as a strip above them). Each is cropped to what it draws, labels included."""
+    fig.set_layout_engine("none")  # freeze the layout draw_figure made
+    renderer = fig._get_renderer()
+    panels = _panels(fig)
+    if len(panels) < 2:
+        return clean_svg(_save(fig, fig.get_tightbbox(renderer).padded(PANEL_PAD)), name)
+    extras = [a for a in (fig._suptitle,) if a is not None and a.get_visible() and a.get_text()]
+    visible = {ax: ax.get_visible() for ax in fig.axes}
+    title, parts = "", []
+    if extras:
+        for ax in fig.axes:
+            ax.set_visible(False)
+        title = clean_svg(_save(fig, _crop(fig, [a.get_window_extent(renderer) for a in extras])),
+                          f"{name}-t", sized=True, css_class="figure-panel-title") + "\n"
+        for a in extras:
+            a.set_visible(False)
+    for i, group in enumerate(panels, start=1):
+        for ax in fig.axes:
+            ax.set_visible(visible[ax] and ax in group)
+        box = _crop(fig, [ax.get_tightbbox(renderer) for ax in group])
+        parts.append(clean_svg(_save(fig, box), f"{name}-{i}", sized=True, css_class="figure-panel"))
+    return title + '<div class="figure-panels">\n' + "\n".join(parts) + "\n</div>"
+
+
+def _save(fig, bbox) -> str:
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches=bbox)
+    return buffer.getvalue()
+
+
+def _crop(fig, extents):
+    """The union of display-space boxes, in inches, with a small margin."""
+    from matplotlib.transforms import Bbox
+
+    box = Bbox.union([e for e in extents if e is not None and e.width > 0 and e.height > 0])
+    return box.transformed(fig.dpi_scale_trans.inverted()).padded(PANEL_PAD)
+
+
+def _transparent_background(fig) -> None:
+    """Drop the white rectangles behind the figure and its axes: the page shows through, light or dark."""
+    from matplotlib.colors import to_rgba
+
+    for patch in [fig.patch] + [ax.patch for ax in fig.axes]:
+        if to_rgba(patch.get_facecolor()) == (1.0, 1.0, 1.0, 1.0) and (
+                patch.get_linewidth() == 0 or to_rgba(patch.get_edgecolor())[3] == 0):
+            patch.set_visible(False)
+
+
+def _panels(fig) -> list[list]:
+    """The figure's axes grouped into panels (overlapping axes — twins, insets — stay together), left to right then
+    top to bottom; one group when the figure has figure-level artists a panel cannot carry (legends, texts, a
+    colorbar) or fewer than two groups."""
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    if (fig.legends or [t for t in fig.texts if t is not fig._suptitle] or fig.images or getattr(fig, "_supxlabel", None) or getattr(fig, "_supylabel", None)
+            or any(hasattr(ax, "_colorbar") for ax in axes)):
+        return [axes]
+    groups: list[list] = []
+    for ax in axes:
+        box = ax.get_position()
+        touching = [g for g in groups if any(box.overlaps(other.get_position()) for other in g)]
+        merged = [ax] + [a for g in touching for a in g]
+        groups = [g for g in groups if g not in touching] + [merged]
+    order = sorted(groups, key=lambda g: (-round(max(a.get_position().y1 for a in g), 2),
+                                          min(a.get_position().x0 for a in g)))
+    return [sorted(g, key=fig.axes.index) for g in order]

@@ -1,0 +1,1 @@
+"""Features: self-check, search, glossary, figure data, dark palette, widgets — each one module with its hooks."""

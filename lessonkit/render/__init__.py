@@ -1,0 +1,1 @@
+"""Render: Markdown and the theme's templates → page drafts."""

@@ -1,0 +1,1 @@
+"""Support: what every stage uses (errors, words, numbers, the cache, paths, the session)."""

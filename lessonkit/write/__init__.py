@@ -1,0 +1,1 @@
+"""Write: the site into a temporary folder, swapped in."""
