@@ -14,7 +14,7 @@ from lessonkit.features import search
 from lessonkit.support.i18n import load_ui
 
 PROJECT = Path(__file__).resolve().parents[1]
-COMPONENT = PROJECT / "themes" / "default" / "widgets" / "search"
+COMPONENT = PROJECT / "themes" / "default" / "components" / "search"
 
 # the contract's lessonkit.widget registry, as themes/default/assets/lesson.js will define it
 SHIM = """(function () {

@@ -1,7 +1,10 @@
-"""Widget components: a folder `widgets/<kind>/` with `widget.html`, and optionally `widget.js` and `widget.css`.
+"""Components: a folder with `widget.html`, and optionally `widget.js` and `widget.css`.
 
-Found, first match wins, in the lesson's own folder (`content/<slug>/widgets/<kind>/`), the selected theme, then
-`themes/default/`. A page inlines the theme's base code (assets/lesson.js, assets/style.css) plus the JS and CSS of
+Two kinds, kept apart in the theme: widget kinds an author places (`{{< widget NAME >}}` with `@lesson.widget`),
+in `widgets/<kind>/` — found, first match wins, in the lesson's own folder (`content/<slug>/widgets/<kind>/`), the
+selected theme, then `themes/default/`; and the page's own components that the engine or a page template places
+(search, self-checks, glossary terms, toggles, projector, colour mode, course navigation), in
+`themes/<theme>/components/<name>/`, then `themes/default/components/<name>/`. A page inlines the theme's base code (assets/lesson.js, assets/style.css) plus the JS and CSS of
 exactly the kinds it uses — any element with `data-widget="KIND"` — in sorted kind order, and its
 Content-Security-Policy lists the hashes of exactly that code.
 """
@@ -38,22 +41,28 @@ class Components:
     def __init__(self, theme_dirs: list[Path]):
         self.theme_dirs = theme_dirs
 
-    def find(self, kind: str, lesson_folder: Path | None = None) -> Component | None:
-        for folder, in_lesson in self._roots(lesson_folder):
+    def find(self, kind: str, lesson_folder: Path | None = None, widgets_only: bool = False) -> Component | None:
+        """The component of `kind`; `widgets_only`: among the kinds an author places (not the page's own)."""
+        roots = self._widget_roots(lesson_folder) if widgets_only else self._roots(lesson_folder)
+        for folder, in_lesson in roots:
             candidate = folder / kind
             if candidate.is_dir() and any((candidate / f).is_file() for f in ("widget.html", "widget.js", "widget.css")):
                 return Component(kind, candidate, in_lesson)
         return None
 
     def kinds(self, lesson_folder: Path | None = None) -> list[str]:
-        """Every kind a lesson can use, for "did you mean" and for the guide."""
-        found = {p.name for folder, _ in self._roots(lesson_folder) if folder.is_dir()
-                 for p in folder.iterdir() if p.is_dir()}
+        """Every widget kind a lesson can place, for "did you mean" and for the guide (page components are not)."""
+        found = {p.name for folder, _ in self._widget_roots(lesson_folder) if folder.is_dir()
+                 for p in folder.iterdir() if p.is_dir() and (p / "widget.html").is_file()}
         return sorted(found)
 
-    def _roots(self, lesson_folder: Path | None) -> list[tuple[Path, bool]]:
+    def _widget_roots(self, lesson_folder: Path | None) -> list[tuple[Path, bool]]:
         roots = [(lesson_folder / "widgets", True)] if lesson_folder is not None else []
         return roots + [(d / "widgets", False) for d in self.theme_dirs]
+
+    def _roots(self, lesson_folder: Path | None) -> list[tuple[Path, bool]]:
+        """Widget kinds first (a lesson may bring its own), then the page components."""
+        return self._widget_roots(lesson_folder) + [(d / "components", False) for d in self.theme_dirs]
 
     def page_assets(self, page: str, base_js: str, base_css: str, lesson_folder: Path | None,
                     extra_css: str = "") -> tuple[str, str]:
@@ -62,7 +71,7 @@ class Components:
         for kind in used_kinds(page):
             component = self.find(kind, lesson_folder)
             if component is None:
-                raise UsageError(f"a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ exists "
+                raise UsageError(f"a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ or components/{kind}/ exists "
                                  f"(searched: {', '.join(str(f) for f, _ in self._roots(lesson_folder))})")
             js.append(component.asset("widget.js"))
             css.append(component.asset("widget.css"))

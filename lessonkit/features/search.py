@@ -1,4 +1,4 @@
-"""Offline full-text search: the index the `search` component (themes/default/widgets/search/) reads in the page.
+"""Offline full-text search: the index the `search` component (themes/default/components/search/) reads in the page.
 
 No server, no fetch: the build writes the index into the page as JSON (`<script type="application/json">`), and the
 component's widget.js scans it as one types. Chinese has no spaces between words, so there are no words to index:

@@ -3,7 +3,7 @@
 A numeric field names a value computed in lesson.py; here the build works out, in the unit the student types
 (value × `scale`), the interval of accepted answers (from the author's tolerance), the intervals of known mistakes,
 bands of «too big / too small by about N×» with their messages, and the key strings the teacher edition prints.
-The component's script (themes/default/widgets/selfcheck/widget.js) only reads what the student typed and finds
+The component's script (themes/default/components/selfcheck/widget.js) only reads what the student typed and finds
 the interval it falls in; it never formats a number.
 
     check:

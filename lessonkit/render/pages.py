@@ -275,7 +275,7 @@ class LessonRenderer:
         if name not in lesson.widgets:
             return ""  # its function failed, which is reported
         widget = lesson.widgets[name]
-        component = self.components.find(widget.kind, lesson.source.folder)
+        component = self.components.find(widget.kind, lesson.source.folder, widgets_only=True)
         if component is None or not component.template.is_file():
             kinds = self.components.kinds(lesson.source.folder)
             return Miss(f"widget `{name}` is of kind `{widget.kind}`, but there is no component "

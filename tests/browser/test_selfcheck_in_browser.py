@@ -105,7 +105,7 @@ def live(page) -> None:
     """Until the engine inlines component scripts (issue 9), bring the component in as the engine will."""
     if page.evaluate("!!document.querySelector('.selfcheck.is-live')"):
         return
-    folder = PROJECT / "themes" / "default" / "widgets" / "selfcheck"
+    folder = PROJECT / "themes" / "default" / "components" / "selfcheck"
     page.evaluate("typeof lessonkit === 'undefined' || !lessonkit.widget ? (0, eval)(arguments[0]) : null"
                   .replace("arguments[0]", json.dumps(SHIM)))
     page.evaluate("src => (0, eval)(src)", (folder / "widget.js").read_text(encoding="utf-8"))
