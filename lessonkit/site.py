@@ -1,11 +1,13 @@
-"""The build: load → validate → compute → draw → render → write. Each stage hands plain data to the next and reports
-the author's problems as values; only a build without problems writes anything.
+"""The build, as a table of contents: load → compute → draw (in the background) → render → assemble → write.
+Each stage hands plain data to the next and reports the author's problems as values; only a build without problems
+writes anything.
 
-  load     content.py (lesson folders), siteconfig.py (content/site.yaml), glossary.py (content/glossary.yaml)
-  compute  compute.py (lesson.py: values, widget data)
-  draw     drawing.py (figures, from the cache or drawn across cores), figures.py (matplotlib → SVG)
-  render   pages.py (Markdown, theme templates, widget components), markup.py, document.py, components.py
-  write    budget.py (page weight), output.py (a temporary folder swapped in)
+  load      load/ (lesson folders, lesson.md, lesson.yaml and site.yaml schemas), features/glossary (glossary.yaml)
+  compute   compute/ (lesson.py: values, widget data, the figures to draw)
+  draw      draw/ (figures from the cache or drawn across cores: SVG, plotted data, dark palette)
+  render    render/ (Markdown, the theme's templates, placed features) → page drafts with typed holes
+  assemble  assemble/ (drafts filled once: figures, data tables, code, Content-Security-Policy; page weight)
+  write     write/ (a temporary folder swapped in)
 """
 from __future__ import annotations
 
@@ -13,22 +15,27 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .render import markup
-from .load.siteconfig import Budget
+import jinja2
+
+from .assemble.assemble import Assembler
 from .assemble.budget import check_budget, page_sizes, search_index_size, without_search_index
-from .support.cache import FigureCache, prune
-from .features.components import Components
 from .compute.run import ComputedLesson, compute_lesson
-from .load.lessons import LessonSource, find_lessons, read_lesson
-from .draw.drawing import draw_all_figures
-from .support.errors import ContentError, Problem, UsageError
+from .draw.drawing import start_drawing
+from .features.components import Components
 from .features.glossary import Glossary, load_glossary
+from .load.lessons import LessonSource, find_lessons, read_lesson
+from .load.siteconfig import Budget, load_site_config
+from .render import markup
+from .render.draft import Holes, PageDraft
+from .render.pages import Renderer, render_site
+from .render.templates import make_env, theme_dirs, theme_problem
+from .support.cache import FigureCache, prune
+from .support.errors import ContentError, Problem, UsageError
 from .support.i18n import DEFAULT as DEFAULT_LANGUAGE
 from .support.i18n import UiStrings, available_languages, load_ui
+from .support.paths import SitePaths
+from .support.session import Session
 from .write.output import write_site
-from .render.pages import fill_figure_data, finish_pages, render_site
-from .render.templates import make_env, theme_dirs, use_bytecode_cache
-from .load.siteconfig import load_site_config
 
 
 @dataclass
@@ -40,6 +47,7 @@ class Options:
     lesson: str | None = None
     cache: Path | None = None       # cache folder; None computes and draws everything
     jobs: int | None = None         # processes drawing figures; None: one per core
+    preview_script: str | None = None  # `serve`'s reload script, run by every page (its hash in each policy)
 
 
 @dataclass
@@ -53,35 +61,37 @@ class BuildReport:
     figures_cached: int = 0
     budget: Budget | None = None
     search_bytes: int = 0            # the course's search index on index.html, weighed apart from its budget
+    lessons: list[str] = field(default_factory=list)  # the slugs of the lesson pages written, in course order
 
 
 def build(options: Options) -> BuildReport:
     """Every stage runs as far as the content allows, so one run lists the problems of every lesson and every
     stage (reading, lesson code, figures, Markdown); only a build without problems writes anything."""
     started, build_began = time.perf_counter(), time.time()
+    session = Session(FigureCache(options.cache), preview_script=options.preview_script)
     problems: list[Problem] = []
-    config = load_site_config(options.content, problems)                      # load
+    config = load_site_config(options.content, problems)                          # load
     glossary = load_glossary(options.content, problems)
     sources, course = load_sources(options.content, options.lesson, problems)
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems)
-    cache = FigureCache(options.cache)
-    computed = compute_all(sources, cache, problems)                           # compute
-    stats, drawing = draw_all_figures(computed, cache, options.jobs, problems)  # draw (in the background)
-    with drawing:
-        pages = render_all(computed, course, dirs, config, cache, problems, ui, glossary)  # render
-        problems += drawing.wait()
-        if problems:
-            raise ContentError(by_lesson(problems, options.content))
-        fill_figure_data(drawing.fill(pages), computed, dirs, ui)
-        site = finish_pages(pages, Components(dirs), dirs)
-    check_budget(*page_sizes(without_search_index(site)), config.budget)       # write
+    computed = compute_all(sources, session.cache, problems)                      # compute
+    with start_drawing(computed, session.cache, options.jobs) as drawing:          # draw, while …
+        env = make_env(dirs, ui, session.templates_folder)
+        drafts = render_all(computed, course, env, dirs, config, session, problems, glossary)  # … render
+        drawn = drawing.finish()
+    problems += drawn.problems
+    if problems:
+        raise ContentError(by_lesson(problems, options.content))
+    site = assemble_all(drafts, env, dirs, drawn.figures, session)                # assemble
     sizes, gzip_sizes = page_sizes(site)
-    write_site(site, options.out)
-    if cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
-        prune(cache.folder, now=time.time(), used_since=build_began - 2)   # 2 s: coarse file-system clocks
-    return BuildReport(site, stats.font, time.perf_counter() - started, sizes, gzip_sizes,
-                       stats.drawn, stats.cached, config.budget, search_index_size(site))
+    check_budget(*page_sizes(without_search_index(site)), config.budget)
+    write_site(site, options.out)                                                 # write
+    if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
+        prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
+    lessons = [slug for d in drafts if (slug := SitePaths.lesson_slug(d.path))]
+    return BuildReport(site, drawing.stats.font, time.perf_counter() - started, sizes, gzip_sizes,
+                       drawing.stats.drawn, drawing.stats.cached, config.budget, search_index_size(site), lessons)
 
 
 def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:
@@ -148,15 +158,22 @@ def site_ui(dirs: list[Path], config, content_dir: Path, problems: list[Problem]
         return load_ui(dirs, DEFAULT_LANGUAGE)
 
 
-def render_all(computed: list[ComputedLesson], sources: list[LessonSource], dirs: list[Path], config,
-               cache: FigureCache, problems: list[Problem], ui: UiStrings | None = None,
-               glossary: Glossary | None = None) -> dict:
-    """Every page, with MathML and compiled templates taken from (and added to) the cache."""
-    use_bytecode_cache(cache.folder / "templates" if cache.enabled else None)
-    markup.MATHML_MEMO = cache.get_math()
-    known_math = len(markup.MATHML_MEMO)
-    env = make_env(dirs, ui or load_ui(dirs, config.language))
-    pages = render_site(computed, env, dirs, config, Components(dirs), problems, sources, glossary)
-    if len(markup.MATHML_MEMO) > known_math:
-        cache.put_math(markup.MATHML_MEMO)
-    return pages
+def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env: jinja2.Environment,
+               dirs: list[Path], config, session: Session, problems: list[Problem],
+               glossary: Glossary | None = None) -> list[PageDraft]:
+    """Every page's draft, with MathML conversions taken from (and added to) the cache."""
+    session.mathml = session.cache.get_math()
+    known_math = len(session.mathml)
+    renderer = Renderer(env, Components(dirs), Holes(), markup.Converters(session.mathml))
+    drafts = render_site(computed, renderer, config, problems, sources, glossary)
+    if len(session.mathml) > known_math:
+        session.cache.put_math(session.mathml)
+    return drafts
+
+
+def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Path], figures,
+                 session: Session) -> dict[str, bytes]:
+    try:
+        return Assembler(env, Components(dirs), dirs, figures, session.preview_script).site(drafts)
+    except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound) as exc:
+        raise theme_problem(exc) from None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import jinja2
 
-from lessonkit.assemble import csp
+from lessonkit.support import csp
 
 from lessonkit.features import search
 from lessonkit.support.i18n import load_ui

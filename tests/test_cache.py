@@ -279,6 +279,7 @@ def test_prune_removes_what_no_build_used_for_30_days_and_only_lessonkit_entries
     assert PRUNE_AFTER_DAYS == 30
     c = tmp_path / "cache"
     entry(c, f"figures/{H1}.svg", 31)
+    entry(c, f"figures/{H1}.json", 31)               # the figure's data and palette go with it
     entry(c, f"figures/{H2}.svg", 29)
     entry(c, f"values/{H3}.pickle", 45)
     entry(c, "templates/__jinja2_0123abcd.cache", 31)
@@ -292,7 +293,7 @@ def test_prune_removes_what_no_build_used_for_30_days_and_only_lessonkit_entries
     result = prune(c, now=NOW, used_since=NOW - 60)
     assert present(c) == sorted([f"figures/{H2}.svg", "templates/__jinja2_4567ef.cache", "font.json",
                                  f"figures/.{H5}.svg.4243.tmp", "notes.txt", "figures/README"])
-    assert (result.files, result.bytes) == (5, 50)
+    assert (result.files, result.bytes) == (6, 60)
 
 
 def test_prune_keeps_the_cache_under_the_cap_removing_least_recently_used_first(tmp_path):
@@ -326,18 +327,19 @@ def test_reading_an_entry_marks_it_used(tmp_path):
     from lessonkit.support.cache import FigureCache
 
     cache = FigureCache(tmp_path / "cache")
-    cache.put(H1, "<svg></svg>")
+    cache.put_figure(H1, "<svg></svg>", {"tables": []}, {"#000000": "#e5e5e5"})
     cache.put_values(H2, {"a": 1})
     cache.put_math({"x": "<math></math>"})
-    files = [tmp_path / "cache" / "figures" / f"{H1}.svg", tmp_path / "cache" / "values" / f"{H2}.pickle",
-             cache._math_file()]
+    files = [tmp_path / "cache" / "figures" / f"{H1}.svg", tmp_path / "cache" / "figures" / f"{H1}.json",
+             tmp_path / "cache" / "values" / f"{H2}.pickle", cache._math_file()]
     long_ago = time.time() - 40 * DAY
     for f in files:
         os.utime(f, (long_ago, long_ago))
-    assert cache.get(H1) == "<svg></svg>" and cache.get_values(H2) == {"a": 1}
+    assert cache.get_figure(H1) == ("<svg></svg>", {"tables": []}, {"#000000": "#e5e5e5"})
+    assert cache.get_values(H2) == {"a": 1}
     assert cache.get_math() == {"x": "<math></math>"}
     assert all(f.stat().st_mtime > time.time() - DAY for f in files)
-    assert cache.get(H3) is None and not (tmp_path / "cache" / "figures" / f"{H3}.svg").exists()
+    assert cache.get_figure(H3) is None and not (tmp_path / "cache" / "figures" / f"{H3}.svg").exists()
 
 
 def test_a_build_prunes_old_entries_and_keeps_the_ones_it_used(figure_lesson, run_build, tmp_path):

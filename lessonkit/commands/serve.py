@@ -27,7 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from ..assemble.csp import source_hash
+from ..support.csp import source_hash
 from ..support.i18n import current_message_language, say, translate
 from ..support.paths import PROJECT
 from .build import add_site_options

@@ -54,7 +54,6 @@ class WidgetSpec:
 
 
 KIND = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")   # a component folder's name, and `data-widget="KIND"` in a page
-_loading: list[Path] = []  # the lesson.py being imported: a Lesson() created meanwhile belongs to its folder
 
 
 @dataclass
@@ -63,7 +62,7 @@ class Lesson:
     values: dict[str, Callable] = field(default_factory=dict)
     figures: dict[str, FigureSpec] = field(default_factory=dict)
     widgets: dict[str, WidgetSpec] = field(default_factory=dict)
-    code_path: Path | None = field(default_factory=lambda: _loading[-1] if _loading else None)
+    code_path: Path | None = field(default_factory=lambda: _creating_module_file())
 
     def path(self, name: str) -> Path:
         """The data file `name` in this lesson's folder; a clear error for a missing file or a path leading out."""
@@ -108,6 +107,19 @@ class Lesson:
         return register(func) if func is not None else register
 
 
+def _creating_module_file() -> Path | None:
+    """The lesson.py whose module-level code creates this registry: the nearest caller outside lessonkit whose module
+    lessonkit loads (load_lesson_module gives it a `__lessonkit_lesson__` global), so `lesson.path()` works at
+    import time; None for a Lesson made anywhere else."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        marker = frame.f_globals.get("__lessonkit_lesson__")
+        if marker is not None:
+            return marker
+        frame = frame.f_back
+    return None
+
+
 def inputs_of(func: Callable, skip_first: bool = False) -> tuple[str, ...]:
     names = list(inspect.signature(func).parameters)
     return tuple(names[1:] if skip_first else names)
@@ -119,7 +131,7 @@ def load_lesson_module(path: Path) -> Lesson:
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module  # dataclasses in lesson code look their module up here
-    _loading.append(path)
+    module.__lessonkit_lesson__ = path  # a Lesson() made by its code belongs to this folder
     try:
         if _hash_checked_bytecode(path):
             spec.loader.exec_module(module)
@@ -129,8 +141,6 @@ def load_lesson_module(path: Path) -> Lesson:
         raise
     except Exception as exc:  # the author's code failed: report it as their error, at their line
         raise ContentError([problem_from_exception(path, exc)]) from None
-    finally:
-        _loading.pop()
     registry = getattr(module, "lesson", None)
     if not isinstance(registry, Lesson):
         raise ContentError([Problem(path, None, "defines no `lesson = Lesson()` registry",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -59,62 +59,104 @@ def _line_of(func: Callable | None) -> int | None:
     return func.__code__.co_firstlineno if func is not None else None
 
 
-# ── the compute stage: a lesson's values and widget data ─────────────────────────────────────────────────────────────
-@dataclass
+# ── the compute stage: a lesson's values, widget data and the figures to draw ────────────────────────────────────────
+@dataclass(frozen=True)
 class ComputedWidget:
     kind: str
     data: Any
     line: int | None                                  # the widget function's line in lesson.py
-    figures: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)  # (figure name, point, alt)
-    draw: dict[str, Callable] = field(default_factory=dict)  # figure name → function; not cached (lambdas)
+    figures: tuple[tuple[str, dict[str, Any], str], ...] = ()  # (figure name, point, alt) of its state figures
     script: Any = None                                # the JSON the page's script gets; None: `data`
 
 
-@dataclass
+@dataclass(frozen=True)
+class FigureJob:
+    """One figure to draw: a `@lesson.figure` function with its input values, or a widget's state figure with its
+    parameter point. Everything the draw stage needs, so it never runs lesson code but the figure's own."""
+    lesson: str                                       # the lesson's slug
+    name: str                                         # `NAME`, or `WIDGET--STATE` for a widget's state figure
+    func: Callable
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    path: Path                                        # lesson.py, for the author's errors
+    line: int | None
+    files_digest: str | None                          # lesson.py and its data files, for the cache key
+
+
+@dataclass(frozen=True)
 class ComputedLesson:
-    source: Any                                        # content.LessonSource
+    """What a lesson's code computed; read-only from here on (the draw and render stages only read it)."""
+    source: Any                                        # load.lessons.LessonSource
     values: dict[str, Any]
     widgets: dict[str, ComputedWidget]
     registry: Lesson
+    figure_jobs: tuple[FigureJob, ...] = ()
     files_digest: str | None = None                    # lesson.py and the lesson's data files, when caching
-    figures: dict[str, str] = field(default_factory=dict)  # figure name → SVG (or a placeholder while drawn)
-    figure_data: dict[str, dict] = field(default_factory=dict)  # figure name → what it plots (lessonkit.figdata)
-    pending_data: dict[str, dict] = field(default_factory=dict)  # figures placed while drawn: their table comes later
+
+    @property
+    def slug(self) -> str:
+        return self.source.slug
 
 
 def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesson:
-    """Values and widget data, from the cache when lesson.py and its data files are unchanged."""
+    """Values and widget data, from the cache when lesson.py and its data files are unchanged. A widget whose
+    figures the engine draws (an explorer's `figure=`) is run on every build: its figure functions cannot be
+    cached, and the draw stage needs them when a figure is not in the figure cache."""
     from ..support.cache import lesson_files_digest, values_key
 
     registry = load_lesson_module(source.code_path) if source.code_path else Lesson()
     path = source.code_path or source.folder / "lesson.py"
     files = lesson_files_digest(source.folder) if cache is not None and cache.enabled else None
     saved = cache.get_values(values_key(files)) if files else None
-    if isinstance(saved, tuple) and len(saved) == 2:
-        values, widgets = saved
+    if isinstance(saved, tuple) and len(saved) == 3:
+        values, widgets, rerun = saved
+        built = compute_widgets(registry, values, path, problems, only=set(rerun))
+        widgets = {**widgets, **{name: built[name][0] for name in built}}
+        drawers = {name: drawer for name in built for name, drawer in built[name][1].items()}
     else:
         values = compute_values(registry, path)
         widget_problems: list[Problem] = []
-        widgets = compute_widgets(registry, values, path, widget_problems)
+        built = compute_widgets(registry, values, path, widget_problems)
         problems += widget_problems
+        widgets = {name: widget for name, (widget, _) in built.items()}
+        drawers = {name: drawer for _, funcs in built.values() for name, drawer in funcs.items()}
         if files and not widget_problems:
-            cache.put_values(values_key(files), (values, {n: _without_functions(w) for n, w in widgets.items()}))
-    return ComputedLesson(source, values, widgets, registry, files)
+            rerun = sorted(name for name, widget in widgets.items() if widget.figures)
+            cache.put_values(values_key(files), (values, {n: w for n, w in widgets.items() if n not in rerun}, rerun))
+    jobs = figure_jobs(source.slug, registry, values, widgets, drawers, path, files, problems)
+    return ComputedLesson(source, values, widgets, registry, jobs, files)
 
 
-def _without_functions(widget: ComputedWidget) -> ComputedWidget:
-    return ComputedWidget(widget.kind, widget.data, widget.line, widget.figures, {}, widget.script)
+def figure_jobs(slug: str, registry: Lesson, values: dict[str, Any], widgets: dict[str, ComputedWidget],
+                drawers: dict[str, Callable], path: Path, files: str | None,
+                problems: list[Problem]) -> tuple[FigureJob, ...]:
+    """The lesson's figures in registry order, then its widgets' state figures."""
+    jobs = []
+    for name, spec in registry.figures.items():
+        line = spec.func.__code__.co_firstlineno
+        try:
+            args = inputs_for(spec.inputs, values, path, name, line)
+        except ContentError as err:
+            problems += err.problems
+            continue
+        jobs.append(FigureJob(slug, name, spec.func, tuple(args), {}, path, line, files))
+    for widget in widgets.values():
+        for name, point, _alt in widget.figures:
+            if name in drawers:
+                jobs.append(FigureJob(slug, name, drawers[name], (), dict(point), path, widget.line, files))
+    return tuple(jobs)
 
 
 def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, problems: list[Problem],
-                    only: str | None = None) -> dict[str, ComputedWidget]:
-    """Run each widget function (or just `only`); its data must be plain JSON the page's script can read."""
-    from ..support.jsondata import json_for_script
+                    only: set[str] | None = None) -> dict[str, tuple[ComputedWidget, dict[str, Callable]]]:
+    """Run each widget function (or those in `only`): its data (plain JSON the page's script can read) and the
+    functions of the state figures it asks the engine to draw."""
     from ..features.widgets import WidgetResult
+    from ..support.jsondata import json_for_script
 
     widgets = {}
     for name, spec in registry.widgets.items():
-        if only is not None and name != only:
+        if only is not None and name not in only:
             continue
         line = spec.func.__code__.co_firstlineno
         try:
@@ -140,10 +182,10 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
             problems.append(Problem(path, line, f"widget `{name}`: kind {kind!r} cannot name a component folder",
                                     "a kind made of ASCII letters, digits, _ and - (its folder is widgets/<kind>/)"))
             continue
-        figures = [(f"{name}--{f.name}", f.point, f.alt) for f in built.figures] if built else []
-        draw = {f"{name}--{f.name}": f.func for f in built.figures} if built else {}
+        figures = tuple((f"{name}--{f.name}", f.point, f.alt) for f in built.figures) if built else ()
+        drawers = {f"{name}--{f.name}": f.func for f in built.figures} if built else {}
         script = _plain(built.script) if built and built.script is not None else None
-        widgets[name] = ComputedWidget(kind, data, line, figures, draw, script)
+        widgets[name] = (ComputedWidget(kind, data, line, figures, script), drawers)
     return widgets
 
 

@@ -1,101 +1,79 @@
-"""The draw stage: every figure of every lesson — `@lesson.figure` functions and the per-state figures of widgets such
-as the explorer — taken from the cache or drawn, across cores, while the pages are rendered around placeholders."""
+"""The draw stage: every figure job of every lesson — `@lesson.figure` functions and the state figures of widgets
+such as the explorer — taken from the cache or drawn, across cores, while the render stage makes the pages' drafts.
+
+The result is data: a `DrawnFigure` (SVG, the numbers it plots, its colours' dark counterparts) per figure, keyed
+by (lesson slug, figure name). Assembly puts them into the pages."""
 from __future__ import annotations
 
 import copy
-import secrets
+import threading
+import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
+from ..compute.run import ComputedLesson, FigureJob
 from ..support.cache import FigureCache, Uncacheable, engine_digest, figure_key
-from ..compute.run import ComputedLesson, compute_widgets, inputs_for
 from ..support.errors import ContentError, Problem, UsageError
+
+WORKER_POLL_SECONDS = 1.0  # how often a waiting parent checks that its workers are still alive
+
+
+@dataclass(frozen=True)
+class DrawnFigure:
+    svg: str
+    data: dict               # what it plots (features.figdata.record)
+    palette: dict[str, str]  # each colour it draws → its dark-mode counterpart (features.palette)
+
+
+FigureKey = tuple[str, str]  # (lesson slug, figure name)
 
 
 @dataclass
-class FigureStats:
+class DrawStats:
     font: str | None = None
     drawn: int = 0
     cached: int = 0
 
 
 @dataclass
-class FigureTask:
-    lesson: ComputedLesson
-    name: str
-    func: Callable
-    args: list[Any]
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    line: int | None = None
-    key: str | None = None
+class Drawn:
+    """What the draw stage hands on: every figure that could be drawn, and the author's problems of the rest."""
+    figures: dict[FigureKey, DrawnFigure] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
 
 
-def figure_tasks(lesson: ComputedLesson, problems: list[Problem]) -> list[FigureTask]:
-    """The lesson's figures in registry order, then its widgets' state figures."""
-    path = lesson.source.code_path
-    tasks = []
-    for name, spec in lesson.registry.figures.items():
-        line = spec.func.__code__.co_firstlineno
-        try:
-            args = inputs_for(spec.inputs, lesson.values, path, name, line)
-        except ContentError as err:
-            problems += err.problems
-            continue
-        tasks.append(FigureTask(lesson, name, spec.func, args, line=line))
-    for widget_name, widget in lesson.widgets.items():
-        for name, point, _alt in widget.figures:
-            tasks.append(FigureTask(lesson, name, widget.draw.get(name), [], dict(point), line=widget.line))
-    return tasks
-
-
-def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None,
-                     problems: list[Problem]) -> tuple[FigureStats, "Drawing"]:
-    """Take every figure whose key is in the cache from there; start drawing the rest (across cores).
-    Matplotlib is imported only when something must be drawn or the installed fonts changed."""
-    tasks = [t for lesson in computed for t in figure_tasks(lesson, problems)]
-    if not tasks:
-        return FigureStats(), Drawing([], "", 1, None)
+def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None) -> "Drawing":
+    """Take every figure whose key is in the cache from there; start drawing the rest (across cores). matplotlib
+    is imported only when something must be drawn or the installed fonts changed."""
+    todo = [job for lesson in computed for job in lesson.figure_jobs]
+    if not todo:
+        return Drawing(DrawStats(), Drawn(), [], cache)
     font = cache.font()
     if font is None:
         font = _font_choice()
         cache.put_font(font)
     engine = engine_digest()
-    stats = FigureStats(font=font.family)
-    to_draw: list[FigureTask] = []
-    for task in tasks:
-        files = task.lesson.files_digest if cache.enabled else None
-        try:
-            task.key = figure_key(engine, files, font, task.name, task.args + _sorted_items(task.kwargs)) \
-                if cache.enabled else None
-        except Uncacheable:
-            task.key = None
-        svg = cache.get(task.key) if task.key else None
-        data = cache.get_data(task.key) if svg is not None else None
-        if svg is None or data is None:
-            to_draw.append(task)
+    stats, done, to_draw = DrawStats(font=font.family), Drawn(), []
+    for job in todo:
+        key = _key(engine, font, job) if cache.enabled else None
+        saved = cache.get_figure(key) if key else None
+        if saved is None:
+            to_draw.append((job, key))
         else:
-            task.lesson.figures[task.name], task.lesson.figure_data[task.name] = svg, data
+            done.figures[(job.lesson, job.name)] = DrawnFigure(*saved)
             stats.cached += 1
-    _restore_state_figure_functions(to_draw, problems)
     stats.drawn = len(to_draw)
-    return stats, Drawing(to_draw, font.family, jobs, cache)
+    drawing = Drawing(stats, done, to_draw, cache)
+    drawing.start(font.family, jobs)
+    return drawing
 
 
-def _sorted_items(kwargs: dict[str, Any]) -> list[Any]:
-    return [[k, kwargs[k]] for k in sorted(kwargs)]
-
-
-def _restore_state_figure_functions(tasks: list[FigureTask], problems: list[Problem]) -> None:
-    """Widget data from the cache has no functions (they cannot be pickled): run the widget again for them."""
-    for task in tasks:
-        if task.func is not None:
-            continue
-        lesson = task.lesson
-        widget_name = task.name.split("--", 1)[0]
-        fresh = compute_widgets(lesson.registry, lesson.values, lesson.source.code_path, problems, only=widget_name)
-        if widget_name in fresh:
-            lesson.widgets[widget_name].draw = fresh[widget_name].draw
-        task.func = lesson.widgets[widget_name].draw.get(task.name)
+def _key(engine: str, font, job: FigureJob) -> str | None:
+    inputs = list(job.args) + [[k, job.kwargs[k]] for k in sorted(job.kwargs)]
+    try:
+        return figure_key(engine, job.files_digest, font, job.name, inputs)
+    except Uncacheable:
+        return None
 
 
 def _font_choice():
@@ -106,83 +84,88 @@ def _font_choice():
         raise UsageError(str(exc)) from None
 
 
-_DRAW_TASKS: tuple[list[FigureTask], str] | None = None  # read by forked workers
-
-
 class Drawing:
-    """Figures to draw. With one figure or one core they are drawn at once. Otherwise forked worker processes draw
-    them while the parent renders the pages around placeholders; `wait` collects them and `fill` puts each SVG
-    in its place.
-    Workers inherit the lessons in memory: only an index goes out and an SVG (or the author's problems) comes back.
-    The bytes are the same either way (tests/test_cache.py)."""
+    """Figures being drawn. With one figure or one core they are drawn at once; otherwise forked worker processes,
+    which inherit the jobs at fork (nothing but an index goes out, a figure or the author's problems come back),
+    draw them while the parent renders. `finish()` waits for them. The bytes are the same either way
+    (tests/test_cache.py)."""
 
-    def __init__(self, tasks: list[FigureTask], font: str, jobs: int | None, cache: FigureCache | None):
-        self.font, self.cache = font, cache
-        # a state figure whose widget failed again has no function: that problem is already reported
-        self.tasks = tasks = [t for t in tasks if t.func is not None]
-        self.pool = None
-        self.futures: list = []
-        self.problems: list[Problem] = []
-        self.nonce = secrets.token_hex(8)  # no author's text can spell a placeholder by accident
-        if not tasks:
+    def __init__(self, stats: DrawStats, done: Drawn, to_draw: list[tuple[FigureJob, str | None]],
+                 cache: FigureCache):
+        self.stats, self.done, self.to_draw, self.cache = stats, done, to_draw, cache
+        self.workers: list = []
+        self.collector = None          # a thread reading the workers' results as they come (so no worker waits)
+        self.results: list[tuple[int, tuple[str, Any]]] = []
+
+    def start(self, font: str, jobs: int | None) -> None:
+        if not self.to_draw:
             return
         import multiprocessing
 
         from .figures import preload
         preload()
-        workers = min(jobs or _cores(), len(tasks))
-        if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-            self._start(workers, multiprocessing.get_context("fork"))
+        count = min(jobs or _cores(), len(self.to_draw))
+        if count > 1 and "fork" in multiprocessing.get_all_start_methods():
+            context = multiprocessing.get_context("fork")
+            todo, results = context.SimpleQueue(), context.SimpleQueue()
+            jobs_only = [job for job, _ in self.to_draw]
+            self.workers = [context.Process(target=_worker, args=(jobs_only, font, todo, results), daemon=True)
+                            for _ in range(count)]
+            for worker in self.workers:
+                worker.start()
+            for i in range(len(jobs_only)):
+                todo.put(i)
+            for _ in self.workers:
+                todo.put(None)
+            self.collector = threading.Thread(target=self._collect, args=(results, len(jobs_only)), daemon=True)
+            self.collector.start()
         else:
-            self.problems = self._store([_draw_one(task, font) for task in tasks])
+            self._store([(i, draw_job(job, font)) for i, (job, _) in enumerate(self.to_draw)])
 
-    def _start(self, workers: int, context) -> None:
-        global _DRAW_TASKS
-        from concurrent.futures import ProcessPoolExecutor
+    def _collect(self, results, count: int) -> None:
+        for _ in range(count):
+            self.results.append(results.get())
 
-        _DRAW_TASKS = (self.tasks, self.font)  # workers fork at the first submit and keep their copy
-        self.pool = ProcessPoolExecutor(workers, mp_context=context)
-        self.futures = [self.pool.submit(_draw_task, i) for i in range(len(self.tasks))]
-        _DRAW_TASKS = None
-        for i, task in enumerate(self.tasks):
-            task.lesson.figures[task.name] = self._placeholder(i)
+    def finish(self) -> Drawn:
+        """Every figure, once the workers are done; the author's problems of those that could not be drawn."""
+        if self.collector is not None:
+            while self.collector.is_alive():
+                self.collector.join(WORKER_POLL_SECONDS)
+                if self.collector.is_alive() and not any(worker.is_alive() for worker in self.workers):
+                    self.collector.join(5)  # what the last worker wrote before it exited is still in the pipe
+                    if self.collector.is_alive():
+                        raise RuntimeError("the figure-drawing workers exited before every figure was drawn")
+            self.collector = None
+            self._close()
+            self._store(self.results)
+        return self.done
 
-    def _placeholder(self, index: int) -> str:
-        return f"<!--lessonkit-figure-{self.nonce}-{index}-->"
-
-    def _store(self, results: list[tuple[str, Any]]) -> list[Problem]:
-        """Cache and place the SVGs; return the author's problems."""
-        problems = []
-        for task, (kind, result) in zip(self.tasks, results):
+    def _store(self, results: list[tuple[int, tuple[str, Any]]]) -> None:
+        for i, (kind, result) in sorted(results, key=lambda r: r[0]):
+            job, key = self.to_draw[i]
+            if kind == "bug":
+                raise RuntimeError(f"drawing figure `{job.name}` of `{job.lesson}` failed in a worker:\n{result}")
             if kind == "problems":
-                problems += result
+                self.done.problems += result
                 continue
-            task.lesson.figures[task.name], task.lesson.figure_data[task.name] = result
-            if task.key and self.cache is not None:
-                self.cache.put(task.key, *result)
-        return problems
+            self.done.figures[(job.lesson, job.name)] = result
+            if key:
+                self.cache.put_figure(key, result.svg, result.data, result.palette)
 
-    def wait(self) -> list[Problem]:
-        """Wait for the workers; the problems of every figure that could not be drawn."""
-        if self.pool is not None:
-            self.problems = self._store([future.result() for future in self.futures])
-        return self.problems
-
-    def fill(self, pages: dict[str, Any]) -> dict[str, Any]:
-        """Put each worker-drawn SVG where its placeholder stands (after `wait`), in pages with a `.text`."""
-        if self.pool is None:
-            return pages
-        for page in pages.values():
-            for i, task in enumerate(self.tasks):
-                page.text = page.text.replace(self._placeholder(i), task.lesson.figures[task.name])
-        return pages
+    def _close(self) -> None:
+        for worker in self.workers:
+            worker.join(5)
+            if worker.is_alive():
+                worker.terminate()
+        self.workers = []
 
     def __enter__(self) -> "Drawing":
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+        for worker in self.workers:
+            worker.terminate()
+        self._close()
 
 
 def _cores() -> int:
@@ -190,20 +173,25 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _draw_task(index: int) -> tuple[str, Any]:
-    tasks, font = _DRAW_TASKS
-    return _draw_one(tasks[index], font)
+def _worker(jobs: list[FigureJob], font: str, todo, results) -> None:
+    """A forked process: draw the jobs whose index arrives until None does."""
+    for index in iter(todo.get, None):
+        try:
+            results.put((index, draw_job(jobs[index], font)))
+        except BaseException:  # our bug: its traceback goes to the parent, which raises it
+            results.put((index, ("bug", traceback.format_exc())))
 
 
-def _draw_one(task: FigureTask, font: str) -> tuple[str, Any]:
-    """("svg", (markup, plotted data)) or ("problems", [Problem…]): the author's errors travel back as data."""
+def draw_job(job: FigureJob, font: str) -> tuple[str, Any]:
+    """("figure", DrawnFigure) or ("problems", [Problem…]): the author's errors travel back as data."""
+    from ..features.palette import dark_palette, figure_colors
     from .figures import draw_figure
 
-    path = task.lesson.source.code_path
     try:
-        args = copy.deepcopy(task.args)  # a figure may not change values
-        kwargs = copy.deepcopy(task.kwargs)
-        func = task.func if not kwargs else (lambda plt, *a: task.func(plt, *a, **kwargs))
-        return "svg", draw_figure(task.name, func, args, font, path, task.line)
+        args = copy.deepcopy(list(job.args))  # a figure may not change values
+        kwargs = copy.deepcopy(job.kwargs)
+        func = job.func if not kwargs else (lambda plt, *a: job.func(plt, *a, **kwargs))
+        svg, data = draw_figure(job.name, func, args, font, job.path, job.line)
     except ContentError as err:
         return "problems", err.problems
+    return "figure", DrawnFigure(svg, data, dark_palette(figure_colors(svg)))

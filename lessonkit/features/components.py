@@ -14,10 +14,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..assemble import csp as content_security
 from ..support.errors import UsageError
 
-WIDGET_ATTRIBUTE = re.compile(r'\sdata-widget="([\w-]+)"')
 
 
 @dataclass(frozen=True)
@@ -64,19 +62,19 @@ class Components:
         """Widget kinds first (a lesson may bring its own), then the page components."""
         return self._widget_roots(lesson_folder) + [(d / "components", False) for d in self.theme_dirs]
 
-    def page_assets(self, page: str, base_js: str, base_css: str, lesson_folder: Path | None,
-                    extra_css: str = "") -> tuple[str, str]:
-        """The one inline script and the one inline style for a rendered page."""
+    def page_code(self, kinds: tuple[str, ...], base_js: str, base_css: str,
+                  lesson_folder: Path | None) -> tuple[str, str]:
+        """The page's one inline script and one inline style (without its figures' palette): the theme's base code
+        plus the code of exactly these kinds, in sorted order."""
         js, css = [base_js], [base_css]
-        for kind in used_kinds(page):
+        for kind in sorted(kinds):
             component = self.find(kind, lesson_folder)
             if component is None:
-                raise UsageError(f"a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ or components/{kind}/ exists "
+                raise UsageError(f"a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ or "
+                                 f"components/{kind}/ exists "
                                  f"(searched: {', '.join(str(f) for f, _ in self._roots(lesson_folder))})")
             js.append(component.asset("widget.js"))
             css.append(component.asset("widget.css"))
-        if extra_css:
-            css.append(extra_css)
         return lean_js("\n".join(filter(None, js))), lean_css("\n".join(filter(None, css)))
 
 
@@ -91,28 +89,3 @@ def lean_css(css: str) -> str:
     """Stylesheets without comments, indentation and blank lines."""
     css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
     return "\n".join(line.strip() for line in css.splitlines() if line.strip())
-
-
-def used_kinds(page: str) -> list[str]:
-    """Kinds of the elements marked `data-widget` in a page (outside JSON data blocks, where quotes are escaped)."""
-    return sorted(set(WIDGET_ATTRIBUTE.findall(page)))
-
-
-@dataclass
-class PageSlots:
-    """Placeholders a page is rendered with; the code it needs is known only once its body is rendered."""
-    css: str
-    js: str
-    csp: str
-
-    @classmethod
-    def make(cls, nonce: str) -> "PageSlots":
-        return cls(f"/*lessonkit-css-{nonce}*/", f"/*lessonkit-js-{nonce}*/", f"lessonkit-csp-{nonce}")
-
-    def fill(self, page: str, js: str, css: str) -> tuple[str, str]:
-        """The page with its code and policy in place, and the policy."""
-        policy = content_security.policy(scripts=[js], styles=[css])
-        page = page.replace(self.csp, policy).replace(self.css, css).replace(self.js, js)
-        return page, policy
-
-

@@ -20,9 +20,11 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from pathlib import Path
 
 from ..support.errors import Miss, Problem
+from ..support.suggest import closest
 from ..load.schema import Key, check_mapping
 
 GLOSSARY_FILE = "glossary.yaml"
@@ -79,13 +81,8 @@ class Glossary:
         term = self.find(name)
         if term is not None:
             return term
-        import difflib
-
-        close = difflib.get_close_matches(_fold(name), list(self._lookup), n=1)
-        hint = ""
-        if close:
-            found = self._lookup[close[0]]
-            hint = f"; did you mean `{found.zh}` ({found.id})?"
+        close = self._lookup.get(closest(_fold(name), self._lookup) or "")
+        hint = f"; did you mean `{close.zh}` ({close.id})?" if close else ""
         return Miss(f"unknown glossary term `[[{name}]]`{hint}",
                     f"a term in {self.path.name} by its id, zh, en or an alias" if self.terms
                     else f"a term in {self.path.name} (there is none)")
@@ -235,3 +232,9 @@ def mark_first_uses(body: str, glossary: Glossary, used: dict[str, None]) -> str
             skip_from = len(stack)
     out.append(text(body[pos:]))
     return "".join(out)
+
+
+def glossary_entry(term: Term, definitions: dict[str, str]) -> dict[str, Any]:
+    """A term as the lesson's 术语表 and the glossary page list it (definition rendered once per build)."""
+    return {"id": term.id, "anchor": f"term-{term.id}", "zh": term.zh, "en": term.en, "aliases": list(term.aliases),
+            "definition": definitions.get(term.id, "")}

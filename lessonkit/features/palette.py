@@ -1,6 +1,7 @@
 """Dark mode for figures: each colour a figure draws gets a counterpart on the dark page, switched in by CSS."""
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -30,6 +31,7 @@ def contrast(a: str, b: str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+@functools.cache
 def dark_counterpart(color: str) -> str:
     """The colour's stand-in on the dark page: same hue (OKLCH), contrast against DARK_BG equal to its contrast
     against LIGHT_BG, at most as light as DARK_FG. Rounded to #rrggbb so that it never loses contrast."""
@@ -68,17 +70,27 @@ def figure_colors(markup: str) -> list[str]:
     return sorted(set(HEX_COLOR.findall(markup)))
 
 
-def figure_palette_css(colors) -> str:
-    """CSS that switches the given figure colours to their dark counterparts in the dark theme (screen only: print
-    is always light). The engine appends it to the page's <style>, for the colours of the figures on that page."""
-    colors = sorted({c.lower() for c in colors})
-    if not colors:
+def dark_palette(colors) -> dict[str, str]:
+    """Each `#rrggbb` colour → its dark counterpart: made once per figure when it is drawn, and cached with it."""
+    return {c: dark_counterpart(c) for c in sorted({c.lower() for c in colors})}
+
+
+def palette_css(palette: dict[str, str]) -> str:
+    """CSS that switches figure colours to their dark counterparts in the dark theme (screen only: print is always
+    light). Assembly appends it to a page's <style>, for the colours of the figures on that page."""
+    if not palette:
         return ""
+    colors = sorted(palette)
     rules = "".join(f'.{FIGURE_CLASS} [{prop}="{c}"]{{{prop}:var(--fig-{c[1:]},{c})}}'
                     for c in colors for prop in ("fill", "stroke"))
-    props = "".join(f"--fig-{c[1:]}:{dark_counterpart(c)};" for c in colors)
+    props = "".join(f"--fig-{c[1:]}:{palette[c]};" for c in colors)
     return (f"{rules}\n@media screen and (prefers-color-scheme:dark){{html:not([data-theme=light]){{{props}}}}}\n"
             f"@media screen{{html[data-theme=dark]{{{props}}}}}\n")
+
+
+def figure_palette_css(colors) -> str:
+    """palette_css of the given colours."""
+    return palette_css(dark_palette(colors))
 
 
 def _linear_rgb(color: str) -> tuple[float, float, float]:

@@ -23,13 +23,13 @@ the interval it falls in; it never formats a number.
 """
 from __future__ import annotations
 
-import difflib
 import math
 import numbers
 from pathlib import Path
 from typing import Any, Callable
 
 from ..support.errors import Problem
+from ..support.suggest import did_you_mean
 from ..support.values import lookup
 from ..support.numbers import SUPERSCRIPT, FormatError, format_value
 from ..support.jsondata import json_for_script
@@ -188,8 +188,7 @@ class CheckBuilder:
             value = lookup(name.strip(), self.values)
         except KeyError as exc:
             missing = exc.args[0]
-            close = difflib.get_close_matches(missing.split(".")[0], list(self.values), n=1)
-            hint = f"; did you mean `{close[0]}`?" if close else ""
+            hint = did_you_mean(missing.split(".")[0], self.values)
             self.problem(key, f"unknown value `{missing}`{hint}",
                          f"a value defined in lesson.py: {', '.join(sorted(self.values)) or 'none'}")
             return None

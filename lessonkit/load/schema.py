@@ -1,12 +1,12 @@
 """The lesson.yaml schema, declared as data, and its checker that reports every problem at once."""
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..support.errors import Problem
+from ..support.suggest import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,7 @@ def check_mapping(data: dict, schema: dict[str, Key], lines: dict[str, int], pat
     parent_line = lines.get(prefix.rstrip("."))
     for key in data:
         if key not in schema:
-            close = difflib.get_close_matches(str(key), list(schema), n=1)
-            hint = f"; did you mean `{close[0]}`?" if close else ""
+            hint = did_you_mean(str(key), schema)
             problems.append(Problem(path, lines.get(prefix + str(key), parent_line), f"unknown key `{prefix}{key}`{hint}",
                                     f"one of: {', '.join(schema)}"))
     for key, spec in schema.items():

@@ -18,6 +18,7 @@ from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..load.document import Block, parse_blocks
 from ..support.errors import Miss, Problem
 from ..support.numbers import FormatError, format_value
+from ..support.suggest import did_you_mean
 from ..support.values import lookup
 
 INLINE = re.compile(
@@ -39,11 +40,37 @@ RAW_BLOCKED = re.compile(r"<(?P<tag>script|style|iframe|object|embed|link|img|vi
 IMAGE_TYPES = {".png": ("image/png", (b"\x89PNG",)), ".jpg": ("image/jpeg", (b"\xff\xd8\xff",)),
                ".jpeg": ("image/jpeg", (b"\xff\xd8\xff",)), ".gif": ("image/gif", (b"GIF87a", b"GIF89a")),
                ".webp": ("image/webp", (b"RIFF",)), ".svg": ("image/svg+xml", (b"<",))}
-# "inline|block NUL latex" → MathML: conversions are pure, and a build that finds them all here (site.build fills it
-# from the cache) never imports latex2mathml, a tenth of a warm build's time
-MATHML_MEMO: dict[str, str] = {}
 TOKEN = "\x1a{}\x1a"  # SUB control character: never in authored text, passed through by Markdown
 TOKEN_RE = re.compile("\x1a(\\d+)\x1a")
+
+
+class Converters:
+    """What one build's Markdown shares: the LaTeX → MathML memo ("inline|block NUL latex" → MathML: conversions are
+    pure, and a build that finds them all there — the session fills it from the cache — never imports latex2mathml,
+    a tenth of a warm build's time) and one Markdown converter (building one per call, and looking extension names
+    up among installed packages' entry points, cost more than converting the text)."""
+
+    def __init__(self, mathml: dict[str, str] | None = None):
+        self.mathml = {} if mathml is None else mathml
+        self._markdown: markdown.Markdown | None = None
+
+    def markdown(self) -> markdown.Markdown:
+        if self._markdown is None:
+            from markdown.extensions.attr_list import AttrListExtension
+            from markdown.extensions.sane_lists import SaneListExtension
+            from markdown.extensions.tables import TableExtension
+
+            extensions = [TableExtension(), SaneListExtension(), AttrListExtension()]
+            self._markdown = markdown.Markdown(extensions=extensions, output_format="html")
+        return self._markdown.reset()
+
+    def mathml_of(self, latex: str, display: str) -> str:
+        key = f"{display}\0{latex}"
+        if key not in self.mathml:
+            from latex2mathml.converter import convert
+
+            self.mathml[key] = convert(latex, display=display)
+        return slim_mathml(self.mathml[key])
 
 
 @dataclass
@@ -61,6 +88,7 @@ class MarkupContext:
         f"glossary term `[[{name}]]` outside a lesson's text", "`[[术语]]` only in lesson.md and lesson.yaml")
     figure_label: str = "图"
     problems: list[Problem] = field(default_factory=list)
+    converters: Converters = field(default_factory=Converters)
 
 
 class _Stash:
@@ -89,22 +117,6 @@ def render_block(text: str, ctx: MarkupContext, path: Path, first_line: int = 1)
     return render_blocks(parse_blocks(text.splitlines(), first_line, path, ctx.problems), ctx, path)
 
 
-_MARKDOWN: list[markdown.Markdown] = []
-
-
-def _markdown() -> markdown.Markdown:
-    """One converter for the whole build, its extensions given as objects: building a converter per call, and
-    looking extension names up among installed packages' entry points, cost more than converting the text."""
-    if not _MARKDOWN:
-        from markdown.extensions.attr_list import AttrListExtension
-        from markdown.extensions.sane_lists import SaneListExtension
-        from markdown.extensions.tables import TableExtension
-
-        extensions = [TableExtension(), SaneListExtension(), AttrListExtension()]
-        _MARKDOWN.append(markdown.Markdown(extensions=extensions, output_format="html"))
-    return _MARKDOWN[0]
-
-
 def render_inline(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
     """Render a one-paragraph Markdown string without its <p> wrapper."""
     out = render_block(text, ctx, path, first_line).strip()
@@ -118,7 +130,7 @@ def render_blocks(blocks: list[Block], ctx: MarkupContext, path: Path) -> str:
     stash = _Stash()
     lines, origins = _flatten(blocks, ctx, path, stash)
     source = _inline("\n".join(lines), ctx, path, origins, stash)
-    return stash.restore(_markdown().reset().convert(source))
+    return stash.restore(ctx.converters.markdown().convert(source))
 
 
 def _flatten(blocks: list[Block], ctx: MarkupContext, path: Path, stash: _Stash) -> tuple[list[str], list[int]]:
@@ -276,7 +288,7 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
     latex = INLINE.sub(lambda m: value_in_math(m) if m.group("value") else m.group(0), latex)
     latex = _paired_delimiters(latex)
     try:
-        mathml = latex_to_mathml(latex.strip(), display)
+        mathml = ctx.converters.mathml_of(latex.strip(), display)
         # display math scrolls sideways on a phone: a block wrapper, valid wherever the math stands
         return f'<span class="math-block">{mathml}</span>' if display == "block" else mathml
     except Exception as exc:  # latex2mathml raises many types for bad LaTeX, often without a message
@@ -303,15 +315,6 @@ LATEX_ERRORS = {
     "DoubleSuperscriptsError": "two superscripts in a row (use braces: `x^{ab}`)",
     "DoubleSubscriptsError": "two subscripts in a row (use braces: `x_{ab}`)",
 }
-
-
-def latex_to_mathml(latex: str, display: str) -> str:
-    key = f"{display}\0{latex}"
-    if key not in MATHML_MEMO:
-        from latex2mathml.converter import convert
-
-        MATHML_MEMO[key] = convert(latex, display=display)
-    return slim_mathml(MATHML_MEMO[key])
 
 
 _MATH_ENTITY = re.compile(r"&#x([0-9A-Fa-f]+);")
@@ -359,10 +362,7 @@ def _figure_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
 
 
 def _did_you_mean(name: str, values: dict[str, Any]) -> str:
-    import difflib  # only when reporting a mistake
-
-    close = difflib.get_close_matches(name.split(".")[0], list(values), n=1)
-    return f"; did you mean `{close[0]}`?" if close else ""
+    return did_you_mean(name.split(".")[0], values)
 
 
 def render_text(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:

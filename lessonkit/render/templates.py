@@ -11,17 +11,6 @@ from ..support.errors import UsageError
 from ..support.numbers import format_value
 
 DEFAULT_THEME = "default"
-# compiled templates kept between builds (site.build points it into the cache folder): compiling the theme costs
-# a warm build more than rendering it; Jinja compares a checksum of each template's source, so an edited theme recompiles
-BYTECODE_CACHE: jinja2.BytecodeCache | None = None
-
-
-def use_bytecode_cache(folder: Path | None) -> None:
-    global BYTECODE_CACHE
-    BYTECODE_CACHE = None
-    if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
-        BYTECODE_CACHE = TouchingBytecodeCache(str(folder))
 
 
 class TouchingBytecodeCache(jinja2.FileSystemBytecodeCache):
@@ -45,9 +34,15 @@ def theme_dirs(themes_root: Path, name: str) -> list[Path]:
     return dirs
 
 
-def make_env(dirs: list[Path], ui=None) -> jinja2.Environment:
-    """`ui`: the UI strings every template reads as `{{ ui.key }}` (lessonkit.i18n.load_ui); default the default
-    language's."""
+def make_env(dirs: list[Path], ui=None, compiled: Path | None = None) -> jinja2.Environment:
+    """`ui`: the UI strings every template reads as `{{ ui.key }}` (lessonkit.support.i18n.load_ui); default the
+    default language's. `compiled`: a folder keeping compiled templates between builds (the session's): compiling
+    the theme costs a warm build more than rendering it; Jinja compares a checksum of each template's source, so an
+    edited theme recompiles."""
+    bytecode = None
+    if compiled is not None:
+        compiled.mkdir(parents=True, exist_ok=True)
+        bytecode = TouchingBytecodeCache(str(compiled))
     env = jinja2.Environment(
         # theme templates by name along the search path; component templates by their absolute path
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader([str(d) for d in dirs]), PathLoader()]),
@@ -56,7 +51,7 @@ def make_env(dirs: list[Path], ui=None) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        bytecode_cache=BYTECODE_CACHE,
+        bytecode_cache=bytecode,
     )
     env.filters["num"] = format_value  # the same number formatting as {{ values }} in Markdown
     if ui is None:

@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-CACHE_FORMAT = "lessonkit-figure-cache-2"  # 2: the plotted data beside each SVG
+CACHE_FORMAT = "lessonkit-figure-cache-3"  # 2: the plotted data beside each SVG; 3: and its dark palette
 ENGINE_DIR = Path(__file__).parents[1]
 PRUNE_AFTER_DAYS = 30                 # an entry no build used for this long is removed after the next build
 MAX_CACHE_BYTES = 200 * 1024 * 1024   # above this, least recently used entries go first
@@ -79,32 +79,29 @@ class FigureCache:
     def enabled(self) -> bool:
         return self.folder is not None
 
-    def get(self, key: str) -> str | None:
+    def get_figure(self, key: str) -> tuple[str, dict, dict] | None:
+        """A drawn figure: its SVG (key.svg) and beside it (key.json) the numbers it plots (features.figdata) and
+        its colours' dark counterparts (features.palette); None unless both files are whole."""
         if not self.enabled:
             return None
-        path = self.folder / "figures" / f"{key}.svg"
+        svg_path, json_path = self.folder / "figures" / f"{key}.svg", self.folder / "figures" / f"{key}.json"
         try:
-            svg = path.read_text(encoding="utf-8")
-        except (FileNotFoundError, UnicodeDecodeError):
+            svg = svg_path.read_text(encoding="utf-8")
+            saved = json.loads(json_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
             return None
-        touch(path)
-        return svg
+        if not isinstance(saved, dict) or not isinstance(saved.get("data"), dict) \
+                or not isinstance(saved.get("palette"), dict):
+            return None
+        touch(svg_path)
+        touch(json_path)
+        return svg, saved["data"], saved["palette"]
 
-    def put(self, key: str, svg: str, data: dict | None = None) -> None:
-        """The SVG, and beside it (key.json) the numbers the figure plots (lessonkit.figdata)."""
+    def put_figure(self, key: str, svg: str, data: dict, palette: dict) -> None:
         if self.enabled:
-            if data is not None:
-                _write_atomic(self.folder / "figures" / f"{key}.json", json.dumps(data, ensure_ascii=False))
+            _write_atomic(self.folder / "figures" / f"{key}.json",
+                          json.dumps({"data": data, "palette": palette}, ensure_ascii=False, sort_keys=True))
             _write_atomic(self.folder / "figures" / f"{key}.svg", svg)
-
-    def get_data(self, key: str) -> dict | None:
-        if not self.enabled:
-            return None
-        try:
-            data = json.loads((self.folder / "figures" / f"{key}.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) else None
 
     def get_values(self, key: str) -> Any | None:
         """A lesson's computed values as an earlier build pickled them (our own file, as trusted as lesson.py).
@@ -177,7 +174,7 @@ def touch(path: Path | str) -> None:
 
 
 # what prune may remove, by folder: lessonkit's own entries only, whatever else a --cache-dir folder holds stays
-PRUNABLE = {"figures": re.compile(r"[0-9a-f]{64}\.svg"), "values": re.compile(r"[0-9a-f]{64}\.pickle"),
+PRUNABLE = {"figures": re.compile(r"[0-9a-f]{64}\.(?:svg|json)"), "values": re.compile(r"[0-9a-f]{64}\.pickle"),
             "templates": re.compile(r"__jinja2_.+\.cache"), "": re.compile(r"mathml-.+\.json|font\.json")}
 STALE_TMP = re.compile(r"\..+\.\d+\.tmp")   # left by a build killed while writing (see _write_atomic)
 

@@ -154,9 +154,8 @@ class UiStrings:
         try:
             return self._strings[key]
         except KeyError:
-            import difflib
-            close = difflib.get_close_matches(key, list(self._strings), n=1)
-            hint = f"; did you mean `ui.{close[0]}`?" if close else ""
+            from .suggest import did_you_mean
+            hint = did_you_mean(key, self._strings, "`ui.{}`")
             raise UnknownUiString(f"unknown UI string `ui.{key}`{hint}: it is in none of "
                                   f"{', '.join(str(f) for f in self._files)}") from None
 

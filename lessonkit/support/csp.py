@@ -10,9 +10,9 @@ import base64
 import hashlib
 import re
 
-# a live-reload server appends its own hash to script-src by rewriting this text: keep the order and spacing
 POLICY = ("default-src 'none'; script-src {scripts}; style-src {styles}; img-src data:; base-uri 'none'; "
           "form-action 'none'")
+CONNECT_SELF = "; connect-src 'self'"  # only in the preview: its reload script asks the server for news
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\btype=\"application/json\")[^>]*>(.*?)</script>", re.S | re.I)
 INLINE_STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S | re.I)
@@ -24,11 +24,12 @@ def source_hash(text: str) -> str:
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def policy(scripts: list[str], styles: list[str]) -> str:
-    """The policy allowing exactly these inline script and style bodies."""
+def policy(scripts: list[str], styles: list[str], connect_self: bool = False) -> str:
+    """The policy allowing exactly these inline script and style bodies (and, for the preview, connections back to
+    the server the page came from)."""
     def sources(bodies: list[str]) -> str:
         return " ".join(dict.fromkeys(source_hash(b) for b in bodies)) or "'none'"
-    return POLICY.format(scripts=sources(scripts), styles=sources(styles))
+    return POLICY.format(scripts=sources(scripts), styles=sources(styles)) + (CONNECT_SELF if connect_self else "")
 
 
 def violations(page: str, csp: str) -> list[str]:

@@ -1,0 +1,86 @@
+"""The assemble stage: each page draft filled once — figures, their data tables, the page's code (the theme's base
+code plus exactly the components it mounted, and the dark palette of the colours its figures draw) and the
+Content-Security-Policy listing their hashes — then checked against that policy."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import jinja2
+
+from ..draw.drawing import DrawnFigure, FigureKey
+from ..features import figdata
+from ..features.components import Components
+from ..features.palette import palette_css
+from ..render.draft import CodeHole, FigureDataHole, FigureHole, PageDraft
+from ..render.templates import read_asset
+from ..support import csp as content_security
+from ..support.errors import UsageError
+from ..support.paths import SitePaths
+
+
+class Assembler:
+    """Fills drafts from what the draw stage made. Code is assembled once per set of components (most pages share
+    one), figure data tables once per figure."""
+
+    def __init__(self, env: jinja2.Environment, components: Components, dirs: list[Path],
+                 figures: dict[FigureKey, DrawnFigure], preview_script: str | None = None):
+        self.env, self.components, self.figures = env, components, figures
+        self.base_js, self.base_css = read_asset(dirs, "lesson.js"), read_asset(dirs, "style.css")
+        self.preview_script = preview_script
+        self._code = functools.lru_cache(maxsize=None)(self._page_code)
+
+    def site(self, drafts: list[PageDraft]) -> dict[str, bytes]:
+        """Every page, and `.nojekyll` for GitHub Pages."""
+        pages = {draft.path: self.page(draft) for draft in drafts}
+        pages[SitePaths.NOJEKYLL] = b""
+        return pages
+
+    def page(self, draft: PageDraft) -> bytes:
+        palette: dict[str, str] = {}
+        for hole in draft.figures():
+            drawn = self.figures.get((hole.lesson, hole.name))
+            if drawn is not None:
+                palette.update(drawn.palette)
+        js, css = self._code(draft.components, draft.lesson_folder)
+        css = css + ("\n" + palette_css(palette).rstrip() if palette else "")
+        scripts = [js + "\n" + self.preview_script if self.preview_script else js]
+        policy = content_security.policy(scripts=scripts, styles=[css], connect_self=bool(self.preview_script))
+        code = {"script": scripts[0], "style": css, "policy": policy}
+        text = "".join(self._fill(part, code) for part in draft.parts)
+        return _checked(text, draft.template, policy)
+
+    def _page_code(self, kinds: tuple[str, ...], lesson_folder: Path | None) -> tuple[str, str]:
+        return self.components.page_code(kinds, self.base_js, self.base_css, lesson_folder)
+
+    def _fill(self, part, code: dict[str, str]) -> str:
+        if isinstance(part, str):
+            return part
+        if isinstance(part, CodeHole):
+            return code[part.what]
+        drawn = self.figures.get((part.lesson, part.name))
+        if drawn is None:  # drawing it failed: the build stops with the author's problem before writing anything
+            return ""
+        if isinstance(part, FigureHole):
+            return drawn.svg
+        if isinstance(part, FigureDataHole):
+            return self._figure_data(part, drawn.data)
+        raise TypeError(f"unknown hole {part!r}")
+
+    def _figure_data(self, hole: FigureDataHole, data: dict) -> str:
+        """The 「数据」 disclosure under a figure: the numbers it plots as tables, with a CSV link each."""
+        tables = figdata.view(data, hole.figure_id)
+        if not tables:
+            return ""
+        figure = {"id": hole.figure_id, "number": hole.number}
+        return self.env.get_template("partials/figure_data.html").render(figure=figure, tables=tables)
+
+
+def _checked(page: str, template: str, csp: str) -> bytes:
+    """A page the browser would partly block is the theme's mistake: say so rather than ship it."""
+    blocked = content_security.violations(page, csp)
+    if blocked:
+        raise UsageError(f"the theme's {template} makes a page its Content-Security-Policy would break: "
+                         + "; ".join(dict.fromkeys(blocked)) + " (inline code belongs in assets/lesson.js and "
+                         "assets/style.css, or in a component's widget.js and widget.css, whose hashes the policy lists)")
+    return page.encode("utf-8")

@@ -1,0 +1,49 @@
+"""Course navigation: the lessons in `order`, each with its sections, for the course contents, the pager (previous
+and next lesson) and `@lesson:slug#section` links. The component `themes/default/components/coursenav/` marks
+the section being read."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..support.paths import SitePaths
+from .glossary import Glossary
+
+UNORDERED = 10**6  # lessons without `order` come after those with one, by slug
+
+
+def order_key(meta: dict[str, Any], slug: str) -> tuple[int, str]:
+    order = meta.get("order")
+    return (order if isinstance(order, int) and not isinstance(order, bool) else UNORDERED), slug
+
+
+def in_course_order(lessons) -> list:
+    """Lesson sources, or computed lessons (which carry theirs as `.source`), in course order."""
+    def key(lesson):
+        source = getattr(lesson, "source", lesson)
+        return order_key(source.meta, source.slug)
+    return sorted(lessons, key=key)
+
+
+@dataclass
+class Course:
+    """What every page may link to: the lessons in order, with their sections; the glossary's terms, with their
+    definitions rendered once for the whole site."""
+    lessons: list[dict[str, Any]] = field(default_factory=list)
+    glossary: Glossary | None = None
+    definitions: dict[str, str] = field(default_factory=dict)
+
+    def find(self, slug: str) -> dict[str, Any] | None:
+        return next((entry for entry in self.lessons if entry["slug"] == slug), None)
+
+
+def course_entry(source) -> dict[str, Any]:
+    """A lesson as the course contents list it: title, address from the site root, numbered sections."""
+    title = source.meta.get("title") if isinstance(source.meta.get("title"), str) else source.slug
+    return {"slug": source.slug, "title": title, "url": SitePaths.lesson(source.slug),
+            "sections": [{"id": s.id, "number": n, "title": s.title} for n, s in enumerate(source.sections, start=1)]}
+
+
+def pager_link(page: str, context: dict[str, Any]) -> dict[str, str]:
+    """The previous or next lesson, as the pager on `page` links to it."""
+    return {"title": context["title"], "url": SitePaths.url(page, SitePaths.lesson(context["slug"]))}

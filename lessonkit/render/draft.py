@@ -1,0 +1,83 @@
+"""Page drafts: what the render stage hands to assembly. A draft is finished HTML text with typed holes for what is
+not known yet when the page is rendered — a figure still being drawn, the numbers it plots, and the page's own code
+(its one inline script and style, and the Content-Security-Policy listing their hashes), which depends on the
+components the page mounted and the colours its figures draw.
+
+Templates receive holes as objects and print them like any value (`{{ figure.svg }}`, `{{ assets.css | safe }}`):
+each prints a marker unique to this build, and `Holes.draft()` splits the rendered text at the markers right away,
+so a hole never survives as text and assembly never searches a page.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Union
+
+from markupsafe import Markup
+
+
+@dataclass(frozen=True)
+class FigureHole:
+    lesson: str
+    name: str
+
+
+@dataclass(frozen=True)
+class FigureDataHole:
+    """The 「数据」 disclosure under figure `name` (its tables, from what the figure plots)."""
+    lesson: str
+    name: str
+    figure_id: str
+    number: int
+
+
+@dataclass(frozen=True)
+class CodeHole:
+    what: str           # "script" | "style" | "policy"
+
+
+Hole = Union[FigureHole, FigureDataHole, CodeHole]
+SCRIPT, STYLE, POLICY = CodeHole("script"), CodeHole("style"), CodeHole("policy")
+WIDGET_ATTRIBUTE = re.compile(r'\sdata-widget="([\w-]+)"')
+
+
+@dataclass(frozen=True)
+class PageDraft:
+    path: str                           # the output path (support.paths.SitePaths)
+    template: str                       # the theme template it was rendered from, for messages
+    parts: tuple[Union[str, Hole], ...]
+    components: tuple[str, ...]         # the kinds it mounts (elements with data-widget="KIND"), sorted
+    lesson_folder: Path | None = None   # where its lesson's own components live
+    set_aside: int = 0                  # bytes of a course search index it carries, weighed apart from its budget
+
+    def figures(self) -> list[FigureHole]:
+        return [p for p in self.parts if isinstance(p, FigureHole)]
+
+
+@dataclass
+class Holes:
+    """Markers for the holes of one build's drafts."""
+    nonce: str = field(default_factory=lambda: secrets.token_hex(6))
+    known: list[Hole] = field(default_factory=list)
+    index: dict[Hole, int] = field(default_factory=dict)
+
+    def mark(self, hole: Hole) -> Markup:
+        """What a template prints for the hole."""
+        if hole not in self.index:
+            self.index[hole] = len(self.known)
+            self.known.append(hole)
+        return Markup(f"<!--lk-{self.nonce}-{self.index[hole]}-->")
+
+    def draft(self, text: str, path: str, template: str, lesson_folder: Path | None = None,
+              set_aside: int = 0) -> PageDraft:
+        pieces = re.split(f"<!--lk-{self.nonce}-(\\d+)-->", text)
+        parts: list[Union[str, Hole]] = []
+        for i, piece in enumerate(pieces):
+            if i % 2:
+                parts.append(self.known[int(piece)])
+            elif piece:
+                parts.append(piece)
+        kinds = sorted({k for p in parts if isinstance(p, str) for k in WIDGET_ATTRIBUTE.findall(p)})
+        return PageDraft(path, template, tuple(parts), tuple(kinds), lesson_folder, set_aside)
