@@ -11,7 +11,7 @@ import traceback
 from . import __version__
 from .commands import COMMANDS
 from .support.errors import ContentError, UsageError
-from .support.i18n import MESSAGE_LANGUAGES, message_language, say, set_message_language, translate
+from .support.i18n import MESSAGE_LANGUAGES, Speaker, message_language
 from .load.siteconfig import peek_language
 
 EXIT_CODES = "Exit codes: 0 success, 1 problems in the content (all listed), 2 usage error, 3 internal bug."
@@ -49,17 +49,17 @@ def main(argv: list[str] | None = None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
-    set_message_language(message_language(args.lang, peek_language(getattr(args, "content", None))))
+    say = args.say = Speaker(message_language(args.lang, peek_language(getattr(args, "content", None))))
     try:
         return COMMANDS[args.command].run(args)
     except ContentError as err:
         print(say("error: the content has {n} problem(s); nothing was written:", n=len(err.problems)),
               file=sys.stderr)
         for problem in err.problems:
-            print(f"  {problem}", file=sys.stderr)
+            print(f"  {say.problem(problem)}", file=sys.stderr)
         return 1
     except UsageError as err:
-        print(say("error: {message}", message=translate(str(err))), file=sys.stderr)
+        print(say("error: {message}", message=say.translate(str(err))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(say("interrupted: nothing was written (a previous site is left as it was)"), file=sys.stderr)
@@ -69,5 +69,3 @@ def main(argv: list[str] | None = None) -> int:
         print("\n" + say("This is a bug in lessonkit, not in your lesson: please report it with the traceback above."),
               file=sys.stderr)
         return 3
-    finally:
-        set_message_language(None)

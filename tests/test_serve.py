@@ -21,14 +21,12 @@ from pathlib import Path
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.commands.serve import Preview, allow_script, with_reload
+from lessonkit.commands.serve import Preview
 from lessonkit.support.paths import PROJECT
 from lessonkit.site import Options
 
 EVENT_WAIT = 10  # seconds; the keep-alive comes every 15 s, so an event before this came from the rebuild itself
 STARTUP_WAIT = 120  # seconds for a `serve` process to print its first lines (it builds the site first)
-CSP = ("default-src 'none'; script-src 'sha256-AAAA'; style-src 'sha256-BBBB'; img-src data:; base-uri 'none'; "
-       "form-action 'none'")
 
 
 def fetch(url: str) -> tuple[int, str]:
@@ -70,16 +68,6 @@ def save(path: Path, text: str) -> None:
     hidden = path.with_name(f".{path.name}.tmp")
     hidden.write_text(text, encoding="utf-8")
     os.replace(hidden, path)
-
-
-def theme_with_csp(tmp_path: Path) -> Path:
-    """A user theme whose head carries the strict CSP meta tag (as the default theme may)."""
-    themes = tmp_path / "themes"
-    (themes / "csp" / "partials").mkdir(parents=True)
-    os.symlink(PROJECT / "themes" / "default", themes / "default")
-    (themes / "csp" / "partials" / "extend_head.html").write_text(
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">', encoding="utf-8")
-    return themes
 
 
 class Lines:
@@ -231,37 +219,22 @@ def sha256_source(script: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
 
 
-def test_csp_gets_the_reload_scripts_hash_and_connect_src():
-    page = f'<html><head><meta http-equiv="Content-Security-Policy" content="{CSP}"></head><body><p>x</p></body></html>'
-    served = with_reload(page, "abc-1")
-    script = re.search(r"<script>(.*?)</script></body>", served).group(1)
-    policy = re.search(r'content="([^"]*)"', served).group(1)
+def test_served_page_runs_the_reload_script_under_its_own_policy_and_build_never_adds_it(start_preview, run_build):
+    server = start_preview()
+    page = fetch(server.url + "demo/")[1]
+    policy = re.search(r'Content-Security-Policy" content="([^"]*)"', page).group(1)
     directives = {d.split()[0]: d.split()[1:] for d in policy.split("; ")}
-    assert directives["script-src"] == ["'sha256-AAAA'", sha256_source(script)]
+    scripts = re.findall(r"<script>(.*?)</script>", page, flags=re.S)
+    assert len(scripts) == 1 and "new EventSource('/__reload?build=" in scripts[0]  # one script, the hook in it
+    assert directives["script-src"] == [sha256_source(scripts[0])]
     assert directives["connect-src"] == ["'self'"]
-    for kept in ("default-src 'none'", "style-src 'sha256-BBBB'", "img-src data:", "base-uri 'none'",
-                 "form-action 'none'"):
+    for kept in ("default-src 'none'", "img-src data:", "base-uri 'none'", "form-action 'none'"):
         assert kept in policy
 
-
-def test_csp_without_script_src_inherits_default_src_and_drops_none():
-    widened = allow_script("default-src 'none'", "x")
-    assert widened == f"default-src 'none'; script-src {sha256_source('x')}; connect-src 'self'"
-
-
-def test_served_page_under_csp_and_built_files_never_hold_the_hook(start_preview, tmp_path, make_lesson, run_build):
-    themes = theme_with_csp(tmp_path)
-    server = start_preview(themes, "csp")
-    page = fetch(server.url + "demo/")[1]
-    script = re.search(r"<script>(\(function\(\)\{var s=new EventSource.*?)</script>", page).group(1)
-    assert sha256_source(script) in re.search(r'Content-Security-Policy" content="([^"]*)"', page).group(1)
-    built = [p for p in server.preview.site.rglob("*") if p.is_file()]
-    assert built and not any(b"__reload" in p.read_bytes() for p in built)
-
-    code, _, err, out = run_build("--theme", "csp", "--themes-dir", str(themes))
+    code, _, err, out = run_build()
     assert code == 0, err
-    assert f'content="{CSP}"' in (out / "demo" / "index.html").read_text(encoding="utf-8")  # untouched
-    assert not any(b"__reload" in p.read_bytes() for p in out.rglob("*") if p.is_file())
+    built = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "__reload" not in built and "connect-src" not in built
 
 
 def test_new_serve_edit_build_as_a_new_author_would(tmp_path, run_build):

@@ -28,24 +28,29 @@ def add_site_options(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..write.output import check_out_dir, recover_killed_build
+    report, out = build_site(args)
+    if not args.quiet:
+        print_summary(report, out, args.say)
+    if args.verbose:
+        print_sources(args, args.say)
+    return 0
+
+
+def build_site(args: argparse.Namespace):
+    """Build as the options say; the build's report and the output folder (for commands that go on from there)."""
     from ..site import Options, build
+    from ..write.output import check_out_dir, recover_killed_build
 
     out = check_out_dir(args.out, PROJECT, [args.content, args.themes_dir, PROJECT / "content", PROJECT / "themes"])
     recover_killed_build(out)
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
                            theme=args.theme, lesson=args.lesson,
                            cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs))
-    if not args.quiet:
-        print_summary(report, out)
-    if args.verbose:
-        print_sources(args)
-    return 0
+    return report, out
 
 
-def print_sources(args: argparse.Namespace) -> None:
+def print_sources(args: argparse.Namespace, say) -> None:
     """Where this build read from: for `-v`, when a page is not what you expected."""
-    from ..support.i18n import say
     from ..render.templates import theme_dirs
 
     print("  " + say("content: {path}", path=args.content.resolve()))
@@ -64,11 +69,11 @@ def report_theme(args: argparse.Namespace) -> str:
     return load_site_config(args.content.resolve(), []).theme
 
 
-def print_summary(report, out: Path) -> None:
-    """One screen, like Hugo's: what was built, from where, how heavy and how fast (in the message language)."""
-    from ..support.i18n import say
+def print_summary(report, out: Path, say) -> None:
+    """One screen, like Hugo's: what was built, from where, how heavy and how fast (`say`: the command's voice,
+    support.i18n.Speaker)."""
 
-    lessons = [name for name in report.pages if name.endswith("/index.html")]
+    lessons = report.lessons
     html = sorted(name for name in report.sizes if name.endswith(".html"))
     rows = [
         (say("Lessons"), f"{len(lessons)}"),

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..support import chromium
 from ..support.errors import UsageError
+from ..support.paths import SitePaths
 from . import build as build_command
 
 HELP = "build, then print every lesson to OUT/<slug>.pdf with headless Chromium"
@@ -26,20 +27,14 @@ def run(args: argparse.Namespace) -> int:
     reason = chromium.missing()
     if reason:
         raise UsageError(f"cannot print PDFs: {reason}")
-    build_command.run(argparse.Namespace(**{**vars(args), "quiet": True}))
-    out = args.out.expanduser().resolve()
-    slugs = sorted(path.parent.name for path in out.glob("*/index.html"))
+    report, out = build_command.build_site(args)
     editions = [False, True] if args.answers else [False]
-    written = print_lessons(out, slugs, editions)
+    written = print_lessons(out, report.lessons, editions)
     if not args.quiet:
-        print(f"printed {len(slugs)} lesson(s) into {out}" + (" (with teacher editions)" if args.answers else ""))
+        print(f"printed {len(report.lessons)} lesson(s) into {out}" + (" (with teacher editions)" if args.answers else ""))
         for path in written:
             print(f"  {path}  {path.stat().st_size / 1024:7.1f} KB")
     return 0
-
-
-def pdf_name(slug: str, answers: bool) -> str:
-    return f"{slug}-answers.pdf" if answers else f"{slug}.pdf"
 
 
 def print_lessons(out: Path, slugs: list[str], editions: list[bool], browser=None) -> list[Path]:
@@ -57,10 +52,10 @@ def print_lessons(out: Path, slugs: list[str], editions: list[bool], browser=Non
 
 
 def print_page(browser, out: Path, slug: str, answers: bool) -> Path:
-    target = out / pdf_name(slug, answers)
+    target = out / SitePaths.pdf(slug, answers)
     page = browser.new_page()
     try:
-        page.goto((out / slug / "index.html").as_uri(), wait_until="load")
+        page.goto((out / SitePaths.lesson(slug)).as_uri(), wait_until="load")
         if not answers:
             page.evaluate("document.documentElement.classList.add('print-student')")
         page.emulate_media(media="print")

@@ -3,8 +3,9 @@ and the open page reloads by itself, usually within a second. A mistake turns th
 (also printed here); save the fix and the lesson comes back. The preview builds into a temporary folder and never
 touches output/. Stop with Ctrl+C.
 
-How: a thread polls the watched files' modification times; each served HTML page gets a small script (only in the
-response, never in the files) that waits on /__reload (Server-Sent Events) and reloads after the next build.
+How: a thread polls the watched files' modification times; the preview's own build appends a small script to every
+page's code (never `build`'s: output/ never holds it) that waits on /__reload (Server-Sent Events) and reloads after
+the next build.
 """
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import argparse
 import html
 import mimetypes
 import os
-import re
 import secrets
 import shutil
 import signal
@@ -27,9 +27,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from ..support.csp import source_hash
-from ..support.i18n import current_message_language, say, translate
 from ..support.paths import PROJECT
+from ..support.i18n import Speaker
 from .build import add_site_options
 
 HELP = "preview the site in the browser, rebuilt and reloaded on every save"
@@ -38,8 +37,6 @@ SETTLE_SECONDS = 0.05
 RELOAD_PATH = "/__reload"
 KEEPALIVE_SECONDS = 15
 IGNORED_DIRS = {"__pycache__", "node_modules"}
-CSP_META = re.compile(r"<meta\b[^>]*\bhttp-equiv\s*=\s*[\"']?Content-Security-Policy[\"']?[^>]*>", re.I)
-CSP_CONTENT = re.compile(r"(\bcontent\s*=\s*)\"([^\"]*)\"", re.I)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -57,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
     # only the figures an edit changed are drawn anyway
     options = Options(content=args.content.resolve(), out=Path("."), themes=args.themes_dir.resolve(),
                       theme=args.theme, lesson=args.lesson, jobs=1)
-    preview = Preview(options, quiet=args.quiet, verbose=args.verbose)
+    say = args.say
+    preview = Preview(options, quiet=args.quiet, verbose=args.verbose, say=say)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl+C: the temporary site is removed
     try:
         server = preview.start(args.host, args.port)
@@ -97,7 +95,7 @@ class BuildState:
 class Preview:
     """Builds the site into a temporary folder and rebuilds it whenever a file under content/ or themes/ changes."""
 
-    def __init__(self, options, quiet: bool = False, verbose: bool = False):
+    def __init__(self, options, quiet: bool = False, verbose: bool = False, say: Speaker | None = None):
         from ..render.templates import theme_dirs
 
         if not options.content.is_dir():
@@ -111,9 +109,10 @@ class Preview:
         options.cache = options.cache or PROJECT / ".cache" / "lessonkit"  # build's cache: only changed figures redraw
         self.options = options
         self.quiet, self.verbose = quiet, verbose
+        self.speak = say or Speaker()
         self.session = secrets.token_hex(4)
         self.generation = 0
-        self.state = BuildState(f"{self.session}-0", [say("the site has not been built yet")])
+        self.state = BuildState(f"{self.session}-0", [self.speak("the site has not been built yet")])
         self.changed = threading.Condition()
         self.stopping = threading.Event()
         self.seen = self.snapshot()
@@ -148,27 +147,29 @@ class Preview:
         from ..site import build
 
         started = time.perf_counter()
+        build_id = f"{self.session}-{self.generation + 1}"
+        self.options.preview_script = reload_script(build_id)  # the pages of this build ask for the next one
         problems: list[str] | None
         try:
             report = build(self.options)
             problems = None
         except ContentError as err:
-            problems = [str(p) for p in err.problems]
+            problems = [self.speak.problem(p) for p in err.problems]
         except UsageError as err:
-            problems = [translate(str(err))]
+            problems = [self.speak.translate(str(err))]
         except Exception:  # our bug: show it, keep serving, let the author keep working
             problems = ["internal error in lessonkit (please report it):\n" + traceback.format_exc()]
         seconds = time.perf_counter() - started
         with self.changed:
             self.generation += 1
-            self.state = BuildState(f"{self.session}-{self.generation}", problems)
+            self.state = BuildState(build_id, problems)
             self.changed.notify_all()
         why = f" ({reason})" if reason else ""
         if problems is None:
-            self.say(say("built in {seconds:.2f} s{why}", seconds=seconds, why=why)
+            self.say(self.speak("built in {seconds:.2f} s{why}", seconds=seconds, why=why)
                      + (f" · {len(report.pages)} files" if self.verbose else ""))
         else:
-            print(say("error: the content has {n} problem(s){why}; the page shows them until they are fixed:",
+            print(self.speak("error: the content has {n} problem(s){why}; the page shows them until they are fixed:",
                       n=len(problems), why=why), file=sys.stderr, flush=True)
             for problem in problems:
                 print(f"  {problem}", file=sys.stderr, flush=True)
@@ -284,7 +285,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if rel == "" or rel.endswith("/"):
             rel += "index.html"
         if state.problems is not None and rel.endswith(".html"):
-            self.send_html(HTTPStatus.INTERNAL_SERVER_ERROR, error_page(state.problems), state.build_id)
+            self.send_html(HTTPStatus.INTERNAL_SERVER_ERROR, error_page(state.problems, self.preview.speak),
+                           state.build_id)
             return
         target = (site / rel).resolve()
         inside = target == site.resolve() or site.resolve() in target.parents
@@ -299,14 +301,16 @@ class PreviewHandler(BaseHTTPRequestHandler):
         except OSError:
             data = None
         if data is None:
-            self.send_html(HTTPStatus.NOT_FOUND, not_found_page(url_path), state.build_id)
-        elif target.suffix == ".html":
-            self.send_html(HTTPStatus.OK, data.decode("utf-8"), state.build_id)
+            self.send_html(HTTPStatus.NOT_FOUND, not_found_page(url_path, self.preview.speak), state.build_id)
+        elif target.suffix == ".html":  # built with the reload script and its hash in the page's policy
+            self.send_bytes(HTTPStatus.OK, data, "text/html; charset=utf-8")
         else:
             self.send_bytes(HTTPStatus.OK, data, mimetypes.guess_type(target.name)[0] or "application/octet-stream")
 
     def send_html(self, status: HTTPStatus, page: str, build_id: str) -> None:
-        self.send_bytes(status, with_reload(page, build_id).encode("utf-8"), "text/html; charset=utf-8")
+        """One of the preview's own pages (an error list, not found): no policy, the reload script at its end."""
+        page = page.replace("</body>", f"<script>{reload_script(build_id)}</script></body>", 1)
+        self.send_bytes(status, page.encode("utf-8"), "text/html; charset=utf-8")
 
     def send_bytes(self, status: HTTPStatus, data: bytes, content_type: str) -> None:
         self.send_response(status)
@@ -340,42 +344,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
             return
 
 
-# ── what the preview adds to pages ──────────────────────────────────────────────────────────────────────────────────
+# ── what the preview adds to pages: its script, which the build puts into every page's own code ──────────────────────────────────────────────────────────────────────────────────
 def reload_script(build_id: str) -> str:
     """Reload the page when the server reports a build newer than the one this page came from."""
     return ("(function(){var s=new EventSource('" + RELOAD_PATH + "?build=" + build_id + "');"
             "s.onmessage=function(){s.close();location.reload();};})();")
-
-
-def with_reload(page: str, build_id: str) -> str:
-    """The page plus the reload script, with its Content-Security-Policy (if any) widened just enough to run it."""
-    script = reload_script(build_id)
-
-    def widen(meta: re.Match) -> str:
-        return CSP_CONTENT.sub(lambda c: f'{c.group(1)}"{allow_script(c.group(2), script)}"', meta.group(0), count=1)
-
-    page = CSP_META.sub(widen, page)  # every policy on the page must allow it
-    tag = f"<script>{script}</script>"
-    end = page.rfind("</body>")
-    return page[:end] + tag + page[end:] if end >= 0 else page + tag
-
-
-def allow_script(policy: str, script: str) -> str:
-    """A CSP that also lets this one inline script run and connect back to the preview server."""
-    directives: dict[str, list[str]] = {}
-    for part in policy.split(";"):
-        words = part.split()
-        if words:
-            directives.setdefault(words[0].lower(), words[1:])
-    scripts = directives.get("script-src", list(directives.get("default-src", [])))
-    directives["script-src"] = _add_source(scripts, source_hash(script))
-    directives["connect-src"] = _add_source(directives.get("connect-src", []), "'self'")
-    return "; ".join(" ".join([name] + sources) for name, sources in directives.items())
-
-
-def _add_source(sources: list[str], source: str) -> list[str]:
-    kept = [s for s in sources if s.lower() != "'none'"]  # 'none' beside a source would be contradictory
-    return kept if source in kept else kept + [source]
 
 
 PAGE_STYLE = ("body{font:16px/1.6 system-ui,'Noto Sans CJK SC','PingFang SC','Microsoft YaHei',sans-serif;"
@@ -384,18 +357,18 @@ PAGE_STYLE = ("body{font:16px/1.6 system-ui,'Noto Sans CJK SC','PingFang SC','Mi
               "padding:.5rem .8rem;margin:0;font:14px/1.5 ui-monospace,monospace}")
 
 
-def error_page(problems: list[str]) -> str:
+def error_page(problems: list[str], say: Speaker) -> str:
     here = str(Path.cwd()) + os.sep  # content/x/lesson.md:3 reads better than the full path
     items = "\n".join(f"<li><pre>{html.escape(p.replace(here, ''))}</pre></li>" for p in problems)
-    return (f'<!DOCTYPE html>\n<html lang="{current_message_language()}">\n<head>\n<meta charset="utf-8">\n'
+    return (f'<!DOCTYPE html>\n<html lang="{say.lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{say('Build failed · lessonkit preview')}</title>\n<style>{PAGE_STYLE}</style>\n</head>\n"
             f"<body>\n<main>\n<h1>{say('Build failed: {n} problem(s)', n=len(problems))}</h1>\n"
             f"<p>{say('Fix the files and save them: this page reloads by itself.')}</p>\n"
             f'<ol class="problems">\n{items}\n</ol>\n</main>\n</body>\n</html>\n')
 
 
-def not_found_page(url_path: str) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="{current_message_language()}">\n<head>\n<meta charset="utf-8">\n'
+def not_found_page(url_path: str, say: Speaker) -> str:
+    return (f'<!DOCTYPE html>\n<html lang="{say.lang}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{say('Page not found')}</title>\n<style>{PAGE_STYLE}</style>\n</head>\n<body>\n<main>\n"
             f"<h1>{html.escape(say('Not found: {path}', path=url_path))}</h1>\n"
             f'<p><a href="/">{say("Course contents")}</a></p>\n</main>\n</body>\n</html>\n')

@@ -26,7 +26,6 @@ DEFAULT = "zh-CN"
 MESSAGE_LANGUAGES = ("zh-CN", "en")
 CATALOGS = Path(__file__).parents[1] / "messages"
 
-_message_language: str | None = None  # set for one command run by cli.main; None: decided from the environment
 
 
 def normalize(code: str | None) -> str | None:
@@ -59,17 +58,25 @@ def message_language(cli: str | None = None, site: str | None = None) -> str:
     return locale_language() or DEFAULT
 
 
-def set_message_language(lang: str | None) -> None:
-    global _message_language
-    _message_language = lang
-
-
-def current_message_language() -> str:
-    return _message_language or message_language()
-
-
 def is_chinese(lang: str | None = None) -> bool:
-    return (lang or current_message_language()) == "zh-CN"
+    return (lang or message_language()) == "zh-CN"
+
+
+class Speaker:
+    """The command's voice in one language (cli.main makes one per run and hands it to the command as `args.say`):
+    `say("built {n} lesson(s)", n=2)`, `say.translate(message)`, `say.problem(problem)`."""
+
+    def __init__(self, lang: str | None = None):
+        self.lang = lang or message_language()
+
+    def __call__(self, template: str, **values: Any) -> str:
+        return say(template, self.lang, **values)
+
+    def translate(self, text: str | None) -> str | None:
+        return translate(text, self.lang)
+
+    def problem(self, problem) -> str:
+        return problem.render(self.lang)
 
 
 # ── messages ────────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -98,7 +105,7 @@ def catalog(lang: str) -> list[tuple[re.Pattern, str]]:
 def translate(text: str | None, lang: str | None = None, depth: int = 0) -> str | None:
     """`text` in `lang` (default: the message language) when the catalog has its template; else unchanged.
     Placeholder values are translated too when they are themselves catalog messages (a did-you-mean hint, `none`)."""
-    lang = lang or current_message_language()
+    lang = lang or message_language()
     if not text or depth > 4:
         return text
     for pattern, translated in catalog(lang):
@@ -114,7 +121,7 @@ def is_translated(text: str, lang: str) -> bool:
 
 
 def expected_tail(expected: str, lang: str | None = None) -> str:
-    lang = lang or current_message_language()
+    lang = lang or message_language()
     if is_chinese(lang):
         return f"（应为 {translate(expected, lang)}）"
     return f" (expected {translate(expected, lang)})"
@@ -123,7 +130,7 @@ def expected_tail(expected: str, lang: str | None = None) -> str:
 def say(template: str, lang: str | None = None, **values: Any) -> str:
     """A line of the command's own output (build summary, headers): the catalog's translation of the template
     itself, then formatted with `values`."""
-    lang = lang or current_message_language()
+    lang = lang or message_language()
     return _raw_catalog(lang).get(template, template).format(**values)
 
 

@@ -1,4 +1,4 @@
-"""`serve` in a real browser: the open page reloads itself after a save, under the page's strict CSP."""
+"""`serve` in a real browser: the open page reloads itself after a save, under the page's own strict CSP."""
 from __future__ import annotations
 
 import os
@@ -10,20 +10,12 @@ from lessonkit.commands.serve import Preview
 from lessonkit.support.paths import PROJECT
 from lessonkit.site import Options
 
-CSP = ("default-src 'none'; script-src 'sha256-AAAA'; style-src 'sha256-BBBB'; img-src data:; base-uri 'none'; "
-       "form-action 'none'")
-
-
 @pytest.fixture
 def preview(make_lesson, tmp_path):
-    """A preview of one small lesson, with a theme whose pages carry a strict CSP (nothing may connect anywhere)."""
+    """A preview of one small lesson; its pages carry the engine's strict CSP (which lets only their own code run and
+    connect only back to the preview server)."""
     make_lesson()
-    themes = tmp_path / "themes"
-    (themes / "csp" / "partials").mkdir(parents=True)
-    os.symlink(PROJECT / "themes" / "default", themes / "default")
-    (themes / "csp" / "partials" / "extend_head.html").write_text(
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">', encoding="utf-8")
-    options = Options(content=tmp_path / "content", out=tmp_path / "unused", themes=themes, theme="csp",
+    options = Options(content=tmp_path / "content", out=tmp_path / "unused", themes=PROJECT / "themes",
                       cache=tmp_path / "cache")
     server = Preview(options, quiet=True).start("127.0.0.1", 0)
     yield server
