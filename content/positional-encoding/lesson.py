@@ -193,6 +193,17 @@ def wave_512():
             "decades": float(np.log10(lam[-1] / lam[0]))}
 
 
+@lesson.value
+def pe_colour_levels():
+    """Figure 1's colour steps: the encoding (in [−1, 1]) is shown in 9 colours centred on −1, −0.75, …, 1, i.e. each
+    value takes the colour of the nearest multiple of 0.25; the bins' edges lie half a step either side of a centre,
+    and the colour bar shows exactly these bins."""
+    centres = np.linspace(-1, 1, 9)
+    half = (centres[1] - centres[0]) / 2
+    return {"centres": centres.tolist(), "step": float(2 * half),
+            "edges": np.concatenate([centres - half, [centres[-1] + half]]).tolist(), "ticks": [-1.0, 0.0, 1.0]}
+
+
 # ---------------------------------------------------------------- §3 RoPE
 
 @lesson.value
@@ -358,34 +369,29 @@ def alibi16():
     alt="热图，纵轴是位置 0 到 {{ pe_last.pos }}，横轴是维度 0 到 {{ pe_last.dim }}，颜色从 −1（蓝）到 1（橙）。"
         "第 0、1 列的颜色每隔几行就变一次，像细条纹；往右条纹越来越宽；最右边几列几乎整列同色："
         "偶数列接近 0，奇数列接近 1。")
-def pe_heatmap(plt, pe_table, pe_d, pe_positions):
-    from matplotlib.cm import ScalarMappable
+def pe_heatmap(plt, pe_table, pe_colour_levels):
     from matplotlib.colors import BoundaryNorm, LinearSegmentedColormap
 
-    levels = 9                                   # coarse colour steps keep the SVG small
-    cmap = LinearSegmentedColormap.from_list("pe", [BLUE, "#f7f7f7", ORANGE], N=levels)
     table = np.asarray(pe_table)
-    steps = np.rint((table + 1) / 2 * (levels - 1)).astype(int)
+    levels = pe_colour_levels
+    cmap = LinearSegmentedColormap.from_list("pe", [BLUE, "#f7f7f7", ORANGE], N=len(levels["centres"]))
+    norm = BoundaryNorm(levels["edges"], cmap.N)      # the cells and the colour bar share these bins
+    n_pos, d = table.shape
     fig, ax = plt.subplots(figsize=(5.6, 3.5))
-    for col in range(pe_d):                      # one rectangle per run of equal colour down a column
-        start = 0
-        for row in range(1, pe_positions + 1):
-            if row == pe_positions or steps[row, col] != steps[start, col]:
-                ax.bar(col + 0.5, row - start, bottom=start, width=1.0, color=cmap(steps[start, col]),
-                       linewidth=0, clip_on=False)
-                start = row
-    ax.set(xlim=(0, pe_d), ylim=(pe_positions, 0))
-    ax.set_xticks(np.arange(0, pe_d, 2) + 0.5, [str(v) for v in range(0, pe_d, 2)])
-    ax.set_yticks(np.arange(0, pe_positions, 4) + 0.5, [str(v) for v in range(0, pe_positions, 4)])
+    # a real heatmap: the mesh holds the encoding itself (the figure's data table is this matrix)
+    # unclipped: no clip-path per cell; edges in the cell's own colour close the hairline seams between cells
+    mesh = ax.pcolormesh(table, cmap=cmap, norm=norm, edgecolors="face", linewidth=0.3, clip_on=False)
+    ax.set(xlim=(0, d), ylim=(n_pos, 0))
+    ax.set_xticks(np.arange(0, d, 2) + 0.5, [str(v) for v in range(0, d, 2)])
+    ax.set_yticks(np.arange(0, n_pos, 4) + 0.5, [str(v) for v in range(0, n_pos, 4)])
     ax.tick_params(length=0)
     ax.set_xlabel("维度（0 起；偶数列 sin，奇数列 cos）")
     ax.set_ylabel("位置 pos")
     for spine in ax.spines.values():
         spine.set_visible(False)
-    norm = BoundaryNorm(np.linspace(-1, 1, levels + 1), levels)
-    bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, ticks=[-1, 0, 1], shrink=0.7, pad=0.03)
+    bar = fig.colorbar(mesh, ax=ax, ticks=levels["ticks"], shrink=0.7, pad=0.03)
     bar.outline.set_visible(False)
-    bar.ax.set_yticklabels(["−1", "0", "1"])
+    bar.ax.set_yticklabels([fmt(v, "g") for v in levels["ticks"]])
     return fig
 
 
@@ -417,8 +423,12 @@ def pe_offset(plt, pe_dot):
         "中图 q 在第 5 位、k 在第 3 位，两支箭头都多转了一些，但它们之间的夹角和左图相同。"
         "右图是 8 乘 8 的数字表，行是查询位置 m，列是键位置 n，同一条对角斜线上的数字完全相同。")
 def rope_rotation(plt, rope_pair, rope_check, rope_d):
+    from matplotlib.colors import Normalize
+
     theta, q, k = rope_pair["theta"], np.array(rope_pair["q"]), np.array(rope_pair["k"])
     fig, axs = plt.subplots(1, 3, figsize=(7.6, 3.0), gridspec_kw={"width_ratios": [1, 1, 1.15]})
+    for ax in axs:
+        ax.set_anchor("N")      # tops aligned: the page lays the panels out left to right, in the caption's order
     for ax, (m, n) in zip(axs[:2], rope_pair["cases"]):
         qm, kn = rotate2(q, m * theta), rotate2(k, n * theta)
         ax.add_patch(plt_circle(ax))
@@ -428,8 +438,7 @@ def rope_rotation(plt, rope_pair, rope_check, rope_d):
             ax.text(v[0] * 1.08, v[1] * 1.08 + 0.06, label, color=color, fontsize=9.5,
                     ha="left" if v[0] >= 0.2 else ("right" if v[0] < -0.2 else "center"), va="bottom")
         a0, a1 = sorted([np.degrees(np.arctan2(qm[1], qm[0])), np.degrees(np.arctan2(kn[1], kn[0]))])
-        t = np.radians(np.linspace(a0, a1, 20))
-        ax.plot(0.35 * np.cos(t), 0.35 * np.sin(t), color=GREY, linewidth=1)
+        ax.add_patch(plt_arc(a0, a1))              # a mark for the angle, not data: a patch, not a plotted line
         ax.text(0, -0.08, f"夹角 {fmt(np.degrees(np.arccos(qm @ kn)), '.1f')}°", fontsize=8.5, color=GREY,
                 ha="center", va="top")
         ax.set_title(f"m = {m}，n = {n}\nq·k = {fmt(qm @ kn)}", fontsize=10)
@@ -441,8 +450,8 @@ def rope_rotation(plt, rope_pair, rope_check, rope_d):
     grid = np.array(rope_check["grid"])
     ax = axs[2]
     lim = np.abs(grid).max()
-    cmap = plt_colormap("PuOr_r")
-    cells(ax, [[cmap(0.5 + v / (3.2 * lim)) for v in row] for row in grid])
+    # pale colours (the map's middle 5/8) keep the numbers on the cells readable
+    heatmap(ax, grid, plt_colormap("PuOr_r"), Normalize(-1.6 * lim, 1.6 * lim))
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
             ax.text(j + 0.5, i + 0.5, f"{grid[i, j]:.1f}".replace("-", "−"), ha="center", va="center", fontsize=7.5)
@@ -460,16 +469,23 @@ def rope_rotation(plt, rope_pair, rope_check, rope_d):
     return fig
 
 
-def cells(ax, colors):
-    """A grid of coloured squares, row 0 at the top; bars without clipping keep the SVG small (no clip-path each)."""
-    for i, row in enumerate(colors):
-        ax.bar(np.arange(len(row)) + 0.5, 0.92, bottom=i + 0.04, width=0.92, color=row, linewidth=0, clip_on=False)
+def heatmap(ax, matrix, cmap, norm):
+    """A matrix as coloured squares, row 0 at the top, white gaps between them (the page's background in dark mode):
+    a colour mesh, so the figure's data table is the matrix itself. Unclipped: no clip-path in the SVG."""
+    ax.pcolormesh(matrix, cmap=cmap, norm=norm, edgecolors="#ffffff", linewidth=1.5, clip_on=False)
 
 
 def plt_colormap(name):
     from matplotlib import colormaps
 
     return colormaps[name]
+
+
+def plt_arc(a0, a1):
+    """The arc marking the angle between the two arrows, from a0° to a1°, radius 0.35."""
+    from matplotlib.patches import Arc
+
+    return Arc((0, 0), 0.7, 0.7, theta1=a0, theta2=a1, color=GREY, linewidth=1)
 
 
 def plt_circle(ax):
@@ -488,14 +504,15 @@ def plt_circle(ax):
         "最后一行是 {{ alibi.row_last:g }}；右上三角标着遮住。右图是 {{ alibi.heads }} 条从 0 出发向下的直线，"
         "横轴是距离 i − j，纵轴是加到分数上的偏置，斜率从 {{ alibi.first:g }} 到 {{ alibi.last }} 依次变缓。")
 def alibi_bias(plt, alibi):
-    from matplotlib.colors import LinearSegmentedColormap
+    from matplotlib.colors import LinearSegmentedColormap, Normalize
 
     bias = np.array(alibi["bias"])
     n = alibi["n"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.4, 3.0), gridspec_kw={"width_ratios": [1, 1.25]})
     cmap = LinearSegmentedColormap.from_list("alibi", ["#b2182b", "#fddbc7", "#ffffff"], N=8)
+    cmap.set_bad("#eeeeee")                        # the masked cells: no score, no bias
     shown = np.where(np.tril(np.ones((n, n), dtype=bool)), bias, np.nan)
-    cells(left, [["#eeeeee" if np.isnan(v) else cmap(1 - v / bias.min()) for v in row] for row in shown])
+    heatmap(left, np.ma.masked_invalid(shown), cmap, Normalize(bias.min(), 0))
     for i in range(n):
         for j in range(n):
             text = fmt(bias[i, j], "g") if j <= i else "×"
@@ -517,7 +534,8 @@ def alibi_bias(plt, alibi):
     dist = np.arange(0, 17)
     colors = [VERMILION, ORANGE, PURPLE, SKY, BLUE, GREEN, GREY, "#000000"]
     for h, (slope, inv, color) in enumerate(zip(alibi["slopes"], alibi["inverse"], colors)):
-        right.plot(dist, -slope * dist, color=color, linewidth=1.5, linestyle="-" if h % 2 == 0 else "--")
+        right.plot(dist, -slope * dist, color=color, linewidth=1.5, linestyle="-" if h % 2 == 0 else "--",
+                   label=f"第 {h + 1} 个头（斜率 1/{inv:g}）")           # names the column in the figure's data
         if h in (0, 1, 2, 7):
             right.annotate(f"1/{inv:g}", xy=(dist[-1], -slope * dist[-1]), xytext=(3, 0),
                            textcoords="offset points", va="center", fontsize=9, color=color)
