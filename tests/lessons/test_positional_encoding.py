@@ -375,3 +375,68 @@ def test_pe_heatmap_colour_bar_bins_are_the_cells_quantisation(registry, values)
         for j, v in enumerate(pe_vector(p, 16)):
             nearest = round((v + 1) / 0.25)                              # 0 … 8: −1, −0.75, …, 1
             assert np.allclose(cell_colours[p, j], bin_colours[nearest]), (p, j, v)
+
+
+# ---------------------------------------------------------------- claims and numbers the page makes (issue 19)
+
+def page_text(page):
+    import sys
+    sys.path.insert(0, str(PROJECT / "tests"))
+    from pagetext import visible_text
+    return visible_text(page)
+
+
+def test_rope_long_term_decay_rises_at_some_steps(values, page):
+    """RoFormer §3.4.3: the relative upper bound (1/(d/2)) Σ_{j=1}^{d/2} |S_j|, S_j = Σ_{k<j} e^{i·r·θ_k}, for d = 128
+    and relative distances r = 0 … 256, summed here term by term with cmath. It falls overall, but not monotonically."""
+    d = 128
+    thetas = [10000 ** (-2 * k / d) for k in range(d // 2)]
+
+    def bound(r):
+        total, partial = 0.0, 0
+        for theta in thetas:
+            partial += cmath.exp(1j * r * theta)
+            total += abs(partial)
+        return total / (d // 2)
+
+    b = [bound(r) for r in range(257)]
+    rises = sum(b[r + 1] > b[r] for r in range(256))
+    assert rises == 115                                  # as the independent check of the lesson found
+    assert b[0] == pytest.approx(32.5) and b[-1] < b[0] / 4
+    decay = values["rope_decay"]
+    assert (decay["rises"], decay["steps"], decay["d"]) == (rises, 256, d)
+    assert decay["start"] == pytest.approx(b[0]) and decay["end"] == pytest.approx(b[-1])
+    text = page_text(page)
+    assert f"有 {rises} 步是回升的" in text and "总体上" in text
+
+
+def test_challenge_4_exponent_and_weight_agree_at_the_shown_precision(values, page):
+    """e^−7.07 = 8.50 × 10⁻⁴ but e^−7.0711 = 8.49 × 10⁻⁴: the exponent the page writes must give the weight it
+    writes. Distance 10, first of 16 heads: slope 2^(−1/2)."""
+    exact = -10 / math.sqrt(2)
+    weight = f"{math.exp(exact):.2e}"                    # 8.49e-04
+    shown = values["alibi16"]["bias_first_shown"]
+    assert f"{math.exp(shown):.2e}" == weight
+    assert abs(shown - exact) < 1e-3 and f"{math.exp(round(exact, 2)):.2e}" != weight   # 2 decimals would not do
+    challenge = re.search(r'<article class="challenge" id="challenge-4".*?</article>', page, re.S).group(0)
+    text = page_text(challenge)
+    assert f"e{format(shown, 'g').replace('-', '−')}≈8.49×10−4" in text.replace(" ", ""), text
+
+
+def test_rounding_noise_is_shown_as_an_order_of_magnitude(page):
+    """Differences that are 0 in exact arithmetic (~10⁻¹⁶) appear as 「≈ 10⁻ⁿ」, never with three digits."""
+    text = page_text(page)
+    digits = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+    with_digits = [int(e.translate(digits)) for e in re.findall(r"\d × 10⁻([⁰¹²³⁴⁵⁶⁷⁸⁹]+)", text)]
+    assert with_digits and max(with_digits) < 12          # real small numbers (10⁻⁴ …) keep their digits
+    marks = [int(e.translate(digits)) for e in re.findall(r"≈ 10⁻([⁰¹²³⁴⁵⁶⁷⁸⁹]+)", text)]
+    # §1's table (3 words) and sentence, §2's two spreads, §3's spread, §5's causal check: all noise, 10⁻¹⁴ … 10⁻¹⁷
+    assert len(marks) >= 8 and all(14 <= e <= 17 for e in marks), marks
+    assert text.count("浮点舍入误差") >= 4
+
+
+def test_sources_back_the_models_named(page):
+    text = page_text(page)
+    assert "arXiv:2302.13971" in text and "arXiv:2211.05100" in text      # LLaMA (RoPE), BLOOM (ALiBi)
+    assert "今天的大模型" not in text and "读出每个词的绝对位置" not in text
+    assert "隐式的" in text                                               # Haviv et al.: an implicit notion of position
