@@ -71,10 +71,43 @@ def test_csv_quotes_text_with_commas():
         '\ufeff"a,b",c\r\n"x""y",1.5\r\n,1\r\n'
 
 
-@pytest.mark.parametrize("label, text", [("原向量 $x$", "原向量 x"), ("归一化后 $\\hat{x}$", "归一化后 x̂"),
-                                         ("$x^2$ 的值", "x² 的值"), ("$\\mathrm{LN}(x_l)$", "LN(xl)")])
+@pytest.mark.parametrize("label, text", [
+    ("原向量 $x$", "原向量 x"), ("归一化后 $\\hat{x}$", "归一化后 x̂"), ("$x^2$ 的值", "x² 的值"),
+    ("$\\mathrm{LN}(x_l)$", "LN(xₗ)"),                        # l has a subscript form: ₗ
+    # the two headers issue 19 found garbled (「sumi cos(komega_i)」, 「qm · k_n」)
+    ("公式 $\\sum_i \\cos(k\\omega_i)$", "公式 ∑ᵢ cos(kωᵢ)"),
+    ("16 维 RoPE：$q_m \\cdot k_n$", "16 维 RoPE：qₘ · kₙ"),
+    ("$\\Vert x_l\\Vert^2 / d$", "‖xₗ‖² / d"),                  # the first lesson's y label
+    ("$x_{max}$", "xₘₐₓ"),                                      # a braced script, every letter has a form
+    ("$W^Q$", "W^Q"),                                           # no superscript Q in Unicode: keep the ^
+    ("$\\theta_{\\alpha}$", "θ_α"),                               # nor a subscript α: keep the _
+    ("$10^{-2i/d}$", "10^(−2i/d)"),                             # nor a superscript /: ^ and the group kept
+    ("$e^{-x}$", "e⁻ˣ"),                                        # math minus, superscript
+    ("$\\frac{1}{\\sqrt{d}}$", "1/√d"), ("$\\sqrt{x + 1}$", "√(x + 1)"),
+    ("$\\mathcal{N}(0, 1/d)$", "N(0, 1/d)"), ("$x^\\top y$", "xᵀ y"), ("$k\\,\\omega$", "k ω"),
+])
 def test_mathtext_labels_become_plain_text(label, text):
     assert plain_text(label) == text
+
+
+def test_heatmap_cells_are_named_by_numeric_ticks_and_colour_bars_are_not_data():
+    """pcolormesh cells centred on 0.5, 1.5, …; ticks on every 2nd row labelled 0, 2 (counting from 0) name every
+    row 0, 1, 2, 3; columns labelled by words keep the words; a colour bar is a key, not a second table."""
+    fig, ax = FigureMaker().subplots()
+    matrix = np.arange(12.0).reshape(4, 3)
+    mesh = ax.pcolormesh(matrix)
+    ax.set_yticks([0.5, 2.5], ["0", "2"])
+    ax.set_xticks([0.5, 1.5, 2.5], ["甲", "乙", "丙"])
+    ax.set_ylabel("行号")
+    fig.colorbar(mesh, ax=ax)
+    fig.draw_without_rendering()
+    (table,) = record(fig)["tables"]
+    assert table["columns"] == ["行号", "甲", "乙", "丙"]
+    assert table["rows"] == [["0", 0.0, 1.0, 2.0], ["1", 3.0, 4.0, 5.0], ["2", 6.0, 7.0, 8.0],
+                             ["3", 9.0, 10.0, 11.0]]
+    # ticks that do not count the cells (0 and 5 two rows apart): numbers 1 … n, as before
+    ax.set_yticks([0.5, 2.5], ["0", "5"])
+    assert [r[0] for r in record(fig)["tables"][0]["rows"]] == ["1", "2", "3", "4"]
 
 
 PY = """\

@@ -60,3 +60,27 @@ def test_bad_spec_raises():
 ])
 def test_integers_with_a_spec(value, spec, expected):
     assert format_value(value, spec) == expected
+
+
+@pytest.mark.parametrize("value, spec, expected", [
+    (179636, "sig1", "2 × 10⁵"),        # the first lesson's stepper: 1.79636 × 10⁵ to one figure
+    (179636.4, "sig1", "2 × 10⁵"),      # a float alike
+    (-179636, "sig1", "−2 × 10⁵"),
+    (179636, "sig3", "1.80 × 10⁵"),     # 1.79636 → 1.80
+    (9412.3, "sig2", "9.4 × 10³"),      # 1.1⁹⁶ to two figures
+    (123, "sig2", "1.2 × 10²"),
+    (99.96, "sig2", "1.0 × 10²"),       # rounds up to 100: three whole digits, so scientific
+    (950, "sig1", "1 × 10³"),           # 9.5 × 10² rounds (half to even) to 1 × 10³
+    (28.6, "sig2", "29"),               # as many whole digits as figures: no exponent needed
+    (9.96, "sig2", "10"),
+    (5.4, "sig1", "5"),
+    (0.5, "pct1", "50 %"),              # percentages keep their whole digits, as before
+])
+def test_sig_rounds_whole_number_digits_too(value, spec, expected):
+    assert format_value(value, spec) == expected
+
+
+def test_sig_rounds_whole_digits_in_math_mode_and_the_default_keeps_them():
+    assert format_value(179636, "sig1", math_mode=True) == r"2 \times 10^{5}"
+    assert format_value(9412.34) == "9412"          # no spec: 3 significant figures, whole-number digits kept
+    assert format_value(179636) == "179636"         # an integer with no spec prints exactly

@@ -4,6 +4,8 @@ Every number the lesson shows is a value below; the text only inserts it with {{
 """
 import numpy as np
 
+from fractions import Fraction
+
 from lessonkit import Lesson, format_value
 
 lesson = Lesson()
@@ -64,6 +66,20 @@ def fmt(v, spec=None):
     return format_value(v, spec)
 
 
+NOISE = 1e-12   # a difference below this, between results that are equal in exact arithmetic, is rounding noise
+
+
+def noise(v):
+    """A floating-point rounding error shown as what it is: its order of magnitude (2.2 × 10⁻¹⁶ → 「≈ 10⁻¹⁶」),
+    not three digits that carry no meaning. Refuses a value too large to be rounding noise."""
+    v = abs(float(v))
+    if v >= NOISE:
+        raise ValueError(f"{v:g} is not rounding noise (≥ {NOISE:g}): show it as a number")
+    if v == 0:
+        return "0"
+    return "≈ 10" + str(round(np.log10(v))).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
 # ---------------------------------------------------------------- §1 the classroom question, computed
 
 @lesson.value
@@ -74,11 +90,11 @@ def sentences():
 @lesson.value
 def toy():
     """The first lesson's setting: seed 0, 8-dimensional random word vectors, random W^Q, W^K, W^V / √d."""
-    rng = np.random.default_rng(0)
-    d = 8
+    seed, d = 0, 8
+    rng = np.random.default_rng(seed)
     embed = {w: rng.standard_normal(d) for w in ["猫", "追", "狗"]}
-    wq, wk, wv = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
-    return {"d": d, "embed": embed, "wq": wq, "wk": wk, "wv": wv}
+    wq, wk, wv = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))   # entries N(0, 1/d)
+    return {"seed": seed, "d": d, "w_var": 1 / d, "embed": embed, "wq": wq, "wk": wk, "wv": wv}
 
 
 def _outputs(toy, words, positional=False, causal=False):
@@ -104,13 +120,15 @@ def order_check(toy, sentences):
         diffs = _word_diffs(toy, sentences, **kw)
         result[key] = diffs                               # per word: 猫, 追, 狗
         result[key + "_max"] = max(diffs.values())
+    result["plain_noise"] = {w: noise(v) for w, v in result["plain"].items()}   # equal in exact arithmetic
+    result["plain_max_noise"] = noise(result["plain_max"])
     return result
 
 
 @lesson.value
 def perm_rows(order_check, sentences):
     """The table in §1: one row per word, one column per setting (numbers formatted on the page)."""
-    return [[w, order_check["plain"][w], order_check["sinusoidal"][w], order_check["causal"][w]]
+    return [[w, order_check["plain_noise"][w], order_check["sinusoidal"][w], order_check["causal"][w]]
             for w in sentences["a"]]
 
 
@@ -119,7 +137,8 @@ def causal_first(toy, sentences):
     """With a causal mask the first word sees only itself: its output is exactly its own value vector x·W^V."""
     w = sentences["a"][0]
     out = _outputs(toy, sentences["a"], causal=True)[w]
-    return {"word": w, "diff": float(np.abs(out - toy["embed"][w] @ toy["wv"]).max()),
+    diff = float(np.abs(out - toy["embed"][w] @ toy["wv"]).max())
+    return {"word": w, "diff": diff, "diff_noise": noise(diff),
             "visible": "、".join(str(i + 1) for i in range(len(sentences["a"])))}
 
 
@@ -151,8 +170,9 @@ def pe_table(pe_d, pe_positions):
 def pe_waves(pe_d):
     """Wavelengths 2π/ω_i in positions: a geometric progression from 2π toward 10000·2π."""
     lam = 2 * np.pi / frequencies(pe_d)
+    omega = frequencies(pe_d)
     return {"first": float(lam[0]), "last": float(lam[-1]), "ratio": float(lam[1] / lam[0]),
-            "pairs": pe_d // 2, "omega1": float(frequencies(pe_d)[1])}
+            "pairs": pe_d // 2, "omega0": float(omega[0]), "omega1": float(omega[1])}
 
 
 @lesson.value
@@ -167,6 +187,8 @@ def pe_dot(pe_d):
     return {"positions": len(positions), "offsets": offsets.tolist(), "formula": formula.tolist(),
             "curves": {p: dots[p].tolist() for p in (0, 17, 60)},
             "max_spread": float(spread.max()), "max_formula_gap": float(np.abs(dots - formula).max()),
+            "max_spread_noise": noise(spread.max()), "max_formula_gap_noise": noise(np.abs(dots - formula).max()),
+            "max_k": int(offsets[-1]),
             "examples": [{"k": k, "dot": float(formula[k])} for k in examples],
             "self": float(formula[0])}
 
@@ -177,9 +199,11 @@ def pe_hand():
     d, k = 4, 1
     omega = frequencies(d)
     terms = np.cos(k * omega)
-    pe = sinusoidal([3, 3 + k, 7, 7 + k], d)
+    checks = [3, 7]                                  # two starting positions, to see that pos drops out
+    pe = sinusoidal([p + step for p in checks for step in (0, k)], d)
     return {"d": d, "k": k, "omega": omega.tolist(), "terms": terms.tolist(), "dot": float(terms.sum()),
-            "check_3": float(pe[0] @ pe[1]), "check_7": float(pe[2] @ pe[3])}
+            "exponent_1": f"-{2 * 1}/{d}",           # ω_1 = 10000^(−2i/d) with i = 1
+            "check_pos": checks, "check_3": float(pe[0] @ pe[1]), "check_7": float(pe[2] @ pe[3])}
 
 
 @lesson.value
@@ -187,9 +211,21 @@ def wave_512():
     """Challenge 2: d = 512 as in Vaswani et al.: shortest and longest wavelength (in positions)."""
     d = 512
     lam = 2 * np.pi / frequencies(d)
+    decades = float(np.log10(lam[-1] / lam[0]))
     return {"d": d, "pairs": d // 2, "last_i": d // 2 - 1, "shortest": float(lam[0]), "longest": float(lam[-1]),
-            "limit": float(2 * np.pi * BASE), "exponent": f"{d - 2}/{d}",
-            "decades": float(np.log10(lam[-1] / lam[0]))}
+            "limit": float(2 * np.pi * BASE), "exponent": f"{d - 2}/{d}", "decades": decades,
+            "decades_words": "零一二三四五六七八九"[int(np.ceil(decades))]}   # 「将近四个」: the next whole number
+
+
+@lesson.value
+def pe_colour_levels():
+    """Figure 1's colour steps: the encoding (in [−1, 1]) is shown in 9 colours centred on −1, −0.75, …, 1, i.e. each
+    value takes the colour of the nearest multiple of 0.25; the bins' edges lie half a step either side of a centre,
+    and the colour bar shows exactly these bins."""
+    centres = np.linspace(-1, 1, 9)
+    half = (centres[1] - centres[0]) / 2
+    return {"centres": centres.tolist(), "count": len(centres), "step": float(2 * half),
+            "edges": np.concatenate([centres - half, [centres[-1] + half]]).tolist(), "ticks": [-1.0, 0.0, 1.0]}
 
 
 # ---------------------------------------------------------------- §3 RoPE
@@ -209,10 +245,12 @@ def rope_pair(rope_d):
             "cases": cases, "case_text": [f"({m}, {n})" for m, n in cases], "shift": cases[1][0] - cases[0][0]}
 
 
+
 @lesson.value
 def rope_check(rope_d):
     """Full 16-dimensional RoPE on random q, k (seed 1): q_m·k_n for pairs (m, n) sharing an offset m − n."""
-    rng = np.random.default_rng(1)
+    seed = 1
+    rng = np.random.default_rng(seed)
     q, k = rng.standard_normal(rope_d), rng.standard_normal(rope_d)
     groups = {2: [(2, 0), (5, 3), (7, 5), (40, 38)], 0: [(0, 0), (3, 3), (7, 7)], -2: [(0, 2), (3, 5), (6, 8)]}
     rows, spreads = [], []
@@ -221,8 +259,8 @@ def rope_check(rope_d):
         spreads.append(max(dots) - min(dots))
         rows.append({"offset": offset, "pairs": [f"({m}, {n})" for m, n in pairs], "dots": dots})
     grid = np.array([[rotate(q, m) @ rotate(k, n) for n in range(8)] for m in range(8)])
-    return {"rows": rows, "max_spread": float(max(spreads)), "grid": grid.tolist(),
-            "plain": float(q @ k), "positions": 8}
+    return {"rows": rows, "max_spread": float(max(spreads)), "max_spread_noise": noise(max(spreads)),
+            "grid": grid.tolist(), "plain": float(q @ k), "positions": 8, "seed": seed}
 
 
 @lesson.value
@@ -230,6 +268,19 @@ def rope_table(rope_check):
     """The text's table: offset, the (m, n) pairs, their dot products (the same number, written once per pair)."""
     return [[r["offset"], "、".join(r["pairs"]), r["dots"][0], r["dots"][-1]] for r in rope_check["rows"]]
 
+
+@lesson.value
+def rope_decay():
+    """RoFormer's long-term decay (Su et al., §3.4.3): |Σ_i h_i e^{i(m−n)θ_i}| ≤ (max_i |h_{i+1} − h_i|) Σ_j |S_j|
+    with S_j = Σ_{k<j} e^{i(m−n)θ_k}. Their figure 2 plots the relative upper bound (1/(d/2)) Σ_j |S_j| against the
+    relative distance for d = 128. It falls in trend but not at every step: count the steps at which it rises."""
+    d, distances = 128, np.arange(257)
+    theta = frequencies(d)
+    partial = np.cumsum(np.exp(1j * np.outer(distances, theta)), axis=1)    # S_1 … S_{d/2}, one row per distance
+    bound = np.abs(partial).mean(axis=1)
+    rises = int((np.diff(bound) > 0).sum())
+    return {"d": d, "max_distance": int(distances[-1]), "steps": len(distances) - 1, "rises": rises,
+            "start": float(bound[0]), "end": float(bound[-1])}
 
 ROPE_KEYS = [(2, 0), (5, 3), (7, 5)]          # printed side by side: one offset, three places
 ROPE_TABLE = ROPE_KEYS + [(0, 2), (3, 5)]     # the table adds the opposite offset
@@ -251,8 +302,14 @@ def dial_arrow(v):
     return [x, y, head, tx, ty]
 
 
+@lesson.value
+def dial_step():
+    """How far the dial's buttons move m and n (the text names the「同时 +1」button by it)."""
+    return 1
+
+
 @lesson.widget
-def rope_dial(rope_pair):
+def rope_dial(rope_pair, dial_step):
     """The 2-D RoPE dial: q turned by mθ, k by nθ, for m, n = 0 … 7. Every coordinate and every text is computed
     here, from the rotated vectors themselves (equal offsets are not assumed to give equal numbers); the page's
     script only moves the arrows and swaps these strings."""
@@ -283,6 +340,7 @@ def rope_dial(rope_pair):
     grid = [[pair(m, n) for n in positions] for m in positions]
     return {
         "theta": f"{fmt(rope_pair['theta_deg'], '.1f')}°",
+        "step": fmt(dial_step), "k_start": angle(ks[0]),          # k's direction before it turns: 90°
         "status": ROPE_STATUS,
         "positions": [fmt(p) for p in positions],
         "initial": list(ROPE_KEYS[0]),
@@ -303,6 +361,7 @@ def rope_hand():
     cases = [(3, 1), (5, 3), (1, 3)]
     dots = [float(rotate2(q, m * theta) @ rotate2(k, n * theta)) for m, n in cases]
     return {"theta": theta, "cases": [f"({m}, {n})" for m, n in cases], "dots": dots,
+            "q_text": "({:g}, {:g})".format(*q), "k_text": "({:g}, {:g})".format(*k),
             "offsets": [m - n for m, n in cases],
             "angle": 2 * theta, "sin": float(np.sin(2 * theta))}
 
@@ -319,9 +378,12 @@ def learned():
     return {"bert": bert, "gpt2": gpt2}
 
 
+ALIBI_EXPONENT = 8   # Press et al.'s slopes: powers of 2^(−8/n) for n heads
+
+
 def alibi_slopes(n_heads):
     """Press et al.: a geometric sequence starting at 2^(−8/n) with ratio 2^(−8/n)."""
-    start = 2.0 ** (-8.0 / n_heads)
+    start = 2.0 ** (-ALIBI_EXPONENT / n_heads)
     return start ** np.arange(1, n_heads + 1)
 
 
@@ -342,10 +404,22 @@ def alibi():
 def alibi16():
     """Challenge 4: 16 heads."""
     slopes = alibi_slopes(16)
-    return {"heads": 16, "first": float(slopes[0]), "second": float(slopes[1]), "last": float(slopes[-1]),
-            "ratio": float(slopes[1] / slopes[0]), "dist": 10, "bias_first": float(-slopes[0] * 10),
-            "bias_last": float(-slopes[-1] * 10), "eighth": float(slopes[7]), "last_inv": float(1 / slopes[-1]),
-            "weight_first": float(np.exp(-slopes[0] * 10))}
+    heads, dist = 16, 10
+    slopes = alibi_slopes(heads)
+    power = Fraction(-ALIBI_EXPONENT, heads)         # the first slope and the ratio: 2^(−8/n)
+    bias_first, weight = float(-slopes[0] * dist), float(np.exp(-slopes[0] * dist))
+    # the exponent written with as many digits as it takes for e^(what is written) to round to the weight written
+    digits = next(n for n in range(3, 17) if fmt(np.exp(float(fmt(bias_first, f".{n}g").replace("−", "-"))))
+                  == fmt(weight))
+    return {"heads": heads, "first": float(slopes[0]), "second": float(slopes[1]), "last": float(slopes[-1]),
+            "ratio": float(slopes[1] / slopes[0]), "dist": dist, "bias_first": bias_first,
+            "bias_first_shown": float(f"{bias_first:.{digits}g}"),   # −7.071: e^−7.071 ≈ 8.49 × 10⁻⁴ (e^−7.07: 8.50)
+            "bias_last": float(-slopes[-1] * dist), "eighth": float(slopes[7]), "last_inv": float(1 / slopes[-1]),
+            "weight_first": weight,
+            # the exponents of 2, as fractions: 2^(−8/16) = 2^(−1/2); head h has 2^(−h/2); the last 2^(−8)
+            "power": f"{-ALIBI_EXPONENT}/{heads}", "power_reduced": str(power),
+            "power_general": f"{'-' if power.numerator == -1 else power.numerator}h/{power.denominator}",
+            "power_last": str(power * heads)}
 
 
 # ---------------------------------------------------------------- figures
@@ -354,44 +428,40 @@ def alibi16():
     caption="正弦位置编码 $\\mathrm{PE}$ 的数值：每一行是一个位置（0 到 {{ pe_last.pos }}），每一列是一维"
             "（$d = {{ pe_d }}$）。左边的维度频率高、几个位置就转一圈；越往右频率越低，"
             "最后一对的波长约 {{ pe_waves.last:.0f }} 个位置。",
-    alt="热图，纵轴是位置 0 到 {{ pe_last.pos }}，横轴是维度 0 到 {{ pe_last.dim }}，颜色从 −1（蓝）到 1（橙）。"
+    alt="热图，纵轴是位置 0 到 {{ pe_last.pos }}，横轴是维度 0 到 {{ pe_last.dim }}，颜色从 {{ pe_colour_levels.centres.0:g }}（蓝）"
+        "到 {{ pe_colour_levels.centres.8:g }}（橙），分 {{ pe_colour_levels.count }} 档。"
         "第 0、1 列的颜色每隔几行就变一次，像细条纹；往右条纹越来越宽；最右边几列几乎整列同色："
         "偶数列接近 0，奇数列接近 1。")
-def pe_heatmap(plt, pe_table, pe_d, pe_positions):
-    from matplotlib.cm import ScalarMappable
+def pe_heatmap(plt, pe_table, pe_colour_levels):
     from matplotlib.colors import BoundaryNorm, LinearSegmentedColormap
 
-    levels = 9                                   # coarse colour steps keep the SVG small
-    cmap = LinearSegmentedColormap.from_list("pe", [BLUE, "#f7f7f7", ORANGE], N=levels)
     table = np.asarray(pe_table)
-    steps = np.rint((table + 1) / 2 * (levels - 1)).astype(int)
+    levels = pe_colour_levels
+    cmap = LinearSegmentedColormap.from_list("pe", [BLUE, "#f7f7f7", ORANGE], N=len(levels["centres"]))
+    norm = BoundaryNorm(levels["edges"], cmap.N)      # the cells and the colour bar share these bins
+    n_pos, d = table.shape
     fig, ax = plt.subplots(figsize=(5.6, 3.5))
-    for col in range(pe_d):                      # one rectangle per run of equal colour down a column
-        start = 0
-        for row in range(1, pe_positions + 1):
-            if row == pe_positions or steps[row, col] != steps[start, col]:
-                ax.bar(col + 0.5, row - start, bottom=start, width=1.0, color=cmap(steps[start, col]),
-                       linewidth=0, clip_on=False)
-                start = row
-    ax.set(xlim=(0, pe_d), ylim=(pe_positions, 0))
-    ax.set_xticks(np.arange(0, pe_d, 2) + 0.5, [str(v) for v in range(0, pe_d, 2)])
-    ax.set_yticks(np.arange(0, pe_positions, 4) + 0.5, [str(v) for v in range(0, pe_positions, 4)])
+    # a real heatmap: the mesh holds the encoding itself (the figure's data table is this matrix)
+    # unclipped: no clip-path per cell; edges in the cell's own colour close the hairline seams between cells
+    mesh = ax.pcolormesh(table, cmap=cmap, norm=norm, edgecolors="face", linewidth=0.3, clip_on=False)
+    ax.set(xlim=(0, d), ylim=(n_pos, 0))
+    ax.set_xticks(np.arange(0, d, 2) + 0.5, [str(v) for v in range(0, d, 2)])
+    ax.set_yticks(np.arange(0, n_pos, 4) + 0.5, [str(v) for v in range(0, n_pos, 4)])
     ax.tick_params(length=0)
     ax.set_xlabel("维度（0 起；偶数列 sin，奇数列 cos）")
     ax.set_ylabel("位置 pos")
     for spine in ax.spines.values():
         spine.set_visible(False)
-    norm = BoundaryNorm(np.linspace(-1, 1, levels + 1), levels)
-    bar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, ticks=[-1, 0, 1], shrink=0.7, pad=0.03)
+    bar = fig.colorbar(mesh, ax=ax, ticks=levels["ticks"], shrink=0.7, pad=0.03)
     bar.outline.set_visible(False)
-    bar.ax.set_yticklabels(["−1", "0", "1"])
+    bar.ax.set_yticklabels([fmt(v, "g") for v in levels["ticks"]])
     return fig
 
 
 @lesson.figure(
     caption="位置 pos 与 pos + k 的编码点积，$d = {{ pe_d }}$。从三个不同的起点 pos 出发画的三条线完全重合，"
             "都落在 $\\sum_i \\cos(k\\,\\omega_i)$ 上：点积只取决于相隔多远 $k$，和从哪里出发无关。",
-    alt="折线图，横轴是相隔的位置数 k 从 0 到 40，纵轴是点积。三条从不同起点算出的曲线和一条公式曲线完全重合："
+    alt="折线图，横轴是相隔的位置数 k 从 0 到 {{ pe_dot.max_k }}，纵轴是点积。三条从不同起点算出的曲线和一条公式曲线完全重合："
         "k = 0 时等于 {{ pe_dot.self:g }}，随后先快速下降，再在较低的水平上起伏。")
 def pe_offset(plt, pe_dot):
     k = np.array(pe_dot["offsets"])
@@ -412,12 +482,17 @@ def pe_offset(plt, pe_dot):
             "$\\theta = {{ rope_pair.theta_deg:.1f }}°$）。左、中：$(m, n) = $ {{ rope_pair.case_text.0 }} 和 {{ rope_pair.case_text.1 }}，两支箭头都转了，"
             "但夹角一样，点积也一样。右：{{ rope_d }} 维 RoPE 下 $q_m \\cdot k_n$ 的全表，"
             "每条左上—右下的斜线上数值相同。",
-    alt="三幅图。左图和中图是平面上的两支箭头：橙色查询 q 和蓝色键 k。左图 q 在第 2 位、k 在第 0 位；"
-        "中图 q 在第 5 位、k 在第 3 位，两支箭头都多转了一些，但它们之间的夹角和左图相同。"
-        "右图是 8 乘 8 的数字表，行是查询位置 m，列是键位置 n，同一条对角斜线上的数字完全相同。")
+    alt="三幅图。左图和中图是平面上的两支箭头：橙色查询 q 和蓝色键 k。左图 q 在第 {{ rope_pair.cases.0.0 }} 位、"
+        "k 在第 {{ rope_pair.cases.0.1 }} 位；中图 q 在第 {{ rope_pair.cases.1.0 }} 位、k 在第 {{ rope_pair.cases.1.1 }} 位，"
+        "两支箭头都多转了一些，但它们之间的夹角和左图相同。"
+        "右图是 {{ rope_check.positions }} 乘 {{ rope_check.positions }} 的数字表，行是查询位置 m，列是键位置 n，同一条对角斜线上的数字完全相同。")
 def rope_rotation(plt, rope_pair, rope_check, rope_d):
+    from matplotlib.colors import Normalize
+
     theta, q, k = rope_pair["theta"], np.array(rope_pair["q"]), np.array(rope_pair["k"])
     fig, axs = plt.subplots(1, 3, figsize=(7.6, 3.0), gridspec_kw={"width_ratios": [1, 1, 1.15]})
+    for ax in axs:
+        ax.set_anchor("N")      # tops aligned: the page lays the panels out left to right, in the caption's order
     for ax, (m, n) in zip(axs[:2], rope_pair["cases"]):
         qm, kn = rotate2(q, m * theta), rotate2(k, n * theta)
         ax.add_patch(plt_circle(ax))
@@ -427,8 +502,7 @@ def rope_rotation(plt, rope_pair, rope_check, rope_d):
             ax.text(v[0] * 1.08, v[1] * 1.08 + 0.06, label, color=color, fontsize=9.5,
                     ha="left" if v[0] >= 0.2 else ("right" if v[0] < -0.2 else "center"), va="bottom")
         a0, a1 = sorted([np.degrees(np.arctan2(qm[1], qm[0])), np.degrees(np.arctan2(kn[1], kn[0]))])
-        t = np.radians(np.linspace(a0, a1, 20))
-        ax.plot(0.35 * np.cos(t), 0.35 * np.sin(t), color=GREY, linewidth=1)
+        ax.add_patch(plt_arc(a0, a1))              # a mark for the angle, not data: a patch, not a plotted line
         ax.text(0, -0.08, f"夹角 {fmt(np.degrees(np.arccos(qm @ kn)), '.1f')}°", fontsize=8.5, color=GREY,
                 ha="center", va="top")
         ax.set_title(f"m = {m}，n = {n}\nq·k = {fmt(qm @ kn)}", fontsize=10)
@@ -440,8 +514,8 @@ def rope_rotation(plt, rope_pair, rope_check, rope_d):
     grid = np.array(rope_check["grid"])
     ax = axs[2]
     lim = np.abs(grid).max()
-    cmap = plt_colormap("PuOr_r")
-    cells(ax, [[cmap(0.5 + v / (3.2 * lim)) for v in row] for row in grid])
+    # pale colours (the map's middle 5/8) keep the numbers on the cells readable
+    heatmap(ax, grid, plt_colormap("PuOr_r"), Normalize(-1.6 * lim, 1.6 * lim))
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
             ax.text(j + 0.5, i + 0.5, f"{grid[i, j]:.1f}".replace("-", "−"), ha="center", va="center", fontsize=7.5)
@@ -459,16 +533,23 @@ def rope_rotation(plt, rope_pair, rope_check, rope_d):
     return fig
 
 
-def cells(ax, colors):
-    """A grid of coloured squares, row 0 at the top; bars without clipping keep the SVG small (no clip-path each)."""
-    for i, row in enumerate(colors):
-        ax.bar(np.arange(len(row)) + 0.5, 0.92, bottom=i + 0.04, width=0.92, color=row, linewidth=0, clip_on=False)
+def heatmap(ax, matrix, cmap, norm):
+    """A matrix as coloured squares, row 0 at the top, white gaps between them (the page's background in dark mode):
+    a colour mesh, so the figure's data table is the matrix itself. Unclipped: no clip-path in the SVG."""
+    ax.pcolormesh(matrix, cmap=cmap, norm=norm, edgecolors="#ffffff", linewidth=1.5, clip_on=False)
 
 
 def plt_colormap(name):
     from matplotlib import colormaps
 
     return colormaps[name]
+
+
+def plt_arc(a0, a1):
+    """The arc marking the angle between the two arrows, from a0° to a1°, radius 0.35."""
+    from matplotlib.patches import Arc
+
+    return Arc((0, 0), 0.7, 0.7, theta1=a0, theta2=a1, color=GREY, linewidth=1)
 
 
 def plt_circle(ax):
@@ -487,14 +568,15 @@ def plt_circle(ax):
         "最后一行是 {{ alibi.row_last:g }}；右上三角标着遮住。右图是 {{ alibi.heads }} 条从 0 出发向下的直线，"
         "横轴是距离 i − j，纵轴是加到分数上的偏置，斜率从 {{ alibi.first:g }} 到 {{ alibi.last }} 依次变缓。")
 def alibi_bias(plt, alibi):
-    from matplotlib.colors import LinearSegmentedColormap
+    from matplotlib.colors import LinearSegmentedColormap, Normalize
 
     bias = np.array(alibi["bias"])
     n = alibi["n"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.4, 3.0), gridspec_kw={"width_ratios": [1, 1.25]})
     cmap = LinearSegmentedColormap.from_list("alibi", ["#b2182b", "#fddbc7", "#ffffff"], N=8)
+    cmap.set_bad("#eeeeee")                        # the masked cells: no score, no bias
     shown = np.where(np.tril(np.ones((n, n), dtype=bool)), bias, np.nan)
-    cells(left, [["#eeeeee" if np.isnan(v) else cmap(1 - v / bias.min()) for v in row] for row in shown])
+    heatmap(left, np.ma.masked_invalid(shown), cmap, Normalize(bias.min(), 0))
     for i in range(n):
         for j in range(n):
             text = fmt(bias[i, j], "g") if j <= i else "×"
@@ -516,7 +598,8 @@ def alibi_bias(plt, alibi):
     dist = np.arange(0, 17)
     colors = [VERMILION, ORANGE, PURPLE, SKY, BLUE, GREEN, GREY, "#000000"]
     for h, (slope, inv, color) in enumerate(zip(alibi["slopes"], alibi["inverse"], colors)):
-        right.plot(dist, -slope * dist, color=color, linewidth=1.5, linestyle="-" if h % 2 == 0 else "--")
+        right.plot(dist, -slope * dist, color=color, linewidth=1.5, linestyle="-" if h % 2 == 0 else "--",
+                   label=f"第 {h + 1} 个头（斜率 1/{inv:g}）")           # names the column in the figure's data
         if h in (0, 1, 2, 7):
             right.annotate(f"1/{inv:g}", xy=(dist[-1], -slope * dist[-1]), xytext=(3, 0),
                            textcoords="offset points", va="center", fontsize=9, color=color)

@@ -75,6 +75,17 @@ def layer_norm_steps(x, eps=0.0):
             "var": float(var[0]), "sigma": float(np.sqrt(var[0])), "xhat": layer_norm(x, eps).tolist()}
 
 
+def noise(v, below=1e-12):
+    """A floating-point rounding error shown as what it is, its order of magnitude (2.2 × 10⁻¹⁶ →「≈ 10⁻¹⁶」), not
+    three digits that mean nothing; a value too large to be rounding noise is refused."""
+    v = abs(float(v))
+    if v >= below:
+        raise ValueError(f"{v:g} is not rounding noise (≥ {below:g}): show it as a number")
+    if v == 0:
+        return "0"
+    return "≈ 10" + str(round(np.log10(v))).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+
+
 def sci(v, spec=None):
     """A number for a figure label, written like the text's numbers (4.05 × 10⁻⁵, 9412), as mathtext without $."""
     return format_value(v, spec, math_mode=True)
@@ -128,7 +139,8 @@ def perm_check():
         return dict(zip(words, weights @ (x @ wv)))
 
     a, b = attend(["猫", "追", "狗"]), attend(["狗", "追", "猫"])
-    return {"d": d, "max_diff": float(max(np.abs(a[w] - b[w]).max() for w in a))}
+    max_diff = float(max(np.abs(a[w] - b[w]).max() for w in a))
+    return {"d": d, "max_diff": max_diff, "max_diff_noise": noise(max_diff)}
 
 
 # ---------------------------------------------------------------- §3 gradients through depth
@@ -232,6 +244,8 @@ def ln_example():
 @lesson.value
 def ln_challenge():
     steps = layer_norm_steps([10, 0, 0, 0])
+    steps["n"] = len(steps["x"])
+    steps["rest"] = steps["n"] - 1                                   # the components equal to each other
     xhat = np.array(steps["xhat"])
     steps["xhat_mean"] = round(float(xhat.mean()), 12) + 0.0       # check: 0 (rounding noise removed, no "−0")
     steps["xhat_std"] = round(float(np.sqrt(((xhat - xhat.mean()) ** 2).mean())), 12)   # check: 1
@@ -298,6 +312,7 @@ def norm_sim():
         return (x ** 2).sum(axis=1).mean() / d          # mean over tokens of ‖x‖²/d
 
     runs = {"none": [], "post": [], "pre": [], "post_before_ln": [], "pre_block_add": []}
+    shrunk = []                  # per seed, block and token: did this Pre-LN block make the token's ‖x‖² smaller?
     for seed in seeds:
         rng = np.random.default_rng(seed)
         x0 = layer_norm(rng.standard_normal((n, d)))
@@ -315,8 +330,10 @@ def norm_sim():
 
             h = layer_norm(x_pre)
             curves["pre_block_add"].append(0.5 + (h.mean(axis=0) ** 2).sum() / d)   # E[Δ‖x‖²]/d, see above
+            before = (x_pre ** 2).sum(axis=1)
             x_pre = x_pre + attention(h, wv)
             x_pre = x_pre + ffn(layer_norm(x_pre), w1, w2)
+            shrunk += ((x_pre ** 2).sum(axis=1) < before).tolist()
 
             for key, x in (("none", x_none), ("post", x_post), ("pre", x_pre)):
                 curves[key].append(sq_norm(x))
@@ -331,6 +348,8 @@ def norm_sim():
         result[key] = np.mean(values, axis=0).tolist()
     result["last_by_seed"] = {key: [curve[-1] for curve in runs[key]] for key in ("none", "pre")}
     result["post_before_ln_by_seed"] = np.mean(runs["post_before_ln"], axis=1).tolist()
+    # the residual path only adds, but what it adds can point partly against x: some blocks shrink a token's ‖x‖²
+    result["pre_shrink"] = {"count": int(sum(shrunk)), "total": len(shrunk), "fraction": float(np.mean(shrunk))}
     if not all(0.5 <= v <= 1.5 for curve in runs["pre_block_add"] for v in curve):
         raise ValueError("a Pre-LN block added less than d/2 or more than 3d/2 in expectation")
 
@@ -359,7 +378,10 @@ def norm_final(norm_sim):
             "post_before_ln_max": max(norm_sim["post_before_ln_by_seed"]),
             # what a Pre-LN block adds to ‖x‖²/d (expected over its weights), first and last block
             "pre_add_first": float(norm_sim["pre_block_add"][0]),
-            "pre_add_last": float(norm_sim["pre_block_add"][-1])}
+            "pre_add_last": float(norm_sim["pre_block_add"][-1]),
+            # how often one Pre-LN block made one token's ‖x‖² smaller (seeds × blocks × tokens)
+            "pre_shrink_count": norm_sim["pre_shrink"]["count"], "pre_shrink_total": norm_sim["pre_shrink"]["total"],
+            "pre_shrink_fraction": norm_sim["pre_shrink"]["fraction"]}
 
 
 # ---------------------------------------------------------------- figures

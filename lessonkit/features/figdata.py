@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from typing import Any
 from urllib.parse import quote
 
 from ..support.numbers import SUPERSCRIPT, FormatError, format_value
 
 MAX_ROWS = 25
-MAX_MATRIX = (25, 12)  # rows, columns of an image shown cell by cell; larger ones by their shape
+MAX_MATRIX = (25, 16)  # rows, columns of an image shown cell by cell; larger ones by their shape
 CSV_DIGITS = 6
 
 
@@ -24,6 +25,8 @@ def record(fig) -> dict:
     """{"tables": [{"title", "columns", "rows", "note"?}]} for every axes of a drawn Figure."""
     tables: list[dict] = []
     for ax in fig.axes:
+        if hasattr(ax, "_colorbar"):
+            continue  # a colour bar is the key to the colours, not data: the heatmap's own table has the values
         title = ax.get_title() or ax.get_title("left") or ""
         title = plain_text(title)
         xlabel, ylabel = plain_text(ax.get_xlabel()), plain_text(ax.get_ylabel())
@@ -53,25 +56,53 @@ def _label(artist, fallback: str) -> str:
     return fallback if label.startswith("_") or not label.strip() else plain_text(label.strip())
 
 
-MATHTEXT = {r"\mu": "μ", r"\sigma": "σ", r"\alpha": "α", r"\beta": "β", r"\gamma": "γ", r"\epsilon": "ε",
-            r"\varepsilon": "ε", r"\lambda": "λ", r"\theta": "θ", r"\pi": "π", r"\times": "×", r"\cdot": "·",
-            r"\approx": "≈", r"\leq": "≤", r"\geq": "≥", r"\infty": "∞", r"\sqrt": "√", r"\,": " ", r"\ ": " ",
-            r"\lVert": "‖", r"\rVert": "‖", r"\|": "‖"}
+MATHTEXT = {"mu": "μ", "sigma": "σ", "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "Delta": "Δ",
+            "epsilon": "ε", "varepsilon": "ε", "eta": "η", "lambda": "λ", "theta": "θ", "phi": "φ", "pi": "π",
+            "omega": "ω", "Omega": "Ω", "rho": "ρ", "tau": "τ", "sum": "∑", "prod": "∏", "partial": "∂",
+            "nabla": "∇", "times": "×", "cdot": "·", "pm": "±", "approx": "≈", "neq": "≠", "leq": "≤", "le": "≤",
+            "geq": "≥", "ge": "≥", "infty": "∞", "to": "→", "rightarrow": "→", "in": "∈", "ldots": "…", "dots": "…",
+            "cdots": "⋯", "top": "⊤", "sqrt": "√", "lVert": "‖", "rVert": "‖", "Vert": "‖", "langle": "⟨",
+            "rangle": "⟩", "left": "", "right": "", ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "|": "‖",
+            "{": "\x00", "}": "\x01", "%": "%", "$": "$"}
+# Unicode has sub- and superscript forms for these characters only; a script with any other keeps its _ or ^
+SUBSCRIPTS = str.maketrans("0123456789+-−=()aehijklmnoprstuvxβγρφχ", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ")
+SUPERSCRIPTS = str.maketrans("0123456789+-−=()abcdefghijklmnoprstuvwxyz⊤",
+                             "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᵀ")
 
 
 def plain_text(label: str) -> str:
-    """A matplotlib label as table text: `原向量 $x$` → 原向量 x, `$\\hat{x}$` → x̂, `$\\mu$` → μ."""
-    import re
+    """A matplotlib label as table text, its mathtext as Unicode: `原向量 $x$` → 原向量 x, `$\\hat{x}$` → x̂,
+    `$\\sum_i \\cos(k\\omega_i)$` → ∑ᵢ cos(kωᵢ), `$q_m \\cdot k_n$` → qₘ · kₙ, `$W^Q$` → W^Q (no superscript Q)."""
+    return re.sub(r"\$([^$]*)\$", lambda m: _math_text(m.group(1)), label).strip()
 
-    def math(m: re.Match) -> str:
-        text = re.sub(r"\\hat\{?(\w)\}?", "\\1\u0302", m.group(1))
-        text = re.sub(r"\\(?:mathrm|mathbf|mathit|text|operatorname)\{([^}]*)\}", r"\1", text)
-        for command, char in MATHTEXT.items():
-            text = text.replace(command, char)
-        text = re.sub(r"\^\{?([^}]*)\}?", lambda e: e.group(1).translate(SUPERSCRIPT), text)
-        text = re.sub(r"_\{?([^}]*)\}?", r"\1", text)
-        return re.sub(r"[{}\\]", "", text)
-    return re.sub(r"\$([^$]*)\$", math, label).strip()
+
+def _math_text(tex: str) -> str:
+    def group(text: str) -> str:  # a fraction's part or a root's argument: bare if it is one token
+        return f"({text})" if re.search(r"[\s+\-−=/·×]", text) else text
+
+    def command(m: re.Match) -> str:
+        name = m.group(1) or m.group(2)
+        return MATHTEXT.get(name, name)  # an unknown command such as \cos: its name
+
+    def script(m: re.Match) -> str:
+        mark, body = m.group(1), (m.group(2) if m.group(2) is not None else m.group(3)).strip()
+        table = SUBSCRIPTS if mark == "_" else SUPERSCRIPTS
+        if body and all(c in table for c in map(ord, body)):
+            return body.translate(table)
+        return mark + (body if len(body) == 1 else f"({body})")
+
+    fonts = "mathrm|mathbf|mathit|mathsf|mathcal|mathbb|boldsymbol|text|textrm|operatorname"
+    text = re.sub(rf"\\(?:{fonts})\s*\{{([^{{}}]*)\}}", r"\1", tex)
+    text = re.sub(r"\\hat\s*\{?(\w)\}?", "\\1\u0302", text)
+    text = re.sub(r"\\tilde\s*\{?(\w)\}?", "\\1\u0303", text)
+    text = re.sub(r"\\sqrt\s*\{([^{}]*)\}", lambda m: "√" + group(m.group(1)), text)
+    text = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", lambda m: f"{group(m.group(1))}/{group(m.group(2))}", text)
+    text = re.sub(r"\\(lVert|Vert|langle|left|right)(?![A-Za-z])\s*", lambda m: MATHTEXT[m.group(1)], text)
+    text = re.sub(r"\\([A-Za-z]+)|\\(.)", command, text)
+    text = text.replace("-", "−")
+    text = re.sub(r"([_^])(?:\{([^{}]*)\}|(\S))", script, text)
+    text = re.sub(r"[{}]", "", text).replace("\x00", "{").replace("\x01", "}")
+    return re.sub(r"\s+", " ", text).strip()
 
 
 def _in_data_coordinates(artist, ax) -> bool:
@@ -193,10 +224,22 @@ def _images(ax, title: str) -> list[dict]:
 
 def _axis_names(positions, labels, n: int, centred: bool) -> list[str]:
     """Names of an image's rows or columns from its tick labels (cells centred on 0…n−1 for imshow, on 0.5…n−0.5
-    for pcolormesh); numbers 1…n when the ticks do not name each cell."""
+    for pcolormesh); integer tick labels that count the cells (label = cell index + a fixed start, as in ticks
+    0, 4, 8 … on every 4th row) number every cell from that start; numbers 1…n when the ticks do not name each cell."""
+    shift = 0 if centred else 0.5
     names = _tick_names(positions, labels)
-    found = [names.get(round(i + (0 if centred else 0.5), 6)) for i in range(n)]
-    return found if all(found) else [str(i + 1) for i in range(n)]
+    found = [names.get(round(i + shift, 6)) for i in range(n)]
+    if all(found):
+        return found
+    starts = set()
+    for pos, label in zip(positions, labels):
+        cell, text = float(pos) - shift, label.get_text().strip().replace("\u2212", "-")
+        if text and abs(cell - round(cell)) < 1e-6 and 0 <= round(cell) < n:
+            if not re.fullmatch(r"-?\d+", text):
+                return [str(i + 1) for i in range(n)]
+            starts.add(int(text) - round(cell))
+    start = starts.pop() if len(starts) == 1 else 1
+    return [str(i + start) for i in range(n)]
 
 
 def _number(value: Any) -> Any:

@@ -1,7 +1,8 @@
 """Format computed numbers for prose (Unicode) and for math (LaTeX).
 
-A format spec is one of: ``None`` (3 significant figures), ``sigN``, ``pctN`` (percent with N significant figures),
-or any Python format spec such as ``.2f``.
+A format spec is one of: ``None`` (3 significant figures, whole-number digits kept: 9412.3 → 9412), ``sigN`` (exactly
+N significant figures: a number with more whole-number digits than N goes to scientific notation, 179636 with sig1 →
+2 × 10⁵), ``pctN`` (percent with N significant figures), or any Python format spec such as ``.2f``.
 """
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def format_number(x: float, spec: str | None = None, *, math_mode: bool = False)
             if not math.isfinite(x * 100):
                 raise FormatError(f"the value {x:g} is too large to show as a percentage")
             return _significant(x * 100, digits, math_mode) + (r"\,\%" if math_mode else " %")
-        return _significant(x, digits, math_mode)
+        return _significant(x, digits, math_mode, round_whole=spec is not None)
     try:
         text = format(x, spec)
     except ValueError as exc:
@@ -65,12 +66,15 @@ def format_number(x: float, spec: str | None = None, *, math_mode: bool = False)
     return _pretty_exponent(text, math_mode)
 
 
-def _significant(x: float, digits: int, math_mode: bool) -> str:
-    """x with `digits` significant figures; whole-number digits are never rounded away (9412.3 → 9412)."""
+def _significant(x: float, digits: int, math_mode: bool, round_whole: bool = False) -> str:
+    """x with `digits` significant figures; whole-number digits are rounded away only with `round_whole` (an explicit
+    sigN: 179636 → 2 × 10⁵), otherwise kept (9412.3 → 9412)."""
     if x == 0:
         return "0"
     exponent = math.floor(math.log10(abs(x)))
-    if exponent < -3 or exponent >= 6:
+    if round_whole:  # the exponent after rounding: 99.96 to 2 figures is 1.0 × 10², not 100
+        exponent = math.floor(math.log10(abs(float(f"{x:.{digits - 1}e}"))))
+    if exponent < -3 or exponent >= 6 or (round_whole and exponent >= digits):
         # Python's own e-format rounds, carries (9.996e-5 → 1.00e-4) and copes with subnormals like 5e-324
         mantissa, _, exponent_text = f"{x:.{digits - 1}e}".partition("e")
         return _scientific(mantissa, int(exponent_text), math_mode)

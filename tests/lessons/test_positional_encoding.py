@@ -2,11 +2,15 @@
 
 Skipped when the lesson is not in content/ (the engine and its tests never require a particular lesson).
 """
+import base64
 import cmath
+import csv
+import io
 import json
 import math
 import re
 from pathlib import Path
+from urllib.parse import unquote
 
 import numpy as np
 import pytest
@@ -23,9 +27,13 @@ pytestmark = pytest.mark.skipif(not (LESSON / "lesson.py").exists(), reason=f"co
 
 
 @pytest.fixture(scope="module")
-def values():
-    path = LESSON / "lesson.py"
-    return compute_values(load_lesson_module(path), path)
+def registry():
+    return load_lesson_module(LESSON / "lesson.py")
+
+
+@pytest.fixture(scope="module")
+def values(registry):
+    return compute_values(registry, LESSON / "lesson.py")
 
 
 @pytest.fixture(scope="module")
@@ -276,3 +284,160 @@ def test_page_shows_the_computed_numbers(page):
     assert figures == {"pe_heatmap", "pe_offset", "rope_rotation", "alibi_bias"}
     for section in ("order", "sinusoidal", "rope", "learned-alibi", "causal"):
         assert f'<section id="{section}"' in page
+
+
+# ---------------------------------------------------------------- the figures' data: the matrices the heatmaps show
+
+def figure_csvs(page, name):
+    """The CSV downloads under figure `name` on the built page, by file name: header row, then rows of cells."""
+    block = re.search(rf'<figure id="fig-{name}".*?</figure>', page, re.S).group(0)
+    tables = {}
+    for href, file in re.findall(r'<a href="(data:text/csv;[^"]+)" download="([^"]+)"', block):
+        head, _, payload = href.partition(",")
+        text = base64.b64decode(payload).decode("utf-8") if head.endswith(";base64") else unquote(payload)
+        tables[file] = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    return tables
+
+
+def matrix_of(rows):
+    """Data rows → (row names, matrix); empty cells (masked) as NaN."""
+    return [r[0] for r in rows], np.array([[float(v) if v else np.nan for v in r[1:]] for r in rows])
+
+
+def test_pe_heatmap_data_is_the_encoding(page):
+    (rows,) = figure_csvs(page, "pe_heatmap").values()
+    assert rows[0] == ["位置 pos", *[str(j) for j in range(16)]]        # columns: dimensions 0 … 15, as drawn
+    names, matrix = matrix_of(rows[1:])
+    assert names == [str(p) for p in range(24)]                          # rows: positions 0 … 23
+    expected = np.array([pe_vector(p, 16) for p in range(24)])
+    assert np.allclose(matrix, expected, rtol=5e-6, atol=1e-6)           # the CSV keeps 6 significant figures
+
+
+def test_rope_heatmap_data_is_the_dot_product_table(page):
+    tables = figure_csvs(page, "rope_rotation")
+    assert len(tables) == 1                                              # the angle arcs are marks, not data
+    (rows,) = tables.values()
+    assert rows[0] == ["查询的位置 m", *[str(n) for n in range(8)]]
+    names, matrix = matrix_of(rows[1:])
+    assert names == [str(m) for m in range(8)]
+    rng = np.random.default_rng(1)
+    q, k = rng.standard_normal(16), rng.standard_normal(16)
+    expected = np.array([[dot(rope_complex(q, m), rope_complex(k, n)) for n in range(8)] for m in range(8)])
+    assert np.allclose(matrix, expected, rtol=5e-6, atol=1e-6)
+    assert "16 维 RoPE：qₘ · kₙ" in page                                 # the table's title: maths, not 「qm · k_n」
+
+
+def test_alibi_heatmap_data_is_the_bias_and_the_mask(page):
+    tables = figure_csvs(page, "alibi_bias")
+    rows = tables["fig-alibi_bias-1.csv"]
+    assert rows[0] == ["查询 i", *[str(j) for j in range(6)]]
+    names, matrix = matrix_of(rows[1:])
+    assert names == [str(i) for i in range(6)]
+    for i in range(6):
+        for j in range(6):
+            if j <= i:
+                assert matrix[i, j] == -0.5 * (i - j)                    # first head: slope 2^(−8/8) = 1/2
+            else:
+                assert np.isnan(matrix[i, j])                            # masked: no bias, no value
+    lines = tables["fig-alibi_bias-2.csv"]
+    assert lines[0][1:] == [f"第 {h} 个头（斜率 1/{2 ** h}）" for h in range(1, 9)]
+
+
+def test_pe_offset_header_shows_the_formula(page):
+    (rows,) = figure_csvs(page, "pe_offset").values()
+    assert rows[0][-1] == "公式 ∑ᵢ cos(kωᵢ)"
+
+
+def draw(registry, values, name):
+    import matplotlib
+
+    from lessonkit.figures import FigureMaker, find_cjk_font, style
+
+    spec = registry.figures[name]
+    with matplotlib.rc_context(style(find_cjk_font())):
+        fig = spec.func(FigureMaker(), *[values[v] for v in spec.inputs])
+        fig.draw_without_rendering()
+    return fig
+
+
+def test_pe_heatmap_colour_bar_bins_are_the_cells_quantisation(registry, values):
+    """Cells take the colour of the nearest multiple of 0.25 (−1, −0.75, …, 1): 9 bins whose edges lie half a step
+    either side, −1.125 … 1.125; the colour bar draws exactly those bins, in the cells' colours."""
+    fig = draw(registry, values, "pe_heatmap")
+    heat, key = fig.axes
+    bar = key._colorbar
+    edges = np.unique(bar.solids.get_coordinates()[:, :, 1])
+    assert np.allclose(edges, [-1.125 + 0.25 * b for b in range(10)])
+    bin_colours = bar.solids.get_facecolor()
+    assert len(bin_colours) == 9
+    (mesh,) = heat.collections
+    cell_colours = mesh.get_facecolor().reshape(24, 16, 4)
+    for p in range(24):
+        for j, v in enumerate(pe_vector(p, 16)):
+            nearest = round((v + 1) / 0.25)                              # 0 … 8: −1, −0.75, …, 1
+            assert np.allclose(cell_colours[p, j], bin_colours[nearest]), (p, j, v)
+
+
+# ---------------------------------------------------------------- claims and numbers the page makes (issue 19)
+
+def page_text(page):
+    import sys
+    sys.path.insert(0, str(PROJECT / "tests"))
+    from pagetext import visible_text
+    return visible_text(page)
+
+
+def test_rope_long_term_decay_rises_at_some_steps(values, page):
+    """RoFormer §3.4.3: the relative upper bound (1/(d/2)) Σ_{j=1}^{d/2} |S_j|, S_j = Σ_{k<j} e^{i·r·θ_k}, for d = 128
+    and relative distances r = 0 … 256, summed here term by term with cmath. It falls overall, but not monotonically."""
+    d = 128
+    thetas = [10000 ** (-2 * k / d) for k in range(d // 2)]
+
+    def bound(r):
+        total, partial = 0.0, 0
+        for theta in thetas:
+            partial += cmath.exp(1j * r * theta)
+            total += abs(partial)
+        return total / (d // 2)
+
+    b = [bound(r) for r in range(257)]
+    rises = sum(b[r + 1] > b[r] for r in range(256))
+    assert rises == 115                                  # as the independent check of the lesson found
+    assert b[0] == pytest.approx(32.5) and b[-1] < b[0] / 4
+    decay = values["rope_decay"]
+    assert (decay["rises"], decay["steps"], decay["d"]) == (rises, 256, d)
+    assert decay["start"] == pytest.approx(b[0]) and decay["end"] == pytest.approx(b[-1])
+    text = page_text(page)
+    assert f"有 {rises} 步是回升的" in text and "总体上" in text
+
+
+def test_challenge_4_exponent_and_weight_agree_at_the_shown_precision(values, page):
+    """e^−7.07 = 8.50 × 10⁻⁴ but e^−7.0711 = 8.49 × 10⁻⁴: the exponent the page writes must give the weight it
+    writes. Distance 10, first of 16 heads: slope 2^(−1/2)."""
+    exact = -10 / math.sqrt(2)
+    weight = f"{math.exp(exact):.2e}"                    # 8.49e-04
+    shown = values["alibi16"]["bias_first_shown"]
+    assert f"{math.exp(shown):.2e}" == weight
+    assert abs(shown - exact) < 1e-3 and f"{math.exp(round(exact, 2)):.2e}" != weight   # 2 decimals would not do
+    challenge = re.search(r'<article class="challenge" id="challenge-4".*?</article>', page, re.S).group(0)
+    text = page_text(challenge)
+    assert f"e{format(shown, 'g').replace('-', '−')}≈8.49×10−4" in text.replace(" ", ""), text
+
+
+def test_rounding_noise_is_shown_as_an_order_of_magnitude(page):
+    """Differences that are 0 in exact arithmetic (~10⁻¹⁶) appear as 「≈ 10⁻ⁿ」, never with three digits."""
+    text = page_text(page)
+    digits = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+    with_digits = [int(e.translate(digits)) for e in re.findall(r"\d × 10⁻([⁰¹²³⁴⁵⁶⁷⁸⁹]+)", text)]
+    assert with_digits and max(with_digits) < 12          # real small numbers (10⁻⁴ …) keep their digits
+    marks = [int(e.translate(digits)) for e in re.findall(r"≈ 10⁻([⁰¹²³⁴⁵⁶⁷⁸⁹]+)", text)]
+    # §1's table (3 words) and sentence, §2's two spreads, §3's spread, §5's causal check: all noise, 10⁻¹⁴ … 10⁻¹⁷
+    assert len(marks) >= 8 and all(14 <= e <= 17 for e in marks), marks
+    assert text.count("浮点舍入误差") >= 4
+
+
+def test_sources_back_the_models_named(page):
+    text = page_text(page)
+    assert "arXiv:2302.13971" in text and "arXiv:2211.05100" in text      # LLaMA (RoPE), BLOOM (ALiBi)
+    assert "今天的大模型" not in text and "读出每个词的绝对位置" not in text
+    assert "隐式的" in text                                               # Haviv et al.: an implicit notion of position
