@@ -10,7 +10,7 @@ import traceback
 
 from . import __version__
 from .commands import COMMANDS
-from .support.errors import ContentError, UsageError
+from .support.errors import ContentError, UsageError, project_root, relative_paths
 from .support.i18n import MESSAGE_LANGUAGES, message_language, say, set_message_language, translate
 from .load.siteconfig import peek_language
 
@@ -50,16 +50,17 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
     set_message_language(message_language(args.lang, peek_language(getattr(args, "content", None))))
+    root = project_root(getattr(args, "content", None))  # messages show files from here: content/…
     try:
         return COMMANDS[args.command].run(args)
     except ContentError as err:
         print(say("error: the content has {n} problem(s); nothing was written:", n=len(err.problems)),
               file=sys.stderr)
         for problem in err.problems:
-            print(f"  {problem}", file=sys.stderr)
+            print(f"  {problem.render(root=root)}", file=sys.stderr)
         return 1
     except UsageError as err:
-        print(say("error: {message}", message=translate(str(err))), file=sys.stderr)
+        print(say("error: {message}", message=relative_paths(translate(str(err)), root)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(say("interrupted: nothing was written (a previous site is left as it was)"), file=sys.stderr)

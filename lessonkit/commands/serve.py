@@ -144,7 +144,7 @@ class Preview:
         return files
 
     def rebuild(self, reason: str = "") -> None:
-        from ..support.errors import ContentError, UsageError
+        from ..support.errors import ContentError, UsageError, project_root, relative_paths
         from ..site import build
 
         started = time.perf_counter()
@@ -153,9 +153,9 @@ class Preview:
             report = build(self.options)
             problems = None
         except ContentError as err:
-            problems = [str(p) for p in err.problems]
+            problems = [p.render(root=project_root(self.options.content)) for p in err.problems]
         except UsageError as err:
-            problems = [translate(str(err))]
+            problems = [relative_paths(translate(str(err)), project_root(self.options.content))]
         except Exception:  # our bug: show it, keep serving, let the author keep working
             problems = ["internal error in lessonkit (please report it):\n" + traceback.format_exc()]
         seconds = time.perf_counter() - started
