@@ -4,8 +4,8 @@ Each folder in tests/broken/ is a small valid lesson with one mistake; a few cas
 symbolic links leading out of the lesson) are made here instead of being committed. EXPECTED holds the exact lines
 an author sees for each, without the `content/` every path starts with (paths are shown from the project, the content
 folder's parent: here the temporary folder). Lines are
-checked by hand: e.g. `summary: [没有关上的括号` leaves the flow list open, so YAML fails at line 3, column 11,
-the `:` after `objectives`.
+checked by hand: e.g. `summary: [没有关上的括号` leaves a flow list open (YAML gives up at line 3, the `:` after
+`objectives`), so the message points at line 2, column 10, the `[` that opened it.
 """
 from __future__ import annotations
 
@@ -185,8 +185,33 @@ EXPECTED = {
         "`title: …`)",
     ],
     "yaml-syntax": [
-        "yaml-syntax/lesson.yaml:3: YAML syntax error, column 11: expected ',' or ']', but got ':' (expected "
-        "valid YAML (check indentation and quotes))",
+        "yaml-syntax/lesson.yaml:2: YAML syntax error, column 10: text that starts with `[` or `{` is read as a YAML "
+        "list or mapping (so is `{{ value }}` at the start) (expected the whole text in quotes, e.g. "
+        "`- \"{{ n }} 个数\"`)",
+    ],
+    "yaml-syntax-no-follow-on": [  # lesson.md places the self-check the broken lesson.yaml defines: no second error
+        "yaml-syntax-no-follow-on/lesson.yaml:8: YAML syntax error, column 1: a tab character: YAML indents with "
+        "spaces only (expected spaces instead of the tab)",
+    ],
+    "yaml-swallowed-item": [  # YAML reads the over-indented line as more of item 2: 4 objectives would become 3
+        "yaml-swallowed-item/lesson.yaml:6: this line starts with `- `, but YAML reads it as more of the text on "
+        "line 5 (it is indented deeper than a list item would be) (expected each list item `- ` at the same "
+        "indentation as the others (or the text in quotes, if the `- ` belongs to it))",
+    ],
+    "yaml-latex-escape": [  # "\frac" would become a form feed and "rac", "\theta" a tab and "heta"
+        "yaml-latex-escape/lesson.yaml:4: `\\frac` inside \"double quotes\" starts with the YAML escape `\\f` (a "
+        "control character), not LaTeX (expected 'single quotes' (or a `|` block) around text with LaTeX)",
+        "yaml-latex-escape/lesson.yaml:4: `\\theta` inside \"double quotes\" starts with the YAML escape `\\t` (a "
+        "control character), not LaTeX (expected 'single quotes' (or a `|` block) around text with LaTeX)",
+    ],
+    "yaml-colon-in-item": [
+        "yaml-colon-in-item/lesson.yaml:5: `objectives` item 2 is read as `key: value`: its text has a `: ` in it "
+        "(expected the text in quotes, e.g. `- \"注意: 这里\"`)",
+    ],
+    "yaml-indentation": [
+        "yaml-indentation/lesson.yaml:7: YAML syntax error, column 6: this line is indented more than the key before "
+        "it, so YAML reads it as more text of that key (expected keys (and list items `- `) of one level starting at "
+        "the same column, indented with spaces)",
     ],
     "yaml-unknown-key": [
         "yaml-unknown-key/lesson.yaml:5: unknown key `objective`; did you mean `objectives`? (expected one "

@@ -11,6 +11,7 @@ import yaml
 from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
 from .schema import check_lesson_meta
+from .yamltext import misread_text, syntax_problem
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same result, 10× faster
@@ -155,11 +156,7 @@ def read_yaml(path: Path, problems: list[Problem], empty_ok: bool = False) -> tu
     try:
         node, data = _parse_yaml(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line = mark.line + 1 if mark else None
-        column = f", column {mark.column + 1}" if mark else ""
-        problems.append(Problem(path, line, f"YAML syntax error{column}: {getattr(exc, 'problem', None) or exc}",
-                                "valid YAML (check indentation and quotes)"))
+        problems.append(syntax_problem(path, text, exc))
         return {}, {}
     if node is None:  # nothing but blank lines and comments
         if not empty_ok:
@@ -170,6 +167,7 @@ def read_yaml(path: Path, problems: list[Problem], empty_ok: bool = False) -> tu
                                 "`key: value` lines such as `title: …`"))
         return {}, {}
     _check_keys(node, path, problems)
+    problems += misread_text(node, text, path)
     lines = {k.value: _line(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     _collect_item_lines(node, lines)
     return data, lines

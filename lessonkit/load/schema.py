@@ -138,6 +138,9 @@ def _check_items(items: list, spec: Key, lines: dict[str, int], path: Path, name
                 problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {_describe(item)}", spec.help))
             else:
                 problems += check_mapping(item, spec.items, lines, path, prefix=f"{name}.{i}.")
+        elif spec.items is str and isinstance(item, dict) and len(item) == 1:  # `- 注意: 这里`
+            problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is read as `key: value`: its text has a "
+                                                     f"`: ` in it", "the text in quotes, e.g. `- \"注意: 这里\"`"))
         elif not _is(item, spec.items):
             problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {_describe(item)}", spec.help))
     return problems

@@ -336,8 +336,9 @@ class LessonRenderer:
 
     def check(self, name: str, args: tuple[str, ...]) -> str | Miss:
         """A self-check on its own: an entry of lesson.yaml's `checks:` placed in the text."""
-        entries = self.lesson.source.meta.get("checks")
-        entries = entries if isinstance(entries, list) else []
+        entries = self.lesson.source.meta.get("checks") or []
+        if not self.lesson.source.meta or not isinstance(entries, list):  # lesson.yaml unread, or `checks:` wrong:
+            return ""                                                      # reported there, not once per placement
         found = [(i, e) for i, e in enumerate(entries) if isinstance(e, dict) and e.get("id") == name]
         if not found:
             ids = [e.get("id") for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)]
