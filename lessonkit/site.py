@@ -19,7 +19,7 @@ from .assemble.budget import check_budget, page_sizes, search_index_size, withou
 from .support.cache import FigureCache, prune
 from .features.components import Components
 from .compute.run import ComputedLesson, compute_lesson
-from .load.lessons import LessonSource, find_lessons, read_lesson
+from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
 from .draw.drawing import draw_all_figures
 from .support.errors import ContentError, Problem, UsageError
 from .features.glossary import Glossary, load_glossary
@@ -40,6 +40,7 @@ class Options:
     lesson: str | None = None
     cache: Path | None = None       # cache folder; None computes and draws everything
     jobs: int | None = None         # processes drawing figures; None: one per core
+    strict: bool = False            # warnings (two lessons with one `order` …) are errors
 
 
 @dataclass
@@ -53,6 +54,7 @@ class BuildReport:
     figures_cached: int = 0
     budget: Budget | None = None
     search_bytes: int = 0            # the course's search index on index.html, weighed apart from its budget
+    warnings: list[Problem] = field(default_factory=list)  # what the build let pass; errors under --strict
 
 
 def build(options: Options) -> BuildReport:
@@ -63,6 +65,9 @@ def build(options: Options) -> BuildReport:
     config = load_site_config(options.content, problems)                      # load
     glossary = load_glossary(options.content, problems)
     sources, course = load_sources(options.content, options.lesson, problems)
+    warnings = order_ties(course)
+    if options.strict:
+        problems += warnings
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems)
     cache = FigureCache(options.cache)
@@ -81,7 +86,8 @@ def build(options: Options) -> BuildReport:
     if cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(cache.folder, now=time.time(), used_since=build_began - 2)   # 2 s: coarse file-system clocks
     return BuildReport(site, stats.font, time.perf_counter() - started, sizes, gzip_sizes,
-                       stats.drawn, stats.cached, config.budget, search_index_size(site))
+                       stats.drawn, stats.cached, config.budget, search_index_size(site),
+                       [] if options.strict else warnings)
 
 
 def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:

@@ -370,3 +370,43 @@ def test_a_lesson_with_yaml_and_markdown_mistakes_reports_both(tmp_path, capsys,
     assert code == 1
     assert [line.split(":")[0:2] for line in lines[1:]] == [["  two-stages/lesson.yaml", "5"],
                                                             ["  two-stages/lesson.md", "3"]]
+
+
+def tied_course(content: Path) -> None:
+    """Three copies of a valid lesson, two of them with `order: 2` (line 3 of their lesson.yaml)."""
+    for slug, order in (("alpha", 2), ("beta", 1), ("gamma", 2)):
+        shutil.copytree(BROKEN / "yaml-syntax", content / slug)
+        (content / slug / "lesson.yaml").write_text(f"title: 小课\nsummary: 一节\norder: {order}\nobjectives:\n  - 看懂\n",
+                                                    encoding="utf-8")
+
+
+TIE = ("gamma/lesson.yaml:3: `order: 2` is also the order of content/alpha/lesson.yaml:3: the index lists the two by "
+       "folder name (expected a different `order` for each lesson)")
+
+
+def test_two_lessons_with_one_order_build_with_a_warning_naming_both(tmp_path, capsys):
+    tied_course(tmp_path / "content")
+    code = main(["build", "-q", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "out"),
+                 "--cache-dir", str(tmp_path / "cache")])
+    lines = capsys.readouterr().err.replace("  content/", "  ").splitlines()
+    assert code == 0 and (tmp_path / "out" / "index.html").is_file()
+    assert lines == ["warning: 1 thing(s) to check (the site was built; --strict makes them errors):", f"  {TIE}"]
+
+
+def test_under_strict_the_tie_is_an_error(tmp_path, capsys):
+    tied_course(tmp_path / "content")
+    code = main(["build", "--strict", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "out"),
+                 "--cache-dir", str(tmp_path / "cache")])
+    lines = capsys.readouterr().err.replace("  content/", "  ").splitlines()
+    assert code == 1 and not (tmp_path / "out").exists()
+    assert lines == [HEADER.format(n=1), f"  {TIE}"]
+
+
+def test_ci_install_and_publishing_build_strictly():
+    from lessonkit.support.paths import PROJECT
+
+    install = (PROJECT / "install.sh").read_text(encoding="utf-8")
+    assert ".venv/bin/python build.py --strict" in install
+    assert "./install.sh" in (PROJECT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python build.py --strict --out output" in (PROJECT / ".github" / "workflows" / "pages.yml").read_text(
+        encoding="utf-8")

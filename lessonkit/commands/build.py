@@ -17,6 +17,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="figure cache folder (default: .cache/lessonkit/); `python build.py clean` empties it")
     p.add_argument("--no-cache", action="store_true", help="draw every figure; neither read nor write the cache")
     p.add_argument("--jobs", type=int, metavar="N", help="processes drawing figures (default: one per core)")
+    p.add_argument("--strict", action="store_true",
+                   help="make warnings errors (exit 1), e.g. two lessons with the same `order`: for CI and publishing")
 
 
 def add_site_options(p: argparse.ArgumentParser) -> None:
@@ -35,12 +37,28 @@ def run(args: argparse.Namespace) -> int:
     recover_killed_build(out)
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
                            theme=args.theme, lesson=args.lesson,
-                           cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs))
+                           cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs,
+                           strict=args.strict))
+    print_warnings(report.warnings, args.content)
     if not args.quiet:
         print_summary(report, out)
     if args.verbose:
         print_sources(args)
     return 0
+
+
+def print_warnings(warnings: list, content: Path) -> None:
+    """What the build let pass, on stderr even with --quiet: the site was written, but the author should know."""
+    import sys
+
+    from ..support.errors import project_root
+    from ..support.i18n import say
+
+    if warnings:
+        print(say("warning: {n} thing(s) to check (the site was built; --strict makes them errors):",
+                  n=len(warnings)), file=sys.stderr)
+    for warning in warnings:
+        print(f"  {warning.render(root=project_root(content))}", file=sys.stderr)
 
 
 def print_sources(args: argparse.Namespace) -> None:

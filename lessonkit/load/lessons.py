@@ -233,3 +233,20 @@ def _collect_item_lines(node: yaml.Node, lines: dict[str, int], prefix: str = ""
         for i, item in enumerate(node.value):
             lines[f"{prefix}{i}"] = item.start_mark.line + 1
             _collect_item_lines(item, lines, f"{prefix}{i}.")
+
+
+def order_ties(lessons: list[LessonSource]) -> list[Problem]:
+    """Lessons given the same `order`: the index would list them by folder name, which nobody chose. A warning
+    (an error under --strict), at the later lesson's `order:`, naming the first lesson's."""
+    by_order: dict[int, list[LessonSource]] = {}
+    for lesson in sorted(lessons, key=lambda s: s.slug):
+        order = lesson.meta.get("order")
+        if isinstance(order, int) and not isinstance(order, bool):
+            by_order.setdefault(order, []).append(lesson)
+    ties = []
+    for order, (first, *others) in sorted(by_order.items()):
+        where = f"{first.meta_path}:{first.meta_lines.get('order')}"
+        ties += [Problem(other.meta_path, other.meta_lines.get("order"),
+                         f"`order: {order}` is also the order of {where}: the index lists the two by folder name",
+                         "a different `order` for each lesson") for other in others]
+    return ties
