@@ -160,12 +160,44 @@ EXPECTED = {
         "doubled, two_pow)",
     ],
     "py-widget-object": [
-        "py-widget-object/lesson.py:11: widget `mask_table` returned data that is not plain JSON: Object of type set "
+        "py-widget-object/lesson.py:11: widget `shelf` returned data that is not plain JSON: Object of type set "
         "is not JSON serializable (expected lists, dicts, strings and finite numbers)",
     ],
-    "py-widget-nan": [
-        "py-widget-nan/lesson.py:11: widget `mask_table` returned data containing NaN or ∞ (expected finite numbers "
-        "(or None for a gap))",
+    "py-widget-nan": [  # a kind of the lesson's own: the key path is all the engine can say
+        "py-widget-nan/lesson.py:11: widget `shelf` returned NaN or ∞ at `weights[1]` (expected finite numbers (or "
+        "None for a gap))",
+    ],
+    "py-explorer-value-key": [  # `value` for `values`: the page would show no rows, silently
+        "py-explorer-value-key/lesson.py:13: `explorer(…)`: unknown key `states[0].value`; did you mean `values`? "
+        "(the state at n = 1) (expected one of: values, text)",
+    ],
+    "py-explorer-nan": [  # the second point, n = 2: its second row `(label, number)`, item 1
+        "py-explorer-nan/lesson.py:16: `explorer(…)`: `states[1].values[1][1]` is NaN, not a finite number (the "
+        "state at n = 2) (expected a finite number (or None for a gap))",
+    ],
+    "py-explorer-rows": [  # the table's columns and the script's rows come from the first state
+        "py-explorer-rows/lesson.py:13: `explorer(…)`: `states[1].values` has the labels n, n², but `states[0]."
+        "values` n (the state at n = 2) (expected the same rows, with the same labels, in every state (each label "
+        "is a column of the table))",
+    ],
+    "py-mask-table-keys": [
+        "py-mask-table-keys/lesson.py:11: widget `mask_table` (kind `mask_table`): unknown key `intial_mode`; did "
+        "you mean `initial_mode`? (expected one of: rows, cols, context, initial_mode, modes)",
+        "py-mask-table-keys/lesson.py:11: widget `mask_table` (kind `mask_table`): missing required key "
+        "`initial_mode` (expected the `key` of the mode shown first)",
+    ],
+    "py-mask-table-mode": [  # no mode is `casual`: the live table would not be drawn at all
+        "py-mask-table-mode/lesson.py:11: widget `mask_table` (kind `mask_table`): `initial_mode` 'casual' is not "
+        "the key of a mode; did you mean `causal`? (expected the key of one of the modes: causal)",
+    ],
+    "py-bars-highlight": [  # no bar would be highlighted
+        "py-bars-highlight/lesson.py:13: `bars(…)`: `highlight[0]` '解码' is not one of the labels; did you mean "
+        "`解码器`? (expected labels from `labels`: 编码器, 解码器)",
+    ],
+    "py-table-nan": [  # the second row of the dict of columns, its second column
+        "py-table-nan/lesson.py:13: `table(…)`: cell `rows[1][1]` (column `1 / n`): cannot show nan: the value is "
+        "nan, not a finite number (expected a list of dicts, a dict of lists or a list of rows, of finite numbers "
+        "and texts)",
     ],
     "yaml-challenge-item": [
         "yaml-challenge-item/lesson.yaml:6: missing required key `challenges.0.answer` (expected the answer, "

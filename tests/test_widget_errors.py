@@ -1,7 +1,10 @@
-"""Mistakes a widget author makes, reported where they can be fixed: `file:line: message (expected …)`.
+"""Mistakes a widget author makes, reported where they can be fixed: `file:line: message (expected …)`, files named
+from the project (the content folder's parent: here tmp_path), as `content/demo/…`.
 
 A lesson's own component (content/<slug>/widgets/<kind>/) is content: its mistakes exit 1 with the rest of the
 lesson's problems. A theme's component is the theme's: exit 2. Never exit 3 ("a bug in lessonkit"), never a traceback.
+The data of the built-in kinds (explorer, bars, mask_table, tables) is checked against its schema
+(lessonkit/features/widgetdata.py) where lesson.py makes it.
 """
 from __future__ import annotations
 
@@ -41,13 +44,14 @@ GOOD_HTML = """\
 
 
 def component(folder: Path, html: str | None = GOOD_HTML, kind: str = "shelf", js: str | None = None) -> Path:
+    """Write a component into `folder` (a lesson's or a theme's); its widget.html as messages name it."""
     where = folder / "widgets" / kind
     where.mkdir(parents=True, exist_ok=True)
     if html is not None:
         (where / "widget.html").write_text(html, encoding="utf-8")
     if js is not None:
         (where / "widget.js").write_text(js, encoding="utf-8")
-    return where / "widget.html"
+    return (where / "widget.html").relative_to(folder.parent.parent)  # content/demo/… or themes/mine/…
 
 
 def no_bug(code: int, err: str) -> None:
@@ -73,16 +77,29 @@ def test_a_key_the_data_lacks_names_the_widget_function_and_the_key(make_lesson,
     assert code == 1
     assert f"lesson.py:{WIDGET_LINE}: widget `shelf` (kind `shelf`)" in err
     assert "shelves" in err                                   # the key it could not find
-    assert f"{template}:2" in err                             # and where the template reads it
+    assert f"(at {template}:2)" in err                        # and where the template reads it
 
 
-def test_data_of_the_wrong_shape_for_a_theme_component_is_the_lessons_problem(make_lesson, run_build):
+def test_data_of_the_wrong_shape_for_a_built_in_kind_is_checked_against_its_schema(make_lesson, run_build):
     py = PY.replace('@lesson.widget(kind="shelf")', '@lesson.widget(kind="bars")')
     make_lesson(md=MD, py=py)
     code, _, err, _ = run_build()
     no_bug(code, err)
     assert code == 1
-    assert f"lesson.py:{WIDGET_LINE}: widget `shelf` (kind `bars`)" in err and "'caption'" in err
+    where = f"content/demo/lesson.py:{WIDGET_LINE}: widget `shelf` (kind `bars`): "
+    assert err.splitlines()[1:] == [
+        f"  {where}unknown key `books` (expected one of: caption, rows, scale)",
+        f"  {where}missing required key `caption` (expected the chart's caption (\"\" for none))",
+        f"  {where}missing required key `rows` (expected the bars: `[{{label, text, bar, highlight}}, …]`)"]
+
+
+def test_a_lessons_own_component_of_a_built_in_kind_reads_the_data_it_likes(make_lesson, run_build):
+    """The schema is the default component's: a lesson's own widgets/bars/ decides for itself."""
+    folder = make_lesson(md=MD, py=PY.replace('@lesson.widget(kind="shelf")', '@lesson.widget(kind="bars")'))
+    component(folder, kind="bars")
+    code, _, err, out = run_build()
+    assert code == 0, err
+    assert "<li>甲</li>" in (out / "demo" / "index.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("broken, line", [
@@ -136,12 +153,23 @@ def test_the_lessons_own_component_wins_over_the_themes(make_lesson, run_build, 
 @pytest.mark.parametrize("attribute", ['style="color:red"', "onclick=\"alert(1)\""])
 def test_a_blocked_attribute_is_blamed_on_the_widget_template(make_lesson, run_build, attribute):
     folder = make_lesson(md=MD, py=PY)
-    template = component(folder, f"<ul {attribute}>\n<li>{{{{ widget.data.books[0] }}}}</li>\n</ul>\n")
+    template = component(folder, f"<ul>\n<li {attribute}>{{{{ widget.data.books[0] }}}}</li>\n</ul>\n")
     code, _, err, _ = run_build()
     no_bug(code, err)
     assert code == 1
-    assert str(template) in err and "lesson.html" not in err, err
-    assert "widget.css" in err or "widget.js" in err                   # says where it belongs instead
+    name = attribute.split("=")[0]
+    assert f"  {template}:2: a `{name}=` attribute: the page's Content-Security-Policy blocks it (expected style in " \
+           "widget.css, event handlers in widget.js (the policy lets no inline ones run))" in err, err
+    assert "lesson.html" not in err
+
+
+def test_the_blocked_attribute_message_is_chinese_through_and_through(make_lesson, run_build):
+    folder = make_lesson(md=MD, py=PY)
+    template = component(folder, '<ul>\n<li style="color:red">{{ widget.data.books[0] }}</li>\n</ul>\n')
+    code, _, err, _ = run_build("--lang", "zh-CN")
+    assert code == 1
+    assert err.splitlines()[1] == f"  {template}:2: `style=` 属性：页面的内容安全策略（Content-Security-Policy）会拦下它" \
+                                  "（应为 样式写进 widget.css，事件处理写进 widget.js（这个策略不允许任何内联的样式和脚本））"
 
 
 def test_a_blocked_attribute_in_a_theme_component_is_exit_2(make_lesson, run_build, tmp_path):

@@ -315,18 +315,18 @@ class LessonRenderer:
                                          f"(at {component.template}:{where or '?'})",
                                          f"data with the keys and shapes widgets/{component.kind}/widget.html reads"))
             return None
-        blocked = content_security.violations(inner, "")
-        blocked = [b for b in blocked if "attribute" in b]
-        if blocked:
-            self._template_problem(component, None, "; ".join(dict.fromkeys(blocked)) +
-                                   ": the page's Content-Security-Policy blocks it (style belongs in widget.css, "
-                                   "handlers in widget.js)")
-            return None
-        return inner
+        blocked = dict.fromkeys(m.group(1) for m in content_security.BLOCKED_ATTRIBUTE.finditer(inner))
+        for attribute in blocked:  # at the template's line that writes it
+            self._template_problem(component, _source_line(component.template, rf"\s{attribute}\s*="),
+                                   f"a `{attribute}=` attribute: the page's Content-Security-Policy blocks it",
+                                   "style in widget.css, event handlers in widget.js (the policy lets no inline ones "
+                                   "run)")
+        return None if blocked else inner
 
-    def _template_problem(self, component: Component, line: int | None, message: str) -> None:
+    def _template_problem(self, component: Component, line: int | None, message: str,
+                          expected: str = "a valid Jinja template") -> None:
         if component.in_lesson:  # the author's own component: a content problem (exit 1)
-            self.problems.append(Problem(component.template, line, message, "a valid Jinja template"))
+            self.problems.append(Problem(component.template, line, message, expected))
         else:  # the theme's: exit 2
             where = f"{component.template}:{line}" if line else str(component.template)
             raise UsageError(f"{where}: {message}")
@@ -529,6 +529,14 @@ def _not_in_yaml(name: str, args: tuple[str, ...]) -> Miss:
 
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _source_line(path: Path, pattern: str) -> int | None:
+    """The first line of a file matching `pattern` (where a template writes what its output shows)."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if re.search(pattern, line):
+            return number
+    return None
 
 
 def _template_line(exc: BaseException, template: Path) -> int | None:

@@ -86,7 +86,9 @@ def catalog(lang: str) -> list[tuple[re.Pattern, str]]:
     for english, translated in _raw_catalog(lang).items():
         pattern, at = "", 0
         for m in PLACEHOLDER.finditer(english):
-            pattern += re.escape(english[at:m.start()]) + f"(?P<{m.group(1)}>.*?)"
+            in_code = english[m.start() - 1:m.start()] == "`" == english[m.end():m.end() + 1]
+            # a `{name}` in backticks holds no backtick: a message composed of others is not split inside one
+            pattern += re.escape(english[at:m.start()]) + f"(?P<{m.group(1)}>{'[^`]' if in_code else '.'}*?)"
             at = m.end()
         pattern += re.escape(english[at:])
         literal = len(PLACEHOLDER.sub("", english))
