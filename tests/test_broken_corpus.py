@@ -92,6 +92,10 @@ EXPECTED = {
         "md-text-before-section/lesson.md:1: text before the first `## ` section heading (expected the body "
         "to start with `## Section title {#id}`; put the intro in lesson.yaml)",
     ],
+    "md-toggle-stray-text": [  # a toggle shows only its states: this line would never be seen
+        "md-toggle-stray-text/lesson.md:6: `::: toggle` shows only its `::: state` blocks: this is outside any of "
+        "them (expected the content inside a `::: state TITLE` … `:::` block, or after the toggle's closing `:::`)",
+    ],
     "md-unclosed-callout": [
         "md-unclosed-callout/lesson.md:5: `::: note` block is never closed (expected a line with only `:::`)",
     ],

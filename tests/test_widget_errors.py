@@ -246,3 +246,107 @@ def test_a_kind_that_is_not_a_folder_name_is_reported(make_lesson, run_build, ki
     no_bug(code, err)
     assert code == 1
     assert f"lesson.py:{WIDGET_LINE}: widget `shelf`: kind {kind!r} cannot name a component folder" in err, err
+
+
+# ── tables: caption and column names are Markdown, like a figure's caption ───────────────────────────────────────
+TABLE_PY = '''\
+from lessonkit import Lesson, table
+
+lesson = Lesson()
+
+
+@lesson.value
+def d():
+    return 64
+
+
+@lesson.value
+def scores(d):
+    return table({"$d$": [16, d], "$\\\\sqrt{d}$": [4.0, 8.0]}, caption="维度 $d$ 取到 {{ d }} 时", spec="sig2")
+'''
+TABLE_LINE = TABLE_PY.splitlines().index("def scores(d):")   # the decorator's line, 1-based
+
+
+def test_a_tables_caption_and_column_names_show_maths_and_values(make_lesson, run_build):
+    make_lesson(md="## 第一节 {#first}\n\n{{< table scores >}}\n", py=TABLE_PY)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    table = page[page.index('<table class="computed-table">'):page.index("</table>")]
+    caption = re.search(r"<caption>(.*?)</caption>", table, re.S).group(1)
+    assert caption.startswith("维度 <math") and "<mi>d</mi>" in caption and caption.endswith("取到 64 时")
+    headers = re.findall(r'<th scope="col">(.*?)</th>', table, re.S)
+    assert len(headers) == 2 and all(h.startswith("<math") for h in headers) and "<msqrt>" in headers[1]
+    assert "$" not in table and "{{" not in table
+    assert re.findall(r"<td>(.*?)</td>", table) == ["4.0", "8.0"]   # cells are text, formatted with spec sig2
+
+
+def test_an_unknown_value_in_a_table_caption_is_reported_at_the_tables_value(make_lesson, run_build):
+    make_lesson(md="## 第一节 {#first}\n\n{{< table scores >}}\n", py=TABLE_PY.replace("{{ d }}", "{{ dd }}"))
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1
+    assert f"content/demo/lesson.py:{TABLE_LINE}: unknown value `dd`; did you mean `d`?" in err, err
+
+
+# ── built-in kinds: what lesson.py hands them is checked where it does ─────────────────────────────────────────────
+BUILT_IN = '''\
+from lessonkit import Lesson, bars, explorer, param, table
+
+lesson = Lesson()
+
+
+@lesson.widget(kind="{kind}")
+def shelf():
+    {body}
+'''
+
+
+@pytest.mark.parametrize("kind, body, expected", [
+    ("bars", 'return bars(["甲", "乙"], [0.5, float("inf")])',
+     "`bars(…)`: `values[1]` is ∞, not a finite number (expected a finite number (or None for a gap))"),
+    ("bars", 'return bars(["甲", "乙"], [0.5, 0.2], scale="logarithmic")',
+     "`bars(…)`: `scale` 'logarithmic' is not linear or log (expected \"linear\" or \"log\")"),
+    ("explorer", 'return explorer([param("n", "n", [1, 2])], state=lambda n: None)',
+     "`explorer(…)`: `states[0]` is None (nothing) (the state at n = 1) (expected the state as a dict: "
+     "`{\"values\": [(label, number), …], \"text\": \"…\"}`)"),
+    ("explorer", 'return explorer([param("n", "n", [1, 2], control="slide")], state=lambda n: {"text": "x"})',
+     "`param(…)`: `control` 'slide' of `n` is not one of slider, stepper, buttons; did you mean `slider`? "
+     "(expected slider, stepper or buttons)"),
+    ("explorer", 'return explorer([param("n", "n", [1, 2])], state=lambda n: {"values": [("n", n, "sig9x")]})',
+     "`explorer(…)`: `states[0].values[0]` cannot be shown: cannot show 1: bad format spec 'sig9x': Invalid "
+     "format specifier 'sig9x' for object of type 'float' (the state at n = 1) (expected a format spec such as "
+     "sig3, pct2 or .2f)"),
+    ("mask_table", 'return {"rows": ["甲", "乙"], "cols": ["甲"], "context": "c", "initial_mode": "a", '
+                   '"modes": [{"key": "a", "label": "A", "visible": [[True], [True, False]]}]}',
+     "widget `shelf` (kind `mask_table`): `modes[0].visible` does not have 2 rows of 1 (one per row label and "
+     "column label) (expected true/false per row and column: `visible[row][col]`)"),
+])
+def test_built_in_kinds_name_the_key_path_of_what_does_not_fit(make_lesson, run_build, kind, body, expected):
+    py = BUILT_IN.replace("{kind}", kind).replace("{body}", body)
+    make_lesson(md="## 第一节 {#first}\n\n{{< widget shelf >}}\n", py=py)
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    line = 6 if kind == "mask_table" else 8   # the widget function (its decorator), or the builder's call in it
+    assert err.splitlines()[1:] == [f"  content/demo/lesson.py:{line}: {expected}"]
+
+
+def test_a_table_spec_for_a_column_it_lacks_gets_did_you_mean(make_lesson, run_build):
+    py = TABLE_PY.replace('spec="sig2"', 'spec={"$\\\\sqrt{d }$": "sig2"}')
+    make_lesson(md="## 第一节 {#first}\n\n{{< table scores >}}\n", py=py)
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert err.splitlines()[1:] == [
+        f"  content/demo/lesson.py:{TABLE_LINE + 2}: `table(…)`: `spec` names the column `$\\sqrt{{d }}$`, which the "
+        "table does not have; did you mean `$\\sqrt{d}$`? (expected columns: $d$, $\\sqrt{d}$)"]
+
+
+def test_an_explorer_gap_shows_a_dash(make_lesson, run_build):
+    py = BUILT_IN.replace("{kind}", "explorer").replace(
+        "{body}", 'return explorer([param("n", "n", [1, 2])], state=lambda n: {"values": [("1/(n−1)", None if n == 1 '
+                  'else 1 / (n - 1))]}, key=[1, 2])')
+    make_lesson(md="## 第一节 {#first}\n\n{{< widget shelf >}}\n", py=py)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    keys = (out / "demo" / "index.html").read_text(encoding="utf-8").split('<div class="ex-keys">')[1]
+    assert re.findall(r'<span class="ex-value">(.*?)</span>', keys)[:2] == ["—", "1.00"]

@@ -99,8 +99,9 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
         result = state(**point)
         rows = _state_rows(result, n, figure is not None)
         if isinstance(rows, list) and rows and isinstance(rows[0], Issue):  # reported once, at the first such state
-            for issue in rows:
-                issues.setdefault(re.sub(r"states\[\d+\]", "states[]", issue.message),
+            for issue in rows:  # the same key of another state: the same mistake
+                path = re.sub(r"states\[\d+\]", "states[]", re.search(r"`[^`]*`|$", issue.message).group())
+                issues.setdefault((path, issue.expected),
                                   Issue(f"{issue.message} (the state at {_point_args(point)})", issue.expected))
             continue
         sid = _state_id(indices)

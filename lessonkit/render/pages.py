@@ -365,6 +365,11 @@ class LessonRenderer:
         except ValueError as exc:
             return Miss(f"value `{name}` cannot be shown as a table: {exc}",
                         "a list of dicts, a dict of lists, a list of rows, or lessonkit.table(…)")
+        # caption and column names are Markdown like a figure's caption ($math$, {{ values }}); cells are text
+        func = self.lesson.registry.values.get(name.split(".")[0])
+        where = self.lesson.source.code_path, func.__code__.co_firstlineno if func else None
+        data["caption"] = markup.render_inline(data["caption"], self.ctx, *where) if data["caption"] else ""
+        data["columns"] = [markup.render_inline(column, self.ctx, *where) for column in data["columns"]]
         return self.env.get_template("partials/table.html").render(table=data)
 
     def container(self, block: dict[str, Any]) -> str:
