@@ -140,6 +140,17 @@ def _check_tuple(value: list | tuple, row: Row, path: str) -> list[Issue]:
     return [issue for i, item in enumerate(value) for issue in check_value(item, row.fields[names[i]], f"{path}[{i}]")]
 
 
+def plain(value: Any) -> Any:
+    """numpy arrays and scalars as Python lists and numbers, tuples kept: what the schemas describe."""
+    if hasattr(value, "tolist") and not isinstance(value, (list, tuple, dict, str)):
+        return value.tolist()
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    return value
+
+
 def nonfinite_path(data: Any, path: str = "") -> str | None:
     """The key path of the first NaN or ∞ in JSON-like data, e.g. `rows[0]`; None when every number is finite."""
     if isinstance(data, float) and not math.isfinite(data):

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..support.numbers import FormatError, format_value
-from .widgetdata import (BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, WidgetDataError, check, did_you_mean)
+from .widgetdata import (BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, WidgetDataError, check, did_you_mean,
+                         plain)
 
 SPEC_HELP = "a format spec such as sig3, pct2 or .2f"
 
@@ -96,7 +97,7 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
     states, figures, issues = [], [], {}
     for n, indices in enumerate(itertools.product(*(range(len(p.values)) for p in params))):
         point = {p.name: p.values[i] for p, i in zip(params, indices)}
-        result = state(**point)
+        result = plain(state(**point))
         rows = _state_rows(result, n, figure is not None)
         if isinstance(rows, list) and rows and isinstance(rows[0], Issue):  # reported once, at the first such state
             for issue in rows:  # the same key of another state: the same mistake
@@ -327,8 +328,7 @@ def _refuse(builder: str, message: str, expected: str) -> None:
 
 def _plain_list(values: Any) -> list[Any]:
     """A list of Python values from a list, tuple or numpy array (numpy scalars as Python numbers)."""
-    values = values.tolist() if hasattr(values, "tolist") else list(values)
-    return [v.item() if hasattr(v, "item") and not isinstance(v, (list, dict)) else v for v in values]
+    return list(plain(values.tolist() if hasattr(values, "tolist") else list(values)))
 
 
 def _texts(values: list[Any], spec: str | None, builder: str, name: str) -> list[str]:
