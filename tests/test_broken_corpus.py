@@ -446,3 +446,19 @@ def test_ci_install_and_publishing_build_strictly():
     assert "./install.sh" in (PROJECT / ".ci" / "run").read_text(encoding="utf-8")
     assert "python build.py --strict --out output" in (PROJECT / ".github" / "workflows" / "pages.yml").read_text(
         encoding="utf-8")
+
+
+def test_a_glossary_that_does_not_parse_adds_no_follow_on_errors(tmp_path, capsys):
+    """The lesson marks 「[[注意力]]」; glossary.yaml's definition opens a `[` that YAML never sees closed (line 5,
+    column 17): that is the one problem, not also an unknown term in lesson.md."""
+    content = tmp_path / "content"
+    shutil.copytree(BROKEN / "yaml-syntax", content / "marks")
+    shutil.copy(BROKEN / "md-empty" / "lesson.yaml", content / "marks" / "lesson.yaml")
+    (content / "marks" / "lesson.md").write_text("## 第一节 {#first}\n\n[[注意力]] 是 {{ two_pow }}。\n", encoding="utf-8")
+    (content / "glossary.yaml").write_text("terms:\n  - id: attention\n    zh: 注意力\n    en: attention\n"
+                                           "    definition: [没有关上\n", encoding="utf-8")
+    code, lines, err, _ = build(tmp_path, capsys)
+    assert code == 1
+    assert lines == [HEADER.format(n=1), "  glossary.yaml:5: YAML syntax error, column 17: text that starts with `[` or "
+                     "`{` is read as a YAML list or mapping (so is `{{ value }}` at the start) (expected the whole text "
+                     "in quotes, e.g. `- \"{{ n }} 个数\"`)"]

@@ -403,6 +403,8 @@ class LessonRenderer:
         if glossary is None:
             return Miss(f"glossary term `[[{name}]]` but there is no content/glossary.yaml",
                         "a glossary.yaml next to the lesson folders with a `terms:` list")
+        if glossary.unread:  # glossary.yaml did not parse: reported there, not once per mark
+            return html.escape((shown or name).strip() or name)
         term = glossary.reference(name)
         if isinstance(term, Miss):
             return term
