@@ -10,7 +10,7 @@ import traceback
 
 from . import __version__
 from .commands import COMMANDS
-from .support.errors import ContentError, UsageError, project_root, relative_paths
+from .support.errors import ContentError, UsageError, project_root
 from .support.i18n import MESSAGE_LANGUAGES, message_language, say, set_message_language, translate
 from .load.siteconfig import peek_language
 
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {problem.render(root=root)}", file=sys.stderr)
         return 1
     except UsageError as err:
-        print(say("error: {message}", message=relative_paths(translate(str(err)), root)), file=sys.stderr)
+        print(say("error: {message}", message=translate(str(err))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(say("interrupted: nothing was written (a previous site is left as it was)"), file=sys.stderr)

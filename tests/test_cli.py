@@ -92,13 +92,12 @@ def test_user_theme_overrides_one_template(make_lesson, run_build, theme_with_he
     assert "二的十次方是 1024。" in page  # everything else came from default
 
 
-def test_undefined_template_variable_is_an_error_naming_the_template(make_lesson, run_build, theme_with_head,
-                                                                   tmp_path):
+def test_undefined_template_variable_is_an_error_naming_the_template(make_lesson, run_build, theme_with_head):
     make_lesson()
     themes = theme_with_head("typo", '\n<meta content="{{ lesson.titel }}">')
     code, _, err, out = run_build("--theme", "typo", "--themes-dir", str(themes))
     assert code == 2
-    assert f"error: {(themes / 'typo').relative_to(tmp_path)}/partials/extend_head.html:2: template error:" in err
+    assert f"{themes / 'typo' / 'partials' / 'extend_head.html'}:2: template error:" in err
     assert "titel" in err and "Traceback" not in err
     assert not out.exists()
 

@@ -271,8 +271,8 @@ def test_an_unknown_ui_key_names_the_template_and_the_files(tmp_path, capsys, ma
     themes = user_theme(tmp_path, {"partials/pager.html": "<p>{{ ui.nextt_lesson }}</p>\n"})
     code, _, err = run(tmp_path, capsys, "--themes-dir", str(themes), "--theme", "mine")
     assert code == 2
-    assert "error: themes/mine/partials/pager.html:1: template error: unknown UI string `ui.nextt_lesson`; " \
-           "did you mean `ui.next_lesson`?: it is in none of themes/default/i18n/zh-CN.yaml" in err  # from the project
+    assert f"{themes / 'mine' / 'partials' / 'pager.html'}:1: template error: unknown UI string `ui.nextt_lesson`; " \
+           f"did you mean `ui.next_lesson`?: it is in none of {themes / 'default' / 'i18n' / 'zh-CN.yaml'}" in err
 
 
 # ── the shipped files ───────────────────────────────────────────────────────────────────────────────────────────────

@@ -144,7 +144,7 @@ class Preview:
         return files
 
     def rebuild(self, reason: str = "") -> None:
-        from ..support.errors import ContentError, UsageError, project_root, relative_paths
+        from ..support.errors import ContentError, UsageError, project_root
         from ..site import build
 
         started = time.perf_counter()
@@ -155,7 +155,7 @@ class Preview:
         except ContentError as err:
             problems = [p.render(root=project_root(self.options.content)) for p in err.problems]
         except UsageError as err:
-            problems = [relative_paths(translate(str(err)), project_root(self.options.content))]
+            problems = [translate(str(err))]
         except Exception:  # our bug: show it, keep serving, let the author keep working
             problems = ["internal error in lessonkit (please report it):\n" + traceback.format_exc()]
         seconds = time.perf_counter() - started
