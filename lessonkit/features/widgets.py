@@ -94,32 +94,32 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
         _refuse("explorer", "a `figure` without `alt`", "`alt`: what each state's figure shows (a text with "
                                                         "{name} fields, or a function of the point)")
     key_ids = {_state_id(_indices(params, k, i)) for i, k in enumerate(key)}
-    states, figures, issues = [], [], {}
+    states, figures, points, issues = [], [], [], {}
     for n, indices in enumerate(itertools.product(*(range(len(p.values)) for p in params))):
         point = {p.name: p.values[i] for p, i in zip(params, indices)}
         result = plain(state(**point))
-        rows = _state_rows(result, n, figure is not None)
-        if isinstance(rows, list) and rows and isinstance(rows[0], Issue):  # reported once, at the first such state
-            for issue in rows:  # the same key of another state: the same mistake
-                path = re.sub(r"states\[\d+\]", "states[]", re.search(r"`[^`]*`|$", issue.message).group())
-                issues.setdefault((path, issue.expected),
-                                  Issue(f"{issue.message} (the state at {_point_args(point)})", issue.expected))
+        result = {} if result is None and figure is not None else result  # a state shown by its figure alone
+        rows, found = _state_rows(result, n, figure is not None)
+        for issue in found:  # the same key in another state is the same mistake: reported at its first state
+            path = re.sub(r"states\[\d+\]", "states[]", re.search(r"`[^`]*`|$", issue.message).group())
+            issues.setdefault((path, issue.expected),
+                              Issue(f"{issue.message} (the state at {_point_args(point)})", issue.expected))
+        if found:
             continue
         sid = _state_id(indices)
         point_text = " · ".join(f"{p.label} {p.texts[i]}" for p, i in zip(params, indices))
         entry = {"id": sid, "point": point_text, "key": sid in key_ids,
                  "initial": all(i == p.initial for p, i in zip(params, indices)),
-                 "values": rows, "text": str(result.get("text", "")), "figure": None, "alt": "", "args": point}
+                 "values": rows, "text": str(result.get("text", "")), "figure": None, "alt": ""}
         if figure is not None:
             entry["figure"] = f"state-{sid.replace('.', '-')}"
             entry["alt"] = alt.format(**point) if isinstance(alt, str) else str(alt(**point))
             figures.append(StateFigure(entry["figure"], figure, point, entry["alt"]))
         states.append(entry)
+        points.append(point)
     if issues:
         raise WidgetDataError("explorer", list(issues.values()))
-    _same_rows(states)
-    for entry in states:
-        del entry["args"]
+    _same_rows(states, points)
     if bars:
         _add_bars(states, log=bars == "log")
     for entry in states:
@@ -140,34 +140,30 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
     return WidgetResult("explorer", data, figures, script)
 
 
-def _state_rows(result: Any, n: int, has_figure: bool) -> list[dict[str, Any]] | list[Issue]:
+def _state_rows(result: Any, n: int, has_figure: bool) -> tuple[list[dict[str, Any]], list[Issue]]:
     """The rows of what the state function returned for the n-th point, formatted; or why they cannot be."""
     where = f"states[{n}]"
-    if result is None and has_figure:
-        return []
     issues = check(result, EXPLORER_STATE, where, STATE_HELP)
     if not issues and not has_figure and not result.get("values") and not result.get("text"):
         issues = [Issue(f"`{where}` has neither `values` nor `text`", STATE_HELP)]
-    if issues:
-        return issues
     rows = []
-    for i, row in enumerate(result.get("values", [])):
+    for i, row in enumerate(result.get("values", []) if not issues else []):
         try:
             rows.append(_value_row(row))
-        except ValueError as exc:
-            return [Issue(f"`{where}.values[{i}]` cannot be shown: {exc}", SPEC_HELP)]
-    return rows
+        except ValueError as exc:  # a spec that cannot format this number
+            return [], [Issue(f"`{where}.values[{i}]` cannot be shown: {exc}", SPEC_HELP)]
+    return rows, issues
 
 
-def _same_rows(states: list[dict[str, Any]]) -> None:
+def _same_rows(states: list[dict[str, Any]], points: list[dict[str, Any]]) -> None:
     """Every state shows the same rows: the table has a column per label of the first, and the page's script
     swaps only the numbers."""
     first = [v["label"] for v in states[0]["values"]] if states else []
-    for n, entry in enumerate(states[1:], start=1):
+    for n, (entry, point) in enumerate(zip(states[1:], points[1:]), start=1):
         labels = [v["label"] for v in entry["values"]]
         if labels != first:
             _refuse("explorer", f"`states[{n}].values` has the labels {', '.join(labels) or 'none'}, but `states[0]."
-                                f"values` {', '.join(first) or 'none'} (the state at {_point_args(entry['args'])})",
+                                f"values` {', '.join(first) or 'none'} (the state at {_point_args(point)})",
                     "the same rows, with the same labels, in every state (each label is a column of the table)")
 
 
