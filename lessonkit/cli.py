@@ -10,7 +10,7 @@ import traceback
 
 from . import __version__
 from .commands import COMMANDS
-from .support.errors import ContentError, UsageError
+from .support.errors import ContentError, UsageError, project_root
 from .support.i18n import MESSAGE_LANGUAGES, Speaker, message_language
 from .load.siteconfig import peek_language
 
@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser().parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
-    say = args.say = Speaker(message_language(args.lang, peek_language(getattr(args, "content", None))))
+    content = getattr(args, "content", None)
+    say = args.say = Speaker(message_language(args.lang, peek_language(content)), project_root(content))
     try:
         return COMMANDS[args.command].run(args)
     except ContentError as err:

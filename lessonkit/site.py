@@ -23,7 +23,7 @@ from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import start_drawing
 from .features.components import Components
 from .features.glossary import Glossary, load_glossary
-from .load.lessons import LessonSource, find_lessons, read_lesson
+from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
 from .load.siteconfig import Budget, load_site_config
 from .render import markup
 from .render.draft import Holes, PageDraft
@@ -48,6 +48,7 @@ class Options:
     cache: Path | None = None       # cache folder; None computes and draws everything
     jobs: int | None = None         # processes drawing figures; None: one per core
     preview_script: str | None = None  # `serve`'s reload script, run by every page (its hash in each policy)
+    strict: bool = False            # warnings (two lessons with one `order` …) are errors
 
 
 @dataclass
@@ -62,6 +63,7 @@ class BuildReport:
     budget: Budget | None = None
     search_bytes: int = 0            # the course's search index on index.html, weighed apart from its budget
     lessons: list[str] = field(default_factory=list)  # the slugs of the lesson pages written, in course order
+    warnings: list[Problem] = field(default_factory=list)  # what the build let pass; errors under --strict
 
 
 def build(options: Options) -> BuildReport:
@@ -73,6 +75,9 @@ def build(options: Options) -> BuildReport:
     config = load_site_config(options.content, problems)                          # load
     glossary = load_glossary(options.content, problems)
     sources, course = load_sources(options.content, options.lesson, problems)
+    warnings = order_ties(course)
+    if options.strict:
+        problems += warnings
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems)
     computed = compute_all(sources, session.cache, problems)                      # compute
@@ -91,7 +96,8 @@ def build(options: Options) -> BuildReport:
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
     lessons = [slug for d in drafts if (slug := SitePaths.lesson_slug(d.path))]
     return BuildReport(site, drawing.stats.font, time.perf_counter() - started, sizes, gzip_sizes,
-                       drawing.stats.drawn, drawing.stats.cached, config.budget, search_index_size(site), lessons)
+                       drawing.stats.drawn, drawing.stats.cached, config.budget, search_index_size(site), lessons,
+                       [] if options.strict else warnings)
 
 
 def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:

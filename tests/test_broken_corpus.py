@@ -2,9 +2,10 @@
 
 Each folder in tests/broken/ is a small valid lesson with one mistake; a few cases (text in GBK, binary junk,
 symbolic links leading out of the lesson) are made here instead of being committed. EXPECTED holds the exact lines
-an author sees for each, with the content folder's path removed and the temporary folder written as TMP. Lines are
-checked by hand: e.g. `summary: [没有关上的括号` leaves the flow list open, so YAML fails at line 3, column 11,
-the `:` after `objectives`.
+an author sees for each, without the `content/` every path starts with (paths are shown from the project, the content
+folder's parent: here the temporary folder). Lines are
+checked by hand: e.g. `summary: [没有关上的括号` leaves a flow list open (YAML gives up at line 3, the `:` after
+`objectives`), so the message points at line 2, column 10, the `[` that opened it.
 """
 from __future__ import annotations
 
@@ -91,6 +92,10 @@ EXPECTED = {
         "md-text-before-section/lesson.md:1: text before the first `## ` section heading (expected the body "
         "to start with `## Section title {#id}`; put the intro in lesson.yaml)",
     ],
+    "md-toggle-stray-text": [  # a toggle shows only its states: this line would never be seen
+        "md-toggle-stray-text/lesson.md:6: `::: toggle` shows only its `::: state` blocks: this is outside any of "
+        "them (expected the content inside a `::: state TITLE` … `:::` block, or after the toggle's closing `:::`)",
+    ],
     "md-unclosed-callout": [
         "md-unclosed-callout/lesson.md:5: `::: note` block is never closed (expected a line with only `:::`)",
     ],
@@ -159,12 +164,44 @@ EXPECTED = {
         "doubled, two_pow)",
     ],
     "py-widget-object": [
-        "py-widget-object/lesson.py:11: widget `mask_table` returned data that is not plain JSON: Object of type set "
+        "py-widget-object/lesson.py:11: widget `shelf` returned data that is not plain JSON: Object of type set "
         "is not JSON serializable (expected lists, dicts, strings and finite numbers)",
     ],
-    "py-widget-nan": [
-        "py-widget-nan/lesson.py:11: widget `mask_table` returned data containing NaN or ∞ (expected finite numbers "
-        "(or None for a gap))",
+    "py-widget-nan": [  # a kind of the lesson's own: the key path is all the engine can say
+        "py-widget-nan/lesson.py:11: widget `shelf` returned NaN or ∞ at `weights[1]` (expected finite numbers (or "
+        "None for a gap))",
+    ],
+    "py-explorer-value-key": [  # `value` for `values`: the page would show no rows, silently
+        "py-explorer-value-key/lesson.py:13: `explorer(…)`: unknown key `states[0].value`; did you mean `values`? "
+        "(the state at n = 1) (expected one of: values, text)",
+    ],
+    "py-explorer-nan": [  # the second point, n = 2: its second row `(label, number)`, item 1
+        "py-explorer-nan/lesson.py:16: `explorer(…)`: `states[1].values[1][1]` is NaN, not a finite number (the "
+        "state at n = 2) (expected a finite number (or None for a gap))",
+    ],
+    "py-explorer-rows": [  # the table's columns and the script's rows come from the first state
+        "py-explorer-rows/lesson.py:13: `explorer(…)`: `states[1].values` has the labels n, n², but `states[0]."
+        "values` n (the state at n = 2) (expected the same rows, with the same labels, in every state (each label "
+        "is a column of the table))",
+    ],
+    "py-mask-table-keys": [
+        "py-mask-table-keys/lesson.py:11: widget `mask_table` (kind `mask_table`): unknown key `intial_mode`; did "
+        "you mean `initial_mode`? (expected one of: rows, cols, context, initial_mode, modes)",
+        "py-mask-table-keys/lesson.py:11: widget `mask_table` (kind `mask_table`): missing required key "
+        "`initial_mode` (expected the `key` of the mode shown first)",
+    ],
+    "py-mask-table-mode": [  # no mode is `casual`: the live table would not be drawn at all
+        "py-mask-table-mode/lesson.py:11: widget `mask_table` (kind `mask_table`): `initial_mode` 'casual' is not "
+        "the key of a mode; did you mean `causal`? (expected the key of one of the modes: causal)",
+    ],
+    "py-bars-highlight": [  # no bar would be highlighted
+        "py-bars-highlight/lesson.py:13: `bars(…)`: `highlight[0]` '解码' is not one of the labels; did you mean "
+        "`解码器`? (expected labels from `labels`: 编码器, 解码器)",
+    ],
+    "py-table-nan": [  # the second row of the dict of columns, its second column
+        "py-table-nan/lesson.py:13: `table(…)`: cell `rows[1][1]` (column `1 / n`): cannot show nan: the value is "
+        "nan, not a finite number (expected a list of dicts, a dict of lists or a list of rows, of finite numbers "
+        "and texts)",
     ],
     "yaml-challenge-item": [
         "yaml-challenge-item/lesson.yaml:6: missing required key `challenges.0.answer` (expected the answer, "
@@ -184,8 +221,33 @@ EXPECTED = {
         "`title: …`)",
     ],
     "yaml-syntax": [
-        "yaml-syntax/lesson.yaml:3: YAML syntax error, column 11: expected ',' or ']', but got ':' (expected "
-        "valid YAML (check indentation and quotes))",
+        "yaml-syntax/lesson.yaml:2: YAML syntax error, column 10: text that starts with `[` or `{` is read as a YAML "
+        "list or mapping (so is `{{ value }}` at the start) (expected the whole text in quotes, e.g. "
+        "`- \"{{ n }} 个数\"`)",
+    ],
+    "yaml-syntax-no-follow-on": [  # lesson.md places the self-check the broken lesson.yaml defines: no second error
+        "yaml-syntax-no-follow-on/lesson.yaml:8: YAML syntax error, column 1: a tab character: YAML indents with "
+        "spaces only (expected spaces instead of the tab)",
+    ],
+    "yaml-swallowed-item": [  # YAML reads the over-indented line as more of item 2: 4 objectives would become 3
+        "yaml-swallowed-item/lesson.yaml:6: this line starts with `- `, but YAML reads it as more of the text on "
+        "line 5 (it is indented deeper than a list item would be) (expected each list item `- ` at the same "
+        "indentation as the others (or the text in quotes, if the `- ` belongs to it))",
+    ],
+    "yaml-latex-escape": [  # "\frac" would become a form feed and "rac", "\theta" a tab and "heta"
+        "yaml-latex-escape/lesson.yaml:4: `\\frac` inside \"double quotes\" starts with the YAML escape `\\f` (a "
+        "control character), not LaTeX (expected 'single quotes' (or a `|` block) around text with LaTeX)",
+        "yaml-latex-escape/lesson.yaml:4: `\\theta` inside \"double quotes\" starts with the YAML escape `\\t` (a "
+        "control character), not LaTeX (expected 'single quotes' (or a `|` block) around text with LaTeX)",
+    ],
+    "yaml-colon-in-item": [
+        "yaml-colon-in-item/lesson.yaml:5: `objectives` item 2 is read as `key: value`: its text has a `: ` in it "
+        "(expected the text in quotes, e.g. `- \"注意: 这里\"`)",
+    ],
+    "yaml-indentation": [
+        "yaml-indentation/lesson.yaml:7: YAML syntax error, column 6: this line is indented more than the key before "
+        "it, so YAML reads it as more text of that key (expected keys (and list items `- `) of one level starting at "
+        "the same column, indented with spaces)",
     ],
     "yaml-unknown-key": [
         "yaml-unknown-key/lesson.yaml:5: unknown key `objective`; did you mean `objectives`? (expected one "
@@ -216,19 +278,19 @@ EXPECTED = {
     "md-binary": ["md-binary/lesson.md: file contains binary data (NUL bytes) (expected a UTF-8 text file)"],
     "py-binary": ["py-binary/lesson.py: file contains binary data (NUL bytes) (expected a UTF-8 text file)"],
     "md-symlink-outside": [
-        "md-symlink-outside/lesson.md: is a symbolic link to TMP/outside.md, outside the lesson folder (expected a "
+        "md-symlink-outside/lesson.md: is a symbolic link to outside/outside.md, outside the lesson folder (expected a "
         "real file inside the lesson folder)",
     ],
     "yaml-symlink-outside": [
-        "yaml-symlink-outside/lesson.yaml: is a symbolic link to TMP/outside.yaml, outside the lesson folder "
+        "yaml-symlink-outside/lesson.yaml: is a symbolic link to outside/outside.yaml, outside the lesson folder "
         "(expected a real file inside the lesson folder)",
     ],
     "image-symlink-outside": [
-        "image-symlink-outside/lesson.md:5: image `diagram.svg` is a symbolic link to TMP/outside.svg, outside the "
+        "image-symlink-outside/lesson.md:5: image `diagram.svg` is a symbolic link to outside/outside.svg, outside the "
         "lesson folder (expected a real file inside the lesson folder (copy it in instead of linking))",
     ],
     "py-data-symlink-outside": [
-        "py-data-symlink-outside/lesson.py:13: data file `data.csv` is a symbolic link to TMP/outside.csv, outside "
+        "py-data-symlink-outside/lesson.py:13: data file `data.csv` is a symbolic link to outside/outside.csv, outside "
         "the lesson folder (expected a real file inside the lesson folder (copy it in instead of linking))",
     ],
     "md-is-a-folder": [
@@ -298,8 +360,8 @@ def build(tmp_path: Path, capsys) -> tuple[int, list[str], str, Path]:
     content, out = (tmp_path / "content").resolve(), tmp_path / "out"
     code = main(["build", "--content", str(content), "--out", str(out), "--cache-dir", str(tmp_path / "cache")])
     err = capsys.readouterr().err
-    text = err.replace(f"{content}/", "").replace(str(tmp_path.resolve() / "outside"), "TMP")
-    return code, text.splitlines(), err, out
+    assert str(tmp_path.resolve()) not in err  # files are named from the project: content/<slug>/…
+    return code, err.replace("  content/", "  ").splitlines(), err, out
 
 
 @pytest.fixture
@@ -344,3 +406,59 @@ def test_a_lesson_with_yaml_and_markdown_mistakes_reports_both(tmp_path, capsys,
     assert code == 1
     assert [line.split(":")[0:2] for line in lines[1:]] == [["  two-stages/lesson.yaml", "5"],
                                                             ["  two-stages/lesson.md", "3"]]
+
+
+def tied_course(content: Path) -> None:
+    """Three copies of a valid lesson, two of them with `order: 2` (line 3 of their lesson.yaml)."""
+    for slug, order in (("alpha", 2), ("beta", 1), ("gamma", 2)):
+        shutil.copytree(BROKEN / "yaml-syntax", content / slug)
+        (content / slug / "lesson.yaml").write_text(f"title: 小课\nsummary: 一节\norder: {order}\nobjectives:\n  - 看懂\n",
+                                                    encoding="utf-8")
+
+
+TIE = ("gamma/lesson.yaml:3: `order: 2` is also the order of content/alpha/lesson.yaml:3: the index lists the two by "
+       "folder name (expected a different `order` for each lesson)")
+
+
+def test_two_lessons_with_one_order_build_with_a_warning_naming_both(tmp_path, capsys):
+    tied_course(tmp_path / "content")
+    code = main(["build", "-q", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "out"),
+                 "--cache-dir", str(tmp_path / "cache")])
+    lines = capsys.readouterr().err.replace("  content/", "  ").splitlines()
+    assert code == 0 and (tmp_path / "out" / "index.html").is_file()
+    assert lines == ["warning: 1 thing(s) to check (the site was built; --strict makes them errors):", f"  {TIE}"]
+
+
+def test_under_strict_the_tie_is_an_error(tmp_path, capsys):
+    tied_course(tmp_path / "content")
+    code = main(["build", "--strict", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "out"),
+                 "--cache-dir", str(tmp_path / "cache")])
+    lines = capsys.readouterr().err.replace("  content/", "  ").splitlines()
+    assert code == 1 and not (tmp_path / "out").exists()
+    assert lines == [HEADER.format(n=1), f"  {TIE}"]
+
+
+def test_ci_install_and_publishing_build_strictly():
+    from lessonkit.support.paths import PROJECT
+
+    install = (PROJECT / "install.sh").read_text(encoding="utf-8")
+    assert ".venv/bin/python build.py --strict" in install
+    assert "./install.sh" in (PROJECT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "python build.py --strict --out output" in (PROJECT / ".github" / "workflows" / "pages.yml").read_text(
+        encoding="utf-8")
+
+
+def test_a_glossary_that_does_not_parse_adds_no_follow_on_errors(tmp_path, capsys):
+    """The lesson marks 「[[注意力]]」; glossary.yaml's definition opens a `[` that YAML never sees closed (line 5,
+    column 17): that is the one problem, not also an unknown term in lesson.md."""
+    content = tmp_path / "content"
+    shutil.copytree(BROKEN / "yaml-syntax", content / "marks")
+    shutil.copy(BROKEN / "md-empty" / "lesson.yaml", content / "marks" / "lesson.yaml")
+    (content / "marks" / "lesson.md").write_text("## 第一节 {#first}\n\n[[注意力]] 是 {{ two_pow }}。\n", encoding="utf-8")
+    (content / "glossary.yaml").write_text("terms:\n  - id: attention\n    zh: 注意力\n    en: attention\n"
+                                           "    definition: [没有关上\n", encoding="utf-8")
+    code, lines, err, _ = build(tmp_path, capsys)
+    assert code == 1
+    assert lines == [HEADER.format(n=1), "  glossary.yaml:5: YAML syntax error, column 17: text that starts with `[` or "
+                     "`{` is read as a YAML list or mapping (so is `{{ value }}` at the start) (expected the whole text "
+                     "in quotes, e.g. `- \"{{ n }} 个数\"`)"]

@@ -25,10 +25,76 @@ def test_sections_split_at_h2_outside_code(make_lesson):
     assert "## not a heading" in lesson.sections[0].body
 
 
-def test_yaml_syntax_error_has_line_and_column(make_lesson):
+def test_yaml_syntax_error_points_at_the_unclosed_bracket(make_lesson):
+    """YAML gives up at line 3 (the `:` of `objectives:` inside the open list); the `[` that opened it is line 2,
+    column 10."""
     folder = make_lesson(yaml="title: 小课\nsummary: [unclosed\nobjectives: []\n")
-    [message] = problems_of(folder)
-    assert message.startswith("lesson.yaml:3: YAML syntax error, column")
+    assert problems_of(folder) == [
+        "lesson.yaml:2: YAML syntax error, column 10: text that starts with `[` or `{` is read as a YAML list or "
+        "mapping (so is `{{ value }}` at the start) (expected the whole text in quotes, e.g. `- \"{{ n }} 个数\"`)"]
+
+
+QUOTE_IT = "(expected the whole text in quotes, e.g. `- \"{{ n }} 个数\"`)"
+INDENT = "(expected keys (and list items `- `) of one level starting at the same column, indented with spaces)"
+HEAD = "title: t\nsummary: s\nobjectives:\n"
+
+
+@pytest.mark.parametrize("yaml, expected", [
+    (HEAD + "  - a\n\t- b\n",                                              # a tab at line 5, column 1
+     "lesson.yaml:5: YAML syntax error, column 1: a tab character: YAML indents with spaces only (expected spaces "
+     "instead of the tab)"),
+    ("title: t\nsummary: 比例: 一半\nobjectives: [a]\n",                      # the second `:` is column 12
+     "lesson.yaml:2: YAML syntax error, column 12: a `: ` inside unquoted text (expected the text in quotes, e.g. "
+     "`summary: \"比例: 一半\"`)"),
+    ("title: t\n  summary: s\nobjectives: [a]\n",                            # indented by two: column 3
+     "lesson.yaml:2: YAML syntax error, column 3: this line is indented more than the key before it, so YAML reads "
+     "it as more text of that key " + INDENT),
+    (HEAD + "  - a\n - b\n",                                                  # `- b` one space in: column 2
+     "lesson.yaml:5: YAML syntax error, column 2: inconsistent indentation: this line does not line up with the "
+     "lines of its level " + INDENT),
+    ("title: t\nsummary s\nobjectives: [a]\n",                               # no `:` after summary
+     "lesson.yaml:2: YAML syntax error, column 1: this line is neither `key: value` nor a list item `- …` (a `:` "
+     "missing after the key, or more text of the line above that is not indented under it) (expected "
+     "`key: value`, or a continuation line indented under its text (or a `|` block))"),
+    ("title: t\nsummary: \"没有关上\nobjectives: [a]\n",                      # the quote opens at column 10
+     "lesson.yaml:2: YAML syntax error, column 10: a quote that is never closed (expected the closing quote at the "
+     "end of the text)"),
+    ("title: t\nsummary: \"一个\" 数\nobjectives: [a]\n",
+     "lesson.yaml:2: YAML syntax error, column 10: the text goes on after its closing quote (expected quotes around "
+     "the whole text, e.g. `summary: '\"一个\" 数'`)"),
+    (HEAD + "  - {{ n }} 个数\n",                                             # `{` after `  - `: column 5
+     "lesson.yaml:4: YAML syntax error, column 5: text that starts with `[` or `{` is read as a YAML list or mapping "
+     "(so is `{{ value }}` at the start) " + QUOTE_IT),
+    (HEAD + "  - *重点* 在这里\n",
+     "lesson.yaml:4: YAML syntax error, column 5: text that starts with `*` or `&` is read as a YAML alias or anchor "
+     "(so is Markdown `*emphasis*` at the start) (expected the whole text in quotes, e.g. `- \"*重点* 在这里\"`)"),
+    ("title: t\nsummary: \"$\\lambda$\"\nobjectives: [a]\n",                # `\l` is column 13
+     "lesson.yaml:2: YAML syntax error, column 13: a backslash inside \"double quotes\" starts a YAML escape (LaTeX "
+     "such as `\\lambda` too) (expected 'single quotes' (or a `|` block) around text with LaTeX)"),
+])
+def test_yaml_syntax_errors_say_what_is_wrong_and_the_likely_fix(make_lesson, yaml, expected):
+    assert problems_of(make_lesson(yaml=yaml)) == [expected]
+
+
+def test_a_list_item_that_swallowed_the_next_line_is_an_error_there(make_lesson):
+    """Four objectives that YAML reads as three: `    - 三` is more text of `- 二` (`二 - 三`)."""
+    yaml = HEAD + "  - 一\n  - 二\n    - 三\n  - 四\n"
+    assert problems_of(make_lesson(yaml=yaml)) == [
+        "lesson.yaml:6: this line starts with `- `, but YAML reads it as more of the text on line 5 (it is indented "
+        "deeper than a list item would be) (expected each list item `- ` at the same indentation as the others (or "
+        "the text in quotes, if the `- ` belongs to it))"]
+
+
+def test_a_text_going_on_over_lines_is_still_fine(make_lesson):
+    lesson = load_lesson(make_lesson(yaml=HEAD + "  - 一段很长的目标，\n    接着写在下一行\n  - '- 以连字符开头'\n"))
+    assert lesson.meta["objectives"] == ["一段很长的目标， 接着写在下一行", "- 以连字符开头"]
+
+
+def test_latex_in_double_quotes_that_yaml_turns_into_control_characters_is_an_error(make_lesson):
+    yaml = "title: t\nsummary: s\nobjectives:\n  - \"$\\beta$ 与 $\\\\theta$\"\n  - '$\\frac{1}{2}$'\n"
+    assert problems_of(make_lesson(yaml=yaml)) == [   # `\\theta` (an escaped backslash) and single quotes are fine
+        "lesson.yaml:4: `\\beta` inside \"double quotes\" starts with the YAML escape `\\b` (a control character), not "
+        "LaTeX (expected 'single quotes' (or a `|` block) around text with LaTeX)"]
 
 
 def test_missing_unknown_and_wrong_type_all_reported(make_lesson):
@@ -93,14 +159,15 @@ def test_unsafe_slug(make_lesson):
 
 def test_yaml_key_that_is_a_list_is_reported_not_a_crash(make_lesson):
     folder = make_lesson(yaml="title: t\nsummary: s\nobjectives: [a]\n? [a, b]\n: c\n")
-    assert problems_of(folder) == ["lesson.yaml:4: YAML syntax error, column 3: found unhashable key "
-                                   "(expected valid YAML (check indentation and quotes))"]
+    assert problems_of(folder) == ["lesson.yaml:4: YAML syntax error, column 3: a list or mapping where a key should "
+                                   "be (expected a plain word as the key, e.g. `title:`)"]
 
 
 def test_yaml_unknown_tag_is_a_syntax_error_with_line(make_lesson):
     folder = make_lesson(yaml="title: t\nsummary: !foo s\nobjectives: [a]\n")
-    [message] = problems_of(folder)
-    assert message.startswith("lesson.yaml:2: YAML syntax error, column 10:") and "!foo" in message
+    assert problems_of(folder) == [
+        "lesson.yaml:2: YAML syntax error, column 10: text that starts with `!` is read as a YAML tag (expected the "
+        "whole text in quotes, e.g. `intro: \"@fig:curve 画出了它\"`)"]
 
 
 def test_yaml_of_only_comments_is_empty(make_lesson):

@@ -93,9 +93,9 @@ def broken_case(tmp_path: Path, case: str = "md-unknown-value") -> None:
 
 # ── messages to the author ──────────────────────────────────────────────────────────────────────────────────────────
 UNKNOWN_VALUE_ZH = ["错误：内容有 1 个问题，什么都没有写出：",
-                    "  md-unknown-value/lesson.md:3: 未知的值 `two_pwo`；是不是 `two_pow`？（应为 lesson.py 里定义的值：two_pow）"]
+                    "  content/md-unknown-value/lesson.md:3: 未知的值 `two_pwo`；是不是 `two_pow`？（应为 lesson.py 里定义的值：two_pow）"]
 UNKNOWN_VALUE_EN = ["error: the content has 1 problem(s); nothing was written:",
-                    "  md-unknown-value/lesson.md:3: unknown value `two_pwo`; did you mean `two_pow`? (expected a value "
+                    "  content/md-unknown-value/lesson.md:3: unknown value `two_pwo`; did you mean `two_pow`? (expected a value "
                     "defined in lesson.py: two_pow)"]
 
 

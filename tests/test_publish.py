@@ -37,6 +37,7 @@ def test_pages_workflow_builds_with_fonts_and_deploys_what_it_built():
     assert {"actions/checkout", "actions/setup-python", "actions/configure-pages",
             "actions/upload-pages-artifact"} <= set(uses)
     build_step = next(s for s in steps if "build.py" in s.get("run", ""))
+    assert "--strict" in build_step["run"]  # a warning (two lessons with one `order` …) fails the publish
     out = build_step["run"].split("--out")[1].split()[0]
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == out

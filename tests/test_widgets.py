@@ -38,11 +38,13 @@ def test_explorer_with_two_parameters_and_figures_asks_the_engine_to_draw_each_p
 
 
 @pytest.mark.parametrize("build, message", [
-    (lambda: param("d", "维度", []), "param `d` has no values"),
-    (lambda: param("d", "维度", [1, 2], control="dial"), "control `dial` is not one of slider, stepper, buttons"),
-    (lambda: param("d", "维度", [1, 2], initial=3), "initial value 3 is not among its values"),
+    (lambda: param("d", "维度", []), "`values` of `d` is empty"),
+    (lambda: param("d", "维度", [1, 2], control="dial"), "`control` 'dial' of `d` is not one of slider, stepper, "
+                                                          "buttons"),
+    (lambda: param("d", "维度", [1, 2], initial=3), "`initial` 3 of `d` is not one of its values"),
     (lambda: explorer([param("d", "d", [1])], state=lambda d: {}, key=[5]), "5 is not a value of `d`"),
-    (lambda: explorer([param("d", "d", [1])], state=lambda d: {}, figure=lambda plt, d: None), "needs `alt`"),
+    (lambda: explorer([param("d", "d", [1])], state=lambda d: {}, figure=lambda plt, d: None),
+     "a `figure` without `alt`"),
 ])
 def test_explorer_mistakes_say_what_is_wrong(build, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):

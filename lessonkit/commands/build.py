@@ -17,6 +17,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="figure cache folder (default: .cache/lessonkit/); `python build.py clean` empties it")
     p.add_argument("--no-cache", action="store_true", help="draw every figure; neither read nor write the cache")
     p.add_argument("--jobs", type=int, metavar="N", help="processes drawing figures (default: one per core)")
+    p.add_argument("--strict", action="store_true",
+                   help="make warnings errors (exit 1), e.g. two lessons with the same `order`: for CI and publishing")
 
 
 def add_site_options(p: argparse.ArgumentParser) -> None:
@@ -45,8 +47,21 @@ def build_site(args: argparse.Namespace):
     recover_killed_build(out)
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
                            theme=args.theme, lesson=args.lesson,
-                           cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs))
+                           cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs,
+                           strict=args.strict))
+    print_warnings(report.warnings, args.say)
     return report, out
+
+
+def print_warnings(warnings: list, say) -> None:
+    """What the build let pass, on stderr even with --quiet: the site was written, but the author should know."""
+    import sys
+
+    if warnings:
+        print(say("warning: {n} thing(s) to check (the site was built; --strict makes them errors):",
+                  n=len(warnings)), file=sys.stderr)
+    for warning in warnings:
+        print(f"  {say.problem(warning)}", file=sys.stderr)
 
 
 def print_sources(args: argparse.Namespace, say) -> None:

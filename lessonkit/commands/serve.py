@@ -27,6 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from ..support.errors import project_root
 from ..support.paths import PROJECT
 from ..support.i18n import Speaker
 from .build import add_site_options
@@ -109,7 +110,7 @@ class Preview:
         options.cache = options.cache or PROJECT / ".cache" / "lessonkit"  # build's cache: only changed figures redraw
         self.options = options
         self.quiet, self.verbose = quiet, verbose
-        self.speak = say or Speaker()
+        self.speak = say or Speaker(root=project_root(options.content))
         self.session = secrets.token_hex(4)
         self.generation = 0
         self.state = BuildState(f"{self.session}-0", [self.speak("the site has not been built yet")])

@@ -47,10 +47,16 @@ def inputs_for(names: tuple[str, ...], values: dict[str, Any], path: Path, user:
 
 
 def call_author_code(func: Callable, args: list[Any], path: Path) -> Any:
+    from ..features.widgetdata import WidgetDataError
+
     try:
         return func(*args)
     except ContentError:
         raise
+    except WidgetDataError as exc:  # a builder (explorer, bars, table) refused what the lesson handed it: at the call
+        line = problem_from_exception(path, exc).line
+        raise ContentError([Problem(path, line, f"`{exc.builder}(…)`: {i.message}", i.expected)
+                            for i in exc.issues]) from None
     except Exception as exc:
         raise ContentError([problem_from_exception(path, exc)]) from None
 
@@ -149,8 +155,9 @@ def figure_jobs(slug: str, registry: Lesson, values: dict[str, Any], widgets: di
 
 def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, problems: list[Problem],
                     only: set[str] | None = None) -> dict[str, tuple[ComputedWidget, dict[str, Callable]]]:
-    """Run each widget function (or those in `only`): its data (plain JSON the page's script can read) and the
-    functions of the state figures it asks the engine to draw."""
+    """Run each widget function (or those in `only`): its data (plain JSON the page's script can read, fitting its
+    kind's schema when the kind is built in) and the functions of the state figures it asks the engine to draw."""
+    from ..features.widgetdata import check_widget_data, nonfinite_path
     from ..features.widgets import WidgetResult
     from ..support.jsondata import json_for_script
 
@@ -167,20 +174,26 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
             continue
         built = result if isinstance(result, WidgetResult) else None
         data = _plain(built.data if built else result)
+        kind = spec.kind if spec.kind is not None else (built.kind if built else name)
+        if not isinstance(kind, str) or not KIND.fullmatch(kind):
+            problems.append(Problem(path, line, f"widget `{name}`: kind {kind!r} cannot name a component folder",
+                                    "a kind made of ASCII letters, digits, _ and - (its folder is widgets/<kind>/)"))
+            continue
+        # the data of a built-in kind fits its schema (features/widgetdata.py), unless the lesson has its own component
+        issues = [] if built or (path.parent / "widgets" / kind).is_dir() else check_widget_data(kind, data)
+        if issues:
+            problems += [Problem(path, line, f"widget `{name}` (kind `{kind}`): {i.message}", i.expected)
+                         for i in issues]
+            continue
         try:
             json_for_script(data)
         except ValueError:  # json refuses NaN and ∞, which the page's script could not read
-            problems.append(Problem(path, line, f"widget `{name}` returned data containing NaN or ∞",
+            problems.append(Problem(path, line, f"widget `{name}` returned NaN or ∞ at `{nonfinite_path(data)}`",
                                     "finite numbers (or None for a gap)"))
             continue
         except TypeError as exc:  # an object JSON cannot hold
             problems.append(Problem(path, line, f"widget `{name}` returned data that is not plain JSON: {exc}",
                                     "lists, dicts, strings and finite numbers"))
-            continue
-        kind = spec.kind if spec.kind is not None else (built.kind if built else name)
-        if not isinstance(kind, str) or not KIND.fullmatch(kind):
-            problems.append(Problem(path, line, f"widget `{name}`: kind {kind!r} cannot name a component folder",
-                                    "a kind made of ASCII letters, digits, _ and - (its folder is widgets/<kind>/)"))
             continue
         figures = tuple((f"{name}--{f.name}", f.point, f.alt) for f in built.figures) if built else ()
         drawers = {f"{name}--{f.name}": f.func for f in built.figures} if built else {}

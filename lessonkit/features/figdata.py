@@ -14,7 +14,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from ..support.numbers import SUPERSCRIPT, FormatError, format_value
+from ..support.numbers import FormatError, format_value
 
 MAX_ROWS = 25
 MAX_MATRIX = (25, 16)  # rows, columns of an image shown cell by cell; larger ones by their shape

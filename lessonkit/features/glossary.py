@@ -61,6 +61,7 @@ class Term:
 class Glossary:
     path: Path
     terms: list[Term] = field(default_factory=list)
+    unread: bool = False          # glossary.yaml could not be read (reported there): its marks are not checked
 
     def __post_init__(self) -> None:
         self.by_id = {t.id: t for t in self.terms}
@@ -123,7 +124,7 @@ def load_glossary(content_dir: Path, problems: list[Problem]) -> Glossary:
     data, lines = read_yaml(path, found, empty_ok=True)
     if not data:
         problems += found
-        return Glossary(path)
+        return Glossary(path, unread=bool(found))
     found += check_mapping(data, GLOSSARY, lines, path)
     raw = data.get("terms") if isinstance(data.get("terms"), list) else []
     terms: list[Term] = []

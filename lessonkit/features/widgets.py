@@ -13,10 +13,15 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..support.numbers import FormatError, format_value
+from .widgetdata import (BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, WidgetDataError, check, did_you_mean,
+                         plain)
+
+SPEC_HELP = "a format spec such as sig3, pct2 or .2f"
 
 
 @dataclass
@@ -55,21 +60,19 @@ def param(name: str, label: str, values: Sequence[Any], *, labels: Sequence[str]
           spec: str | None = None, control: str = "slider", initial: Any = None) -> Param:
     """One parameter of an explorer: its values (a grid point each) and how each is shown (`labels`, or the value
     formatted with `spec`). control: slider, stepper (− / + buttons) or buttons (one per value)."""
-    values = list(values.tolist() if hasattr(values, "tolist") else values)
+    values = _plain_list(values)
     if not values:
-        raise ValueError(f"param `{name}` has no values")
+        _refuse("param", f"`values` of `{name}` is empty", "at least one value: each is a point of the grid")
     if control not in CONTROLS:
-        raise ValueError(f"param `{name}`: control `{control}` is not one of {', '.join(CONTROLS)}")
+        _refuse("param", f"`control` {control!r} of `{name}` is not one of {', '.join(CONTROLS)}"
+                         f"{did_you_mean(control, list(CONTROLS))}", "slider, stepper or buttons")
     if labels is not None and len(labels) != len(values):
-        raise ValueError(f"param `{name}`: {len(labels)} labels for {len(values)} values")
-    texts = [str(t) for t in labels] if labels is not None else [_text(v, spec) for v in values]
-    if initial is None:
-        index = 0
-    elif initial in values:
-        index = values.index(initial)
-    else:
-        raise ValueError(f"param `{name}`: initial value {initial!r} is not among its values")
-    return Param(name, label, values, texts, control, index)
+        _refuse("param", f"{len(labels)} `labels` for {len(values)} `values` of `{name}`", "one label per value")
+    texts = [str(t) for t in labels] if labels is not None else _texts(values, spec, "param", f"values of `{name}`")
+    if initial is not None and initial not in values:
+        _refuse("param", f"`initial` {initial!r} of `{name}` is not one of its values",
+                f"one of: {', '.join(map(str, values))}")
+    return Param(name, label, values, texts, control, 0 if initial is None else values.index(initial))
 
 
 def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, figure: Callable | None = None,
@@ -83,27 +86,40 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
     over the whole grid."""
     params = list(params)
     if not 1 <= len(params) <= 2:
-        raise ValueError(f"an explorer takes one or two parameters, not {len(params)}")
+        _refuse("explorer", f"{len(params)} parameters", "one or two `param(…)`")
     if bars not in (None, "linear", "log"):
-        raise ValueError(f"bars must be 'linear' or 'log', not {bars!r}")
+        _refuse("explorer", f"`bars` {bars!r} is not linear or log{did_you_mean(bars, ['linear', 'log'])}",
+                "\"linear\" or \"log\" (or None: no bars)")
     if figure is not None and alt is None:
-        raise ValueError("an explorer with a figure needs `alt`: what each state's figure shows")
-    key_ids = {_state_id(_indices(params, k)) for k in key}
-    states, figures = [], []
-    for indices in itertools.product(*(range(len(p.values)) for p in params)):
+        _refuse("explorer", "a `figure` without `alt`", "`alt`: what each state's figure shows (a text with "
+                                                        "{name} fields, or a function of the point)")
+    key_ids = {_state_id(_indices(params, k, i)) for i, k in enumerate(key)}
+    states, figures, points, issues = [], [], [], {}
+    for n, indices in enumerate(itertools.product(*(range(len(p.values)) for p in params))):
         point = {p.name: p.values[i] for p, i in zip(params, indices)}
-        result = state(**point) or {}
+        result = plain(state(**point))
+        result = {} if result is None and figure is not None else result  # a state shown by its figure alone
+        rows, found = _state_rows(result, n, figure is not None)
+        for issue in found:  # the same key in another state is the same mistake: reported at its first state
+            path = re.sub(r"states\[\d+\]", "states[]", re.search(r"`[^`]*`|$", issue.message).group())
+            issues.setdefault((path, issue.expected),
+                              Issue(f"{issue.message} (the state at {_point_args(point)})", issue.expected))
+        if found:
+            continue
         sid = _state_id(indices)
         point_text = " · ".join(f"{p.label} {p.texts[i]}" for p, i in zip(params, indices))
         entry = {"id": sid, "point": point_text, "key": sid in key_ids,
                  "initial": all(i == p.initial for p, i in zip(params, indices)),
-                 "values": [_value_row(row) for row in result.get("values", [])],
-                 "text": str(result.get("text", "")), "figure": None, "alt": ""}
+                 "values": rows, "text": str(result.get("text", "")), "figure": None, "alt": ""}
         if figure is not None:
             entry["figure"] = f"state-{sid.replace('.', '-')}"
             entry["alt"] = alt.format(**point) if isinstance(alt, str) else str(alt(**point))
             figures.append(StateFigure(entry["figure"], figure, point, entry["alt"]))
         states.append(entry)
+        points.append(point)
+    if issues:
+        raise WidgetDataError("explorer", list(issues.values()))
+    _same_rows(states, points)
     if bars:
         _add_bars(states, log=bars == "log")
     for entry in states:
@@ -124,14 +140,47 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
     return WidgetResult("explorer", data, figures, script)
 
 
-def _indices(params: list[Param], point: Any) -> tuple[int, ...]:
+def _state_rows(result: Any, n: int, has_figure: bool) -> tuple[list[dict[str, Any]], list[Issue]]:
+    """The rows of what the state function returned for the n-th point, formatted; or why they cannot be."""
+    where = f"states[{n}]"
+    issues = check(result, EXPLORER_STATE, where, STATE_HELP)
+    if not issues and not has_figure and not result.get("values") and not result.get("text"):
+        issues = [Issue(f"`{where}` has neither `values` nor `text`", STATE_HELP)]
+    rows = []
+    for i, row in enumerate(result.get("values", []) if not issues else []):
+        try:
+            rows.append(_value_row(row))
+        except ValueError as exc:  # a spec that cannot format this number
+            return [], [Issue(f"`{where}.values[{i}]` cannot be shown: {exc}", SPEC_HELP)]
+    return rows, issues
+
+
+def _same_rows(states: list[dict[str, Any]], points: list[dict[str, Any]]) -> None:
+    """Every state shows the same rows: the table has a column per label of the first, and the page's script
+    swaps only the numbers."""
+    first = [v["label"] for v in states[0]["values"]] if states else []
+    for n, (entry, point) in enumerate(zip(states[1:], points[1:]), start=1):
+        labels = [v["label"] for v in entry["values"]]
+        if labels != first:
+            _refuse("explorer", f"`states[{n}].values` has the labels {', '.join(labels) or 'none'}, but `states[0]."
+                                f"values` {', '.join(first) or 'none'} (the state at {_point_args(point)})",
+                    "the same rows, with the same labels, in every state (each label is a column of the table)")
+
+
+def _point_args(point: dict[str, Any]) -> str:
+    return ", ".join(f"{name} = {value}" for name, value in point.items())
+
+
+def _indices(params: list[Param], point: Any, i: int) -> tuple[int, ...]:
     values = point if isinstance(point, (tuple, list)) else (point,)
     if len(values) != len(params):
-        raise ValueError(f"key point {point!r} needs {len(params)} value(s)")
+        _refuse("explorer", f"`key[{i}]` {point!r} has {len(values)} value(s) for {len(params)} parameter(s)",
+                "a value per parameter: `key=[16, 64]` for one, `key=[(16, 1), (64, 2)]` for two")
     indices = []
     for p, v in zip(params, values):
         if v not in p.values:
-            raise ValueError(f"key point {point!r}: {v!r} is not a value of `{p.name}`")
+            _refuse("explorer", f"`key[{i}]` {point!r}: {v!r} is not a value of `{p.name}`",
+                    f"values of `{p.name}`: {', '.join(map(str, p.values))}")
         indices.append(p.values.index(v))
     return tuple(indices)
 
@@ -173,18 +222,29 @@ def _bar_length(x: float | None, lo: float, hi: float, log: bool) -> float:
 def bars(labels: Sequence[str], values: Sequence[float], *, unit: str = "", spec: str | None = None,
          scale: str = "linear", caption: str = "", highlight: Sequence[str] = ()) -> WidgetResult:
     """A labelled bar chart whose values are written as text beside each bar (and are its accessible name)."""
-    values = list(values.tolist() if hasattr(values, "tolist") else values)
-    labels = [str(label) for label in labels]
-    if len(labels) != len(values):
-        raise ValueError(f"bars: {len(labels)} labels for {len(values)} values")
+    values, labels, highlight = _plain_list(values), _plain_list(labels), _plain_list(highlight)
+    issues = check({"labels": labels, "values": values, "unit": unit, "spec": spec, "caption": caption,
+                    "highlight": highlight}, BARS_ARGUMENTS, "", "")
+    if not issues and len(labels) != len(values):
+        issues.append(Issue(f"`labels` has {len(labels)} item(s), `values` {len(values)}", "one value per label"))
     if scale not in ("linear", "log"):
-        raise ValueError(f"bars: scale must be 'linear' or 'log', not {scale!r}")
+        issues.append(Issue(f"`scale` {scale!r} is not linear or log{did_you_mean(scale, ['linear', 'log'])}",
+                            "\"linear\" or \"log\""))
+    labels = [str(label) for label in labels]
+    for i, name in enumerate(highlight if not issues else []):
+        if str(name) not in labels:
+            issues.append(Issue(f"`highlight[{i}]` {name!r} is not one of the labels{did_you_mean(name, labels)}",
+                                f"labels from `labels`: {', '.join(labels)}"))
+    if issues:
+        raise WidgetDataError("bars", issues)
+    highlight = [str(name) for name in highlight]
+    texts = _texts(values, spec, "bars", "values")
     numbers = [_number(v) for v in values]
     positive = [n for n in numbers if n is not None and n > 0]
     lo, hi = (min(positive), max(positive)) if positive else (1.0, 1.0)
-    rows = [{"label": label, "text": _text(v, spec) + (f" {unit}" if unit else ""),
+    rows = [{"label": label, "text": text + (f" {unit}" if unit else ""),
              "bar": _bar_length(n, lo, hi, scale == "log"), "highlight": label in highlight}
-            for label, v, n in zip(labels, values, numbers)]
+            for label, text, n in zip(labels, texts, numbers)]
     return WidgetResult("bars", {"caption": caption, "rows": rows, "scale": scale})
 
 
@@ -192,9 +252,19 @@ def bars(labels: Sequence[str], values: Sequence[float], *, unit: str = "", spec
 def table(rows: Any = None, *, columns: Sequence[str] | None = None, caption: str = "",
           spec: str | dict[str, str] | None = None, header_column: bool = True) -> dict[str, Any]:
     """A value the `{{< table NAME >}}` directive shows as a table: rows as a list of dicts (records) or of lists
-    (with `columns`), or a dict of columns. `spec` formats every number, or per column {column: spec}."""
-    return {"__lessonkit_table__": True, "rows": rows, "columns": list(columns) if columns else None,
-            "caption": caption, "spec": spec, "header_column": header_column}
+    (with `columns`), or a dict of columns. `spec` formats every number, or per column {column: spec}. Checked
+    now, so a mistake is reported at this call in lesson.py."""
+    value = {"__lessonkit_table__": True, "rows": rows, "columns": list(columns) if columns else None,
+             "caption": caption, "spec": spec, "header_column": header_column}
+    try:
+        shown = table_data(value)
+    except ValueError as exc:
+        _refuse("table", str(exc), "a list of dicts, a dict of lists or a list of rows, of finite numbers and texts")
+    for name in spec if isinstance(spec, dict) else ():
+        if str(name) not in shown["columns"]:
+            _refuse("table", f"`spec` names the column `{name}`, which the table does not have"
+                             f"{did_you_mean(name, shown['columns'])}", f"columns: {', '.join(shown['columns'])}")
+    return value
 
 
 def table_data(value: Any) -> dict[str, Any]:
@@ -207,8 +277,8 @@ def table_data(value: Any) -> dict[str, Any]:
         value = value.tolist()
     columns, rows = _columns_and_rows(value, options["columns"])
     spec = options["spec"]
-    cells = [[_cell(cell, spec.get(col) if isinstance(spec, dict) else spec) for col, cell in zip(columns, row)]
-             for row in rows]
+    cells = [[_cell(cell, spec.get(col) if isinstance(spec, dict) else spec, (i, j, col))
+              for j, (col, cell) in enumerate(zip(columns, row))] for i, row in enumerate(rows)]
     return {"caption": options["caption"], "columns": [str(c) for c in columns], "rows": cells,
             "header_column": options["header_column"]}
 
@@ -237,18 +307,37 @@ def _columns_and_rows(value: Any, columns: list[str] | None) -> tuple[list[Any],
     raise ValueError("not a table: a list of dicts, a dict of lists, or a list of rows")
 
 
-def _cell(value: Any, spec: str | None) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)) or hasattr(value, "tolist"):
-        return format_value(value, spec)
-    return _text(value, spec)
+def _cell(value: Any, spec: str | None, where: tuple[int, int, Any]) -> str:
+    try:
+        if isinstance(value, (list, tuple)) or hasattr(value, "tolist"):
+            return format_value(value, spec)
+        return _text(value, spec)
+    except ValueError as exc:
+        i, j, column = where
+        raise ValueError(f"cell `rows[{i}][{j}]` (column `{column}`): {exc}") from None
 
 
 # ── shared ──────────────────────────────────────────────────────────────────────────────────────────────────────────
+def _refuse(builder: str, message: str, expected: str) -> None:
+    raise WidgetDataError(builder, [Issue(message, expected)])
+
+
+def _plain_list(values: Any) -> list[Any]:
+    """A list of Python values from a list, tuple or numpy array (numpy scalars as Python numbers)."""
+    return list(plain(values.tolist() if hasattr(values, "tolist") else list(values)))
+
+
+def _texts(values: list[Any], spec: str | None, builder: str, name: str) -> list[str]:
+    """Each value formatted with `spec`; a spec that cannot format one is the author's, named."""
+    try:
+        return [_text(v, spec) for v in values]
+    except ValueError as exc:
+        _refuse(builder, f"`{name}` cannot be shown: {exc}", SPEC_HELP)
+
+
 def _text(value: Any, spec: str | None) -> str:
+    if value is None:  # a gap
+        return "—"
     if isinstance(value, str):
         return value
     if isinstance(value, bool):

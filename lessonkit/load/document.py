@@ -93,6 +93,8 @@ def _parse(lines: list[str], i: int, first_line: int, path: Path, problems: list
             children, after = _parse(lines, i + 1, first_line, path, problems, nested=True)
             if after > len(lines):
                 problems.append(Problem(path, lineno, f"`::: {kind}` block is never closed", "a line with only `:::`"))
+            if kind == "toggle":
+                _only_states(children, path, problems)
             blocks.append(Block("container", lineno, name=kind, arg=container.group("title") or "",
                                 children=children))
             i = after
@@ -103,6 +105,18 @@ def _parse(lines: list[str], i: int, first_line: int, path: Path, problems: list
         text_line(i)
         i += 1
     return blocks, i + (1 if nested else 0)  # nested and never closed: one past the end marks it
+
+
+def _only_states(children: list[Block], path: Path, problems: list[Problem]) -> None:
+    """A toggle shows its `::: state` blocks one at a time; anything else inside it would never be shown."""
+    for child in children:
+        stray = next((child.line + i for i, line in enumerate(child.lines) if line.strip()), None) \
+            if child.kind == "text" else (None if child.kind == "container" and child.name == "state" else child.line)
+        if stray is not None:
+            problems.append(Problem(path, stray, "`::: toggle` shows only its `::: state` blocks: this is outside "
+                                                 "any of them", "the content inside a `::: state TITLE` … `:::` block, "
+                                                                "or after the toggle's closing `:::`"))
+            return
 
 
 def _fence_end(lines: list[str], start: int, marker: str) -> int | None:

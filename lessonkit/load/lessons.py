@@ -11,6 +11,7 @@ import yaml
 from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
 from .schema import check_lesson_meta
+from .yamltext import misread_text, syntax_problem
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same result, 10× faster
@@ -155,11 +156,7 @@ def read_yaml(path: Path, problems: list[Problem], empty_ok: bool = False) -> tu
     try:
         node, data = _parse_yaml(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-        line = mark.line + 1 if mark else None
-        column = f", column {mark.column + 1}" if mark else ""
-        problems.append(Problem(path, line, f"YAML syntax error{column}: {getattr(exc, 'problem', None) or exc}",
-                                "valid YAML (check indentation and quotes)"))
+        problems.append(syntax_problem(path, text, exc))
         return {}, {}
     if node is None:  # nothing but blank lines and comments
         if not empty_ok:
@@ -170,6 +167,7 @@ def read_yaml(path: Path, problems: list[Problem], empty_ok: bool = False) -> tu
                                 "`key: value` lines such as `title: …`"))
         return {}, {}
     _check_keys(node, path, problems)
+    problems += misread_text(node, text, path)
     lines = {k.value: _line(k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode)}
     _collect_item_lines(node, lines)
     return data, lines
@@ -235,3 +233,20 @@ def _collect_item_lines(node: yaml.Node, lines: dict[str, int], prefix: str = ""
         for i, item in enumerate(node.value):
             lines[f"{prefix}{i}"] = item.start_mark.line + 1
             _collect_item_lines(item, lines, f"{prefix}{i}.")
+
+
+def order_ties(lessons: list[LessonSource]) -> list[Problem]:
+    """Lessons given the same `order`: the index would list them by folder name, which nobody chose. A warning
+    (an error under --strict), at the later lesson's `order:`, naming the first lesson's."""
+    by_order: dict[int, list[LessonSource]] = {}
+    for lesson in sorted(lessons, key=lambda s: s.slug):
+        order = lesson.meta.get("order")
+        if isinstance(order, int) and not isinstance(order, bool):
+            by_order.setdefault(order, []).append(lesson)
+    ties = []
+    for order, (first, *others) in sorted(by_order.items()):
+        where = f"{first.meta_path}:{first.meta_lines.get('order')}"
+        ties += [Problem(other.meta_path, other.meta_lines.get("order"),
+                         f"`order: {order}` is also the order of {where}: the index lists the two by folder name",
+                         "a different `order` for each lesson") for other in others]
+    return ties

@@ -89,7 +89,7 @@ SITE = {
 }
 
 TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true/false", list: "a list",
-              dict: "a mapping"}
+              tuple: "a list", dict: "a mapping"}
 
 
 def check_lesson_meta(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:
@@ -114,8 +114,8 @@ def check_mapping(data: dict, schema: dict[str, Key], lines: dict[str, int], pat
                 problems.append(Problem(path, parent_line, f"missing required key `{prefix}{key}`", spec.help))
             continue
         value = data[key]
-        if not _is(value, spec.kind):
-            problems.append(Problem(path, where, f"`{prefix}{key}` is {_describe(value)}", spec.help))
+        if not is_a(value, spec.kind):
+            problems.append(Problem(path, where, f"`{prefix}{key}` is {describe(value)}", spec.help))
             continue
         if isinstance(value, str) and not value.strip():
             problems.append(Problem(path, where, f"`{prefix}{key}` is empty", spec.help))
@@ -134,21 +134,26 @@ def _check_items(items: list, spec: Key, lines: dict[str, int], path: Path, name
         item_line = lines.get(f"{name}.{i}", lines.get(name))
         if isinstance(spec.items, dict):
             if not isinstance(item, dict):
-                problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {_describe(item)}", spec.help))
+                problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {describe(item)}", spec.help))
             else:
                 problems += check_mapping(item, spec.items, lines, path, prefix=f"{name}.{i}.")
-        elif not _is(item, spec.items):
-            problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {_describe(item)}", spec.help))
+        elif spec.items is str and isinstance(item, dict) and len(item) == 1:  # `- 注意: 这里`
+            problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is read as `key: value`: its text has a "
+                                                     f"`: ` in it", "the text in quotes, e.g. `- \"注意: 这里\"`"))
+        elif not is_a(item, spec.items):
+            problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {describe(item)}", spec.help))
     return problems
 
 
-def _is(value: Any, kind) -> bool:
+def is_a(value: Any, kind) -> bool:
     if isinstance(value, bool):  # YAML's true/false is a Python int: never a number here
         return kind is bool or (isinstance(kind, tuple) and bool in kind)
     return isinstance(value, kind)
 
 
-def _describe(value: Any) -> str:
+def describe(value: Any) -> str:
+    if value is None:
+        return "None (nothing)"
     if isinstance(value, bool):
         return f"true/false ({value})"
     name = TYPE_NAMES.get(type(value), type(value).__name__)

@@ -129,18 +129,18 @@ class LessonRenderer:
                                          f"(at {component.template}:{where or '?'})",
                                          f"data with the keys and shapes widgets/{component.kind}/widget.html reads"))
             return None
-        blocked = content_security.violations(inner, "")
-        blocked = [b for b in blocked if "attribute" in b]
-        if blocked:
-            self._template_problem(component, None, "; ".join(dict.fromkeys(blocked)) +
-                                   ": the page's Content-Security-Policy blocks it (style belongs in widget.css, "
-                                   "handlers in widget.js)")
-            return None
-        return inner
+        blocked = dict.fromkeys(m.group(1) for m in content_security.BLOCKED_ATTRIBUTE.finditer(inner))
+        for attribute in blocked:  # at the template's line that writes it
+            self._template_problem(component, _source_line(component.template, rf"\s{attribute}\s*="),
+                                   f"a `{attribute}=` attribute: the page's Content-Security-Policy blocks it",
+                                   "style in widget.css, event handlers in widget.js (the policy lets no inline ones "
+                                   "run)")
+        return None if blocked else inner
 
-    def _template_problem(self, component: Component, line: int | None, message: str) -> None:
+    def _template_problem(self, component: Component, line: int | None, message: str,
+                          expected: str = "a valid Jinja template") -> None:
         if component.in_lesson:  # the author's own component: a content problem (exit 1)
-            self.problems.append(Problem(component.template, line, message, "a valid Jinja template"))
+            self.problems.append(Problem(component.template, line, message, expected))
         else:  # the theme's: exit 2
             where = f"{component.template}:{line}" if line else str(component.template)
             raise UsageError(f"{where}: {message}")
@@ -150,8 +150,9 @@ class LessonRenderer:
 
     def check(self, name: str, args: tuple[str, ...]) -> str | Miss:
         """A self-check on its own: an entry of lesson.yaml's `checks:` placed in the text."""
-        entries = self.lesson.source.meta.get("checks")
-        entries = entries if isinstance(entries, list) else []
+        entries = self.lesson.source.meta.get("checks") or []
+        if not self.lesson.source.meta or not isinstance(entries, list):  # lesson.yaml unread, or `checks:` wrong:
+            return ""                                                      # reported there, not once per placement
         found = [(i, e) for i, e in enumerate(entries) if isinstance(e, dict) and e.get("id") == name]
         if not found:
             ids = [e.get("id") for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)]
@@ -178,6 +179,11 @@ class LessonRenderer:
         except ValueError as exc:
             return Miss(f"value `{name}` cannot be shown as a table: {exc}",
                         "a list of dicts, a dict of lists, a list of rows, or lessonkit.table(…)")
+        # caption and column names are Markdown like a figure's caption ($math$, {{ values }}); cells are text
+        func = self.lesson.registry.values.get(name.split(".")[0])
+        where = self.lesson.source.code_path, func.__code__.co_firstlineno if func else None
+        data["caption"] = markup.render_inline(data["caption"], self.ctx, *where) if data["caption"] else ""
+        data["columns"] = [markup.render_inline(column, self.ctx, *where) for column in data["columns"]]
         return self.env.get_template("partials/table.html").render(table=data)
 
     def container(self, block: dict[str, Any]) -> str:
@@ -210,6 +216,8 @@ class LessonRenderer:
         if glossary is None:
             return Miss(f"glossary term `[[{name}]]` but there is no content/glossary.yaml",
                         "a glossary.yaml next to the lesson folders with a `terms:` list")
+        if glossary.unread:  # glossary.yaml did not parse: reported there, not once per mark
+            return html.escape((shown or name).strip() or name)
         term = glossary.reference(name)
         if isinstance(term, Miss):
             return term
@@ -341,6 +349,14 @@ def _not_in_yaml(name: str, args: tuple[str, ...]) -> Miss:
 
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _source_line(path: Path, pattern: str) -> int | None:
+    """The first line of a file matching `pattern` (where a template writes what its output shows)."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if re.search(pattern, line):
+            return number
+    return None
 
 
 def _template_line(exc: BaseException, template: Path) -> int | None:

@@ -1,6 +1,7 @@
 """One error type for the author's mistakes; everything else is our bug and keeps its traceback."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,14 +16,43 @@ class Problem:
     def __str__(self) -> str:
         return self.render()
 
-    def render(self, lang: str | None = None) -> str:
+    def render(self, lang: str | None = None, root: Path | None = None) -> str:
         """`file:line: problem (expected …)`, or in Chinese `file:line: 问题（应为 …）`: the message and the expected
-        text translated through lessonkit/messages/<lang>.yaml (English when the catalog lacks them)."""
+        text translated through lessonkit/messages/<lang>.yaml (English when the catalog lacks them). Files are
+        shown relative to `root` (the project: the content folder's parent; default lessonkit's own folder), as the
+        guide and the preview show them, also where a message names one."""
         from .i18n import expected_tail, translate
 
-        where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
+        where = f"{shown_path(self.path, root)}:{self.line}" if self.line else shown_path(self.path, root)
         tail = expected_tail(self.expected, lang) if self.expected else ""
-        return f"{where}: {translate(self.message, lang)}{tail}"
+        return f"{where}: {relative_paths(translate(self.message, lang) + tail, root)}"
+
+
+def project_root(content: Path | None) -> Path | None:
+    """The folder messages show paths from: the content folder's parent (the project, for content/)."""
+    return Path(content).resolve().parent if content is not None else None
+
+
+def shown_path(path: Path | str, root: Path | None = None) -> str:
+    """`path` relative to the project when it lies inside it, else as it is."""
+    base = _root(root)
+    try:
+        return str(Path(path).relative_to(base)) if base is not None and Path(path).is_absolute() else str(path)
+    except ValueError:
+        return str(path)
+
+
+def relative_paths(text: str, root: Path | None = None) -> str:
+    """Every absolute path inside the project that `text` names, made relative to it."""
+    base = _root(root)
+    return text.replace(str(base) + os.sep, "") if base is not None else text
+
+
+def _root(root: Path | None) -> Path | None:
+    from .paths import PROJECT
+
+    base = Path(root) if root is not None else PROJECT
+    return None if base.parent == base else base  # never strip the file system's root from every path
 
 
 class ContentError(Exception):

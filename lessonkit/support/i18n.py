@@ -66,8 +66,9 @@ class Speaker:
     """The command's voice in one language (cli.main makes one per run and hands it to the command as `args.say`):
     `say("built {n} lesson(s)", n=2)`, `say.translate(message)`, `say.problem(problem)`."""
 
-    def __init__(self, lang: str | None = None):
+    def __init__(self, lang: str | None = None, root: Path | None = None):
         self.lang = lang or message_language()
+        self.root = root  # problems show their files from here (support.errors.project_root)
 
     def __call__(self, template: str, **values: Any) -> str:
         return say(template, self.lang, **values)
@@ -76,7 +77,7 @@ class Speaker:
         return translate(text, self.lang)
 
     def problem(self, problem) -> str:
-        return problem.render(self.lang)
+        return problem.render(self.lang, self.root)
 
 
 # ── messages ────────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -93,7 +94,9 @@ def catalog(lang: str) -> list[tuple[re.Pattern, str]]:
     for english, translated in _raw_catalog(lang).items():
         pattern, at = "", 0
         for m in PLACEHOLDER.finditer(english):
-            pattern += re.escape(english[at:m.start()]) + f"(?P<{m.group(1)}>.*?)"
+            in_code = english[m.start() - 1:m.start()] == "`" == english[m.end():m.end() + 1]
+            # a `{name}` in backticks holds no backtick: a message composed of others is not split inside one
+            pattern += re.escape(english[at:m.start()]) + f"(?P<{m.group(1)}>{'[^`]' if in_code else '.'}*?)"
             at = m.end()
         pattern += re.escape(english[at:])
         literal = len(PLACEHOLDER.sub("", english))

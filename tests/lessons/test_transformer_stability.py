@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.compute import compute_values, load_lesson_module
+from lessonkit.compute.registry import load_lesson_module
+from lessonkit.compute.run import compute_values
 
 PROJECT = Path(__file__).resolve().parents[2]
 SLUG = "transformer-stability"

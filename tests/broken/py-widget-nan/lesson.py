@@ -8,6 +8,6 @@ def two_pow():
     return 2 ** 10
 
 
-@lesson.widget
-def mask_table():
-    return {"rows": [float("nan")]}
+@lesson.widget(kind="shelf")
+def shelf():
+    return {"books": ["甲", "乙"], "weights": [1.5, float("nan")]}

@@ -8,6 +8,6 @@ def two_pow():
     return 2 ** 10
 
 
-@lesson.widget
-def mask_table():
+@lesson.widget(kind="shelf")
+def shelf():
     return {"rows": {"它", "最"}}
