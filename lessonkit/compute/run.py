@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..features import selfcheck
 from ..support.errors import ContentError, Problem
 from .registry import KIND, Lesson, inputs_of, load_lesson_module, problem_from_exception
 
@@ -80,6 +81,7 @@ class ComputedLesson:
     figures: dict[str, str] = field(default_factory=dict)  # figure name → SVG (or a placeholder while drawn)
     figure_data: dict[str, dict] = field(default_factory=dict)  # figure name → what it plots (lessonkit.figdata)
     pending_data: dict[str, dict] = field(default_factory=dict)  # figures placed while drawn: their table comes later
+    checks: dict[str, Any] = field(default_factory=dict)  # lesson.yaml key → its self-check (features.selfcheck)
 
 
 def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesson:
@@ -99,7 +101,8 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
         problems += widget_problems
         if files and not widget_problems:
             cache.put_values(values_key(files), (values, {n: _without_functions(w) for n, w in widgets.items()}))
-    return ComputedLesson(source, values, widgets, registry, files)
+    checks = selfcheck.model(source.meta, source.meta_lines, source.meta_path, values, problems)
+    return ComputedLesson(source, values, widgets, registry, files, checks=checks)
 
 
 def _without_functions(widget: ComputedWidget) -> ComputedWidget:

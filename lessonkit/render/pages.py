@@ -30,8 +30,9 @@ from ..support.errors import ContentError, Miss, Problem, UsageError
 from ..support.i18n import UnknownUiString
 from ..support.jsondata import json_for_script
 from ..support.values import lookup
+from ..support.words import spoken
 from .templates import make_env, read_asset, theme_problem
-from ..features.selfcheck import CheckBuilder, messages_from
+from ..features.selfcheck import Placement
 from ..load.siteconfig import SiteConfig
 from ..features.widgets import table_data
 
@@ -171,7 +172,7 @@ def data_placeholder(lesson: ComputedLesson, name: str) -> str:
 
 def figure_data_html(env: jinja2.Environment, figure: dict, data: dict | None) -> str:
     """The 「数据」 disclosure under a figure: the numbers it plots as tables, with a CSV link each."""
-    tables = figdata.view(data, figure["id"])
+    tables = figdata.view(data, figure["id"], env.globals["ui"])
     return env.get_template("partials/figure_data.html").render(figure=figure, tables=tables) if tables else ""
 
 
@@ -283,14 +284,16 @@ class LessonRenderer:
                         f"a component folder in {lesson.source.folder.name}/widgets/ or the theme; kinds: "
                         f"{', '.join(kinds) or 'none'}")
         figures = {f_name.split("--", 1)[1]: lesson.figures.get(f_name, "") for f_name, _, _ in widget.figures}
-        context = {"id": f"widget-{name}", "name": name, "kind": widget.kind, "data": widget.data, "figures": figures}
+        data = spoken(widget.data, self.env.globals["ui"])  # a builder's words (yes/no, joins) in the site's language
+        context = {"id": f"widget-{name}", "name": name, "kind": widget.kind, "data": data, "figures": figures}
         inner = self.render_component(component, context, widget, name)
         if inner is None:
             return ""
         return (f'<div class="widget widget-{widget.kind}" id="widget-{name}" data-widget="{widget.kind}">\n'
                 f'{inner.strip()}\n'
                 f'<script type="application/json" id="widget-{name}-data">'
-                f'{json_for_script(widget.data if widget.script is None else widget.script)}</script>\n'
+                f'{json_for_script(data if widget.script is None else spoken(widget.script, self.env.globals["ui"]))}'
+                f'</script>\n'
                 f'</div>')
 
     def render_component(self, component: Component, context: dict[str, Any], widget: ComputedWidget | None,
@@ -331,8 +334,9 @@ class LessonRenderer:
             where = f"{component.template}:{line}" if line else str(component.template)
             raise UsageError(f"{where}: {message}")
 
-    checks = None  # the lesson's CheckBuilder, set by lesson_context before the sections are rendered
+    checks = None  # the lesson's self-check Placement, set by lesson_context before the sections are rendered
     md = None      # lesson_context's renderer of lesson.yaml Markdown
+    alone_checks: list  # the standalone self-checks placed, in reading order (their answers print at the end)
 
     def check(self, name: str, args: tuple[str, ...]) -> str | Miss:
         """A self-check on its own: an entry of lesson.yaml's `checks:` placed in the text."""
@@ -350,7 +354,8 @@ class LessonRenderer:
         key = f"checks.{i}"
         context = {"id": f"selfcheck-{name}", "question": self.md(f"{key}.question", _str(entry.get("question"))),
                    "answer": self.md(f"{key}.answer", _str(entry.get("answer"))) if entry.get("answer") else "",
-                   "check": self.checks.build(entry, key, f"check-{name}")}
+                   "check": self.checks.place(key, f"check-{name}")}
+        self.alone_checks.append(context)
         return self.env.get_template("partials/check.html").render(item=context)
 
     def table(self, name: str, args: tuple[str, ...]) -> str | Miss:
@@ -364,7 +369,7 @@ class LessonRenderer:
         except ValueError as exc:
             return Miss(f"value `{name}` cannot be shown as a table: {exc}",
                         "a list of dicts, a dict of lists, a list of rows, or lessonkit.table(…)")
-        return self.env.get_template("partials/table.html").render(table=data)
+        return self.env.get_template("partials/table.html").render(table=spoken(data, self.env.globals["ui"]))
 
     def container(self, block: dict[str, Any]) -> str:
         kind = block["kind"]
@@ -452,10 +457,9 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
 
     challenges = [c if isinstance(c, dict) else {} for c in (meta.get("challenges") or [])] \
         if isinstance(meta.get("challenges"), list) else []
-    checks = CheckBuilder(lesson.values, meta_path, lines, ctx.problems, md,
-                          lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)),
-                          messages_from(env.globals["ui"]))
-    renderer.checks, renderer.md = checks, md
+    checks = Placement(lesson.checks, env.globals["ui"], md,
+                       lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)))
+    renderer.checks, renderer.md, renderer.alone_checks = checks, md, []
     sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, title_ctx, src.body_path, s.line),
                  "body": markup.render_blocks(s.blocks, ctx, src.body_path)}
                 for n, s in enumerate(src.sections, start=1)]
@@ -474,8 +478,9 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         "challenges": [{"id": f"challenge-{n}", "number": n, "title": c.get("title"),
                         "question": md(f"challenges.{n - 1}.question", _str(c.get("question"))),
                         "answer": md(f"challenges.{n - 1}.answer", _str(c.get("answer"))),
-                        "check": checks.challenge(c, n)}
+                        "check": checks.place(f"challenges.{n - 1}", f"check-{n}")}
                        for n, c in enumerate(challenges, start=1)],
+        "checks": [c for c in renderer.alone_checks if c["answer"]],  # standalone checks with an answer
         "sources": [md(f"sources.{i}", s, inline=True) for i, s in texts("sources")],
         "glossary": [],
         "figures_count": len(renderer.figure_order),
