@@ -10,6 +10,7 @@ with a note, and a `data:` CSV link holding every row.
 """
 from __future__ import annotations
 
+import json
 import math
 import numbers
 from typing import Any
@@ -43,8 +44,9 @@ def record(fig) -> dict:
 
 def _contained(small: dict, big: dict) -> bool:
     """Every column of `small` is in `big` with the same first column (x) and values."""
-    def columns(t):
-        return {name: [row[i] for row in t["rows"]] for i, name in enumerate(t["columns"])}
+    def columns(t):  # a column named by a phrase (a dict) is keyed by its JSON
+        return {name if isinstance(name, str) else json.dumps(name, sort_keys=True): [row[i] for row in t["rows"]]
+                for i, name in enumerate(t["columns"])}
     if not small["rows"] or len(small["rows"]) != len(big["rows"]) or small["columns"][0] != big["columns"][0]:
         return False
     mine, theirs = columns(small), columns(big)

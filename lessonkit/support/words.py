@@ -2,7 +2,7 @@
 figure's data is recorded while it is drawn. Neither has the theme's UI strings, so they write a *phrase* — the name
 of a UI string and the fields to format into it — and the render stage, which has them, says it (`spoken`).
 
-    phrase("yes")                                          → ui.yes
+    phrase("value_true")                                   → ui.value_true
     phrase("explorer_setting", label="d", value="64")      → ui.explorer_setting.format(label="d", value="64")
     joined([a, b], "explorer_value_separator")             → ui.explorer_value_separator.join([a, b])
 

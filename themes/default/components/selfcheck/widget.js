@@ -6,7 +6,7 @@ lessonkit.widget('selfcheck', function (root, data) {
   var all = lessonkit.all, one = lessonkit.one, msg = data.messages;
   var SUP = '⁰¹²³⁴⁵⁶⁷⁸⁹', status = one('.sc-status', root);
 
-  // "4×10⁻³", "4 × 10^-3", "４．０５ｅ－３", "0,004", "0.004 %" → a number in the field's unit (NaN if unreadable)
+  // "4×10⁻³", "4 × 10^-3", full-width "4.05e-3", "0,004", "0.004 %" → a number in the field's unit (NaN if unreadable)
   function parse(text, unit) {
     var s = String(text).replace(/[\s\u00a0\u2009\u202f]+/g, '');
     s = s.replace(/[×xX*·]10(?:\^|\*\*)?([⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)/, function (m, e) {
