@@ -4,14 +4,10 @@ Grading exists only in the shipped component (components/selfcheck/widget.js): e
 into the page, and every expected message from a ratio worked out by hand."""
 from __future__ import annotations
 
-import json
-import re
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from conftest import PROJECT
 from lessonkit.cli import main
 
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -116,28 +112,8 @@ def fixture_site(tmp_path_factory) -> Path:
     return out
 
 
-SHIM = """(() => {
-  const all = (s, r) => Array.from((r || document).querySelectorAll(s)), one = (s, r) => (r || document).querySelector(s);
-  window.lessonkit = {all, one, widget(kind, init) {
-    all('[data-widget="' + kind + '"]').forEach(el => {
-      const s = document.getElementById(el.id + '-data');
-      init(el, s ? JSON.parse(s.textContent) : null);
-    });
-  }};
-})();"""
-
-
 def live(page) -> None:
-    """Until the engine inlines component scripts (issue 9), bring the component in as the engine will."""
-    if page.evaluate("!!document.querySelector('.selfcheck.is-live')"):
-        return
-    folder = PROJECT / "themes" / "default" / "components" / "selfcheck"
-    page.evaluate("typeof lessonkit === 'undefined' || !lessonkit.widget ? (0, eval)(arguments[0]) : null"
-                  .replace("arguments[0]", json.dumps(SHIM)))
-    page.evaluate("src => (0, eval)(src)", (folder / "widget.js").read_text(encoding="utf-8"))
-    page.evaluate("""css => { const s = new CSSStyleSheet(); s.replaceSync(css);
-                              document.adoptedStyleSheets = [...document.adoptedStyleSheets, s]; }""",
-                  (folder / "widget.css").read_text(encoding="utf-8"))
+    """The page's own inline script (the shipped component, as the build inlined it) has started every self-check."""
     page.wait_for_selector(".selfcheck.is-live", timeout=TIMEOUT)
 
 
