@@ -9,6 +9,11 @@ import pytest
 
 from lessonkit.features.figdata import csv_text, plain_text, record, view
 from lessonkit.draw.figures import FigureMaker, find_cjk_font, style
+from lessonkit.support.i18n import load_ui
+from lessonkit.support.words import spoken
+
+THEME = [__import__("pathlib").Path(__file__).resolve().parent.parent / "themes" / "default"]
+ZH, EN = load_ui(THEME, "zh-CN"), load_ui(THEME, "en")
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +37,7 @@ def test_lines_bars_scatter_and_images_are_recorded():
     c.scatter([1.5, 2.5], [0.1, 0.2])
     d.imshow(np.array([[0, 1], [1, 0]]))
     fig.savefig(__import__("io").StringIO(), format="svg")
-    tables = record(fig)["tables"]
+    tables = spoken(record(fig)["tables"], ZH)  # the columns the recorder names itself: words of the theme
     assert tables[0] == {"title": "左", "columns": ["n", "平方", "两倍"],
                          "rows": [[0, 0, 0], [1, 1, 2], [2, 4, 4], [3, 9, 6], [4, 16, 8]]}
     assert tables[1] == {"title": "左", "columns": ["n", "值"], "rows": [[0, 9], [1, 9], [2, 9]]}
@@ -49,11 +54,42 @@ def test_a_series_drawn_again_in_another_panel_is_shown_once():
     assert len(record(fig)["tables"]) == 1
 
 
+def test_names_the_recorder_gives_are_phrases_said_in_the_sites_language():
+    """Recorded while drawing (before the language is known): an unnamed bar series, its categories, an image's
+    rows, an image too large to list and an RGB image are named by the theme's words, in each language."""
+    fig, (a, b, c, d) = FigureMaker().subplots(1, 4)
+    a.bar([0, 1], [3.0, 4.0])
+    a.set_xticks([0, 1], ["p", "q"])
+    b.imshow(np.zeros((2, 2)))
+    c.imshow(np.zeros((30, 30)))
+    d.imshow(np.zeros((4, 5, 3)))
+    fig.savefig(__import__("io").StringIO(), format="svg")
+    recorded = record(fig)
+    assert not re.search(r"[\u3400-\u9fff]", __import__("json").dumps(recorded, ensure_ascii=False))
+    shown = {lang: view(recorded, "fig-x", ui) for lang, ui in (("zh", ZH), ("en", EN))}
+    assert [t["columns"] for t in shown["zh"]] == [["类别", "值 1"], ["行", "0", "1"], ["图像"], ["图像"]]
+    assert [t["columns"] for t in shown["en"]] == [["category", "value 1"], ["row", "0", "1"], ["image"], ["image"]]
+    assert shown["en"][2]["rows"] == [["30 × 30 values (too many to list)"]]
+    assert shown["zh"][2]["rows"] == [["30 × 30 个值（太大，不逐个列出）"]]
+    assert shown["en"][3]["rows"] == [["4 × 5 × 3 pixels"]] and shown["zh"][3]["rows"] == [["4 × 5 × 3 像素"]]
+    head, _, payload = shown["en"][0]["csv_href"].partition(",")
+    text = base64.b64decode(payload).decode("utf-8") if head.endswith(";base64") else unquote(payload)
+    assert text.lstrip("\ufeff").splitlines()[0] == "category,value 1"
+
+
+def test_true_and_false_cells_are_words_of_the_site_language():
+    data = {"tables": [{"title": "", "columns": ["n", "even"], "rows": [[1, False], [2, True]]}]}
+    assert view(data, "f", ZH)[0]["rows"] == [["1", "否"], ["2", "是"]]
+    assert view(data, "f", EN)[0]["rows"] == [["1", "no"], ["2", "yes"]]
+
+
 def test_long_series_are_thinned_with_a_note_and_the_csv_has_every_row():
     rows = [[i, i / 10] for i in range(97)]
-    shown = view({"tables": [{"title": "", "columns": ["层", "值"], "rows": rows}]}, "fig-demo")[0]
+    table = {"tables": [{"title": "", "columns": ["层", "值"], "rows": rows}]}
+    shown = view(table, "fig-demo", ZH)[0]
     # ⌈97/25⌉ = 4: rows 0, 4, …, 96 — 25 rows, the last one among them
     assert shown["note"] == "共 97 行，显示每 4 行"
+    assert view(table, "fig-demo", EN)[0]["note"] == "97 rows, one in every 4 shown"
     assert [r[0] for r in shown["rows"]] == [str(i) for i in range(0, 97, 4)]
     assert shown["rows"][1] == ["4", "0.400"]
     assert shown["csv_name"] == "fig-demo.csv"
@@ -62,8 +98,10 @@ def test_long_series_are_thinned_with_a_note_and_the_csv_has_every_row():
     lines = text.lstrip("\ufeff").splitlines()
     assert lines[0] == "层,值" and len(lines) == 98 and lines[-1] == "96,9.6"
     # 98 rows: every 4th, then the last (97) too
-    odd = view({"tables": [{"title": "", "columns": ["a"], "rows": [[i] for i in range(98)]}]}, "f")[0]
+    odd_table = {"tables": [{"title": "", "columns": ["a"], "rows": [[i] for i in range(98)]}]}
+    odd = view(odd_table, "f", ZH)[0]
     assert odd["note"] == "共 98 行，显示每 4 行（以及最后一行）" and odd["rows"][-1] == ["97"]
+    assert view(odd_table, "f", EN)[0]["note"] == "98 rows, one in every 4 shown, and the last"
 
 
 def test_csv_quotes_text_with_commas():

@@ -3,6 +3,7 @@
 else Chinese. Expected texts here are written out by hand, not read back from the catalogs."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import textwrap
@@ -15,6 +16,7 @@ from lessonkit.support import i18n
 from lessonkit.cli import main
 from lessonkit.support.errors import ContentError, Problem
 from lessonkit.site import Options, build
+from english_lesson import CJK as CJK_ANY, write_english_site
 
 PROJECT = Path(__file__).resolve().parent.parent
 THEME = PROJECT / "themes" / "default"
@@ -214,7 +216,7 @@ def test_an_english_site_has_english_words_and_messages(tmp_path, capsys, no_lan
         assert not CJK.findall(html), "Chinese left on an English page"
         assert "Every number and figure on this page was computed with numpy when the site was built" in html
         assert ">Skip to content<" in html
-    for words in ('<h2 id="objectives-title">Objectives</h2>', '<h2 id="question-title">Question for the class</h2>',
+    for words in ('<h2 id="objectives-title">Objectives</h2>', '<h2 id="question-title" data-mark="?">Question for the class</h2>',
                   '<h2 id="challenges-title">Challenges</h2>', '>Challenge 1 · Double it</h3>',
                   "<summary>Show answer</summary>", '<h2 id="sources-title">References</h2>',
                   '<span class="fig-num">Figure 1</span>', '<a class="fig-ref" href="#fig-curve">Figure 1</a>',
@@ -229,6 +231,56 @@ def test_an_english_site_has_english_words_and_messages(tmp_path, capsys, no_lan
     assert code == 1
     assert "powers/lesson.md:7: unknown value `two_pwo`; did you mean `two_pow`? (expected a value defined in " \
            "lesson.py: doubled, two_pow)" in err
+
+
+def csv_texts(page: str) -> list[str]:
+    """The CSV files a page holds as data: links, decoded."""
+    import base64
+    from urllib.parse import unquote
+
+    texts = []
+    for href in re.findall(r'href="(data:text/csv[^"]*)"', page):
+        head, _, payload = href.partition(",")
+        texts.append(base64.b64decode(payload).decode("utf-8") if head.endswith(";base64") else unquote(payload))
+    return texts
+
+
+def test_an_english_site_from_english_content_writes_no_chinese_anywhere(tmp_path, capsys, no_language_env):
+    """Every file the build writes (pages with their scripts' data: every feedback a self-check can give, the
+    teacher's key, figure data and its CSV, widget words) and what it prints. The browser test drives the same
+    lesson's self-checks with wrong answers and prints its PDFs (tests/browser/test_english_site.py)."""
+    write_english_site(tmp_path / "content")
+    code, out, err = run(tmp_path, capsys)
+    assert code == 0, err
+    assert not CJK_ANY.search(out + err), out + err
+    files = [p for p in sorted((tmp_path / "out").rglob("*")) if p.is_file()]
+    assert len(files) >= 3
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        found = [text[max(0, m.start() - 60):m.end() + 20] for m in CJK_ANY.finditer(text)]
+        assert not found, f"Chinese in {path.name}: {found[:5]}"
+    page = (tmp_path / "out" / "powers" / "index.html").read_text(encoding="utf-8")
+    csvs = csv_texts(page)
+    assert csvs and not any(CJK_ANY.search(t) for t in csvs)
+    assert any(t.lstrip("\ufeff").startswith("category,value 1\r\n") for t in csvs)
+    # the words are the theme's English ones, around numbers worked out by hand
+    for words in ("Answer: 0.00405 % (relative error ±5 %)",           # 0.9⁹⁶ × 100 = 0.0040484
+                  "Answer: [1.73, −0.577, −0.577, −0.577] (error ±0.01)",  # (x − 2.5) / 4.33 for x = 10, 0, 0, 0
+                  "Answer: −0.250 (significant figures: 2)", "Answer: 0 (error ±0.01)", "Answer: A, C",
+                  'aria-label="Normalised, value 1"', '<h2 id="question-title" data-mark="?">',
+                  "Data of Figure 1<span class=\"data-note\"> (49 rows, one in every 2 shown)</span>",  # ⌈49/25⌉ = 2
+                  "<th>category<th>value 1</thead>", "<th>row<th>0<th>1<th>2</thead>",
+                  '<th scope="row">1</th><td>no</td>', '<th scope="row">2</th><td>yes</td>',
+                  "Width 4 · Scaled no: size 4.00; scaled no", "<p class=\"ex-point\">Width 16 · Scaled yes</p>",
+                  'aria-pressed="true">no</button>', "Continue “the cat sat” (decoder)"):
+        assert words in page, words
+    data = json.loads(re.search(r'id="check-1-data">(.*?)</script>', page).group(1))
+    assert data["messages"]["said"] == "{label}: {verdict}" and data["messages"]["hint_step"] == "Hint ({i}/{n})"
+    assert "Too large: about 10 times the right value." in data["ratios"]["pos"]["says"]
+    assert data["fields"][0]["mistakes"][1][2] == ("This looks like the value before converting: type it "
+                                                   "multiplied by 100, in %.")
+    answers = re.search(r'<section id="answers".*?</section>', page, re.S).group(0)
+    assert "<p>What is two to the tenth?</p>" in answers and "It is 1024, a little more than a thousand." in answers
 
 
 def test_the_default_site_is_chinese(tmp_path, capsys, no_language_env, make_lesson):
@@ -289,13 +341,58 @@ def test_every_word_the_theme_uses_is_defined_and_no_chinese_is_hard_coded():
     keys = set(yaml.safe_load((THEME / "i18n" / "en.yaml").read_text(encoding="utf-8")))
     used = set()
     for path in sorted(THEME.rglob("*")):
-        if path.suffix not in (".html", ".js") or "i18n" in path.relative_to(THEME).parts:
+        if path.suffix not in (".html", ".js", ".css") or "i18n" in path.relative_to(THEME).parts:
             continue
         text = path.read_text(encoding="utf-8")
         used |= set(re.findall(r"\bui\.(\w+)", text)) if path.suffix == ".html" else set()
-        assert not CJK.search(text), f"{path.relative_to(PROJECT)} has Chinese words: put them in i18n/*.yaml"
+        # Chinese words and CJK punctuation alike (「」：（）？): an English page must not show them
+        assert not CJK_ANY.search(text), f"{path.relative_to(PROJECT)} has Chinese words: put them in i18n/*.yaml"
     assert used - {"lang"} <= keys
     assert len(used) > 40
+
+
+def engine_ui_keys() -> set[str]:
+    """The UI strings the engine's Python asks for: `ui.KEY`, phrases, and the self-check's words by name."""
+    from lessonkit.features import selfcheck
+
+    used = set()
+    for path in sorted((PROJECT / "lessonkit").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        used |= set(re.findall(r"\bui\.(\w+)\b(?!\*)", text))  # not `ui.selfcheck_*` in a docstring
+        used |= set(re.findall(r"\bphrase\(\s*\"(\w+)\"", text))
+        used |= set(re.findall(r"\bjoined\([^()]*(?:\([^()]*\)[^()]*)*,\s*\"(\w+)\"\)", text, re.S))
+        used |= {a for pair in re.findall(r'phrase\("(\w+)" if \w+ else "(\w+)"\)', text) for a in pair}
+    used |= {f"selfcheck_{name}" for name in selfcheck.SCRIPT_WORDS}
+    used |= {f"selfcheck_band_{name}{tail}" for _, name, _ in selfcheck.ratio_bands() for tail in ("", "_neg")}
+    used |= {f"selfcheck_band_far_above{tail}" for tail in ("", "_neg")}
+    return used - {"lang", "get", "keys", "key", "KEY"}  # UiStrings' own attributes, and docstrings' `ui.key`
+
+
+def test_every_word_the_engine_asks_for_is_in_both_languages():
+    keys = {lang: set(yaml.safe_load((THEME / "i18n" / f"{lang}.yaml").read_text(encoding="utf-8")))
+            for lang in ("zh-CN", "en")}
+    used = engine_ui_keys()
+    assert {"value_true", "value_false", "data_category", "explorer_summary", "explorer_value_separator",
+            "selfcheck_band_above_neg", "selfcheck_item", "selfcheck_tolerance_sig", "selfcheck_unscaled"} <= used
+    assert used - keys["zh-CN"] == set() and used - keys["en"] == set()
+
+
+WORD_WRITERS = ["features/selfcheck.py", "features/figdata.py", "features/widgets.py", "support/words.py"]
+
+
+@pytest.mark.parametrize("module", WORD_WRITERS)
+def test_the_modules_that_write_words_hold_none_themselves(module):
+    """A string in the code (docstrings and comments aside) in Chinese, or with Chinese punctuation, would show on an
+    English page: every word these modules write comes from the theme."""
+    import ast
+
+    tree = ast.parse((PROJECT / "lessonkit" / module).read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    words = [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and id(node) not in docstrings and CJK_ANY.search(node.value)]
+    assert words == []
 
 
 def test_every_schema_help_text_has_a_chinese_translation():

@@ -1,12 +1,21 @@
-"""Self-check questions: lesson.yaml problems with exact messages, and the intervals and messages the build computes,
-checked against values worked out by hand."""
+"""Self-check questions: lesson.yaml problems with exact messages, the model the compute stage makes (intervals,
+ratio band edges, keys) and the words the placement takes from the theme, checked against values worked out by hand.
+What the shipped script says for a typed answer is tested in Chromium (tests/browser/test_selfcheck_in_browser.py):
+grading exists only there."""
 import json
-import math
+import pickle
 import re
+from pathlib import Path
 
 import pytest
 
-from lessonkit.features.selfcheck import accepted_interval, find_message, ratio_table, tolerance_text
+from lessonkit.compute.run import compute_lesson
+from lessonkit.features.selfcheck import NumberField, Placement, accepted_interval, ratio_bands, ratio_edges
+from lessonkit.load.lessons import read_lesson
+from lessonkit.support.i18n import load_ui
+
+THEME = [Path(__file__).resolve().parent.parent / "themes" / "default"]
+ZH, EN = load_ui(THEME, "zh-CN"), load_ui(THEME, "en")
 
 PY = """\
 from lessonkit import Lesson
@@ -161,47 +170,79 @@ def test_significant_figures_is_half_a_unit_of_the_last_kept_digit():
     assert lo <= 4.0 and hi >= 5.0 and lo > 3.9999 and hi < 5.0001
 
 
-def test_tolerance_texts():
-    assert tolerance_text({"relative": 0.05}) == "相对误差 ±5 %"
-    assert tolerance_text({"absolute": 0.001}, "%") == "误差 ±0.001 %"
-    assert tolerance_text({"sig": 2}) == "2 位有效数字"
+def test_ratio_band_edges_by_hand():
+    """«About 10ᵏ× off» is the band from 10^(k − ½) to 10^(k + ½); between 1/√10 and 2/3 «1/2 to 1/3», up to 1
+    «a little too small», up to 1.5 «a little too large», up to √10 «2 to 3×»; beyond 10^4.5 «far too large»."""
+    root10 = 10 ** 0.5
+    expected = [0, 10 ** -4.5, 10 ** -3.5, 10 ** -2.5, 10 ** -1.5, 1 / root10, 2 / 3, 1, 1.5,
+                root10, 10 * root10, 100 * root10, 1000 * root10, 10_000 * root10]
+    assert ratio_edges() == pytest.approx(expected, rel=1e-6)
+    names = [(name, k) for _, name, k in ratio_bands()]
+    assert names == [("far_below", 4), ("below", 4), ("below", 3), ("below", 2), ("below", 1), ("below_2_3", None),
+                     ("slightly_below", None), ("slightly_above", None), ("above_2_3", None),
+                     ("above", 1), ("above", 2), ("above", 3), ("above", 4)]
+    # 0.04 typed for 0.0040484: ratio 9.88 lies in [√10, 10√10) — the band «about 10×»
+    ratio = 0.04 / REMAIN
+    band = max(i for i, edge in enumerate(ratio_edges()) if edge <= ratio)
+    assert names[band] == ("above", 1)
 
 
-def check_for(expected, tolerance):
-    accept = accepted_interval(expected, tolerance)
-    return {"accept": accept, "mistakes": [], "answer": expected}, {"pos": ratio_table(), "neg": ratio_table(True)}
+def field_with(tolerance, unit=""):
+    return NumberField("x", unit, False, (), "1", tolerance, "")
 
 
-@pytest.mark.parametrize("typed, right, message", [
-    (0.004, True, "正确"),
-    (0.00405, True, "正确"),
-    (0.0045, False, "稍偏大：比正确值大，但不到它的 1.5 倍。"),      # ratio 1.11
-    (0.01, False, "偏大，约为正确值的 2～3 倍。"),                    # 2.47
-    (0.04, False, "偏大，约为正确值的 10 倍。"),                      # 9.87 (between √10 and 10√10)
-    (0.5, False, "偏大，约为正确值的 100 倍。"),                      # 123
-    (1000.0, False, "偏大很多：超过正确值的 10⁴ 倍。"),               # 2.5 × 10⁵ > 10^4.5
-    (0.003, False, "稍偏小：比正确值小，但在它的 2/3 以上。"),        # 0.74
-    (0.0004, False, "偏小，约为正确值的 1/10。"),                     # 0.099
-    (-0.00405, False, "正负号反了：大小对，但符号不对。"),
-    (-3.0, False, "正负号不对：应该是正数。"),
+@pytest.mark.parametrize("tolerance, unit, zh, en", [
+    (("relative", 0.05), "", "相对误差 ±5 %", "relative error ±5 %"),
+    (("absolute", 0.001), "%", "误差 ±0.001 %", "error ±0.001 %"),
+    (("absolute", 0.5), "", "误差 ±0.5", "error ±0.5"),
+    (("sig", 2), "", "2 位有效数字", "significant figures: 2"),
 ])
-def test_messages_for_wrong_answers(typed, right, message):
-    check, texts = check_for(REMAIN, {"relative": 0.05})
-    assert find_message(check, typed, texts) == (right, message)
+def test_tolerances_in_the_words_of_each_language(tolerance, unit, zh, en):
+    assert Placement({}, ZH, None, None).tolerance(field_with(tolerance, unit)) == zh
+    assert Placement({}, EN, None, None).tolerance(field_with(tolerance, unit)) == en
 
 
-def test_negative_answer_says_absolute_value():
-    check, texts = check_for(-1 / math.sqrt(3), {"absolute": 0.01})
-    assert find_message(check, -0.577, texts) == (True, "正确")
-    assert find_message(check, -5.8, texts) == (False, "绝对值偏大，约为正确值的 10 倍。")
-    assert find_message(check, 0.577, texts) == (False, "正负号反了：大小对，但符号不对。")
+def test_the_bands_words_follow_the_edges_for_either_sign():
+    bands = Placement({}, EN, None, None).bands(False, tuple(ratio_edges()))
+    assert len(bands["says"]) == len(bands["edges"]) - 1
+    assert bands["says"][9] == "Too large: about 10 times the right value."
+    assert bands["says"][1] == "Too small: about 1/10⁴ of the right value."
+    assert bands["over"] == "Far too large: more than 10⁴ times the right value."
+    negative = Placement({}, ZH, None, None).bands(True, tuple(ratio_edges()))
+    assert negative["says"][10] == "绝对值偏大，约为正确值的 100 倍。"
+    assert negative["sign"] == "正负号不对：应该是负数。"
 
 
-def test_zero_answer_has_no_ratio_bands():
-    check, texts = check_for(0.0, {"absolute": 0.01})
-    assert find_message(check, 0.005, texts) == (True, "正确")
-    assert find_message(check, 0.5, texts) == (False, "偏大。")
-    assert find_message(check, -0.5, texts) == (False, "偏小。")
+def test_the_model_is_made_at_compute_as_plain_data(make_lesson):
+    """Without rendering anything: the intervals in the typed unit (%), the mistakes' and the unconverted value's
+    intervals, the printed key; and it pickles (it travels with the computed lesson)."""
+    folder = make_lesson(yaml=GOOD, md=MD, py=PY)
+    problems = []
+    computed = compute_lesson(read_lesson(folder), problems)
+    assert problems == []
+    assert sorted(computed.checks) == ["challenges.0", "challenges.1"]
+    first = computed.checks["challenges.0"]
+    (field,) = first.fields
+    (box,) = field.boxes
+    assert box.accept == pytest.approx((REMAIN * 0.95, REMAIN * 1.05), rel=1e-9)
+    assert [(m.low, m.high) for m in box.mistakes] == [
+        pytest.approx((0.006 * 0.95, 0.006 * 1.05), rel=1e-9),
+        pytest.approx((REMAIN / 100 * 0.95, REMAIN / 100 * 1.05), rel=1e-9)]
+    assert [m.hint for m in box.mistakes] == ["这是笔误。", None]   # None: the value typed without converting
+    assert field.key == "0.00405 %" and field.tolerance == ("relative", 0.05) and first.signs == ("pos",)
+    assert [h for _, h in first.hints] == ["乘 96 次。"]
+    second = computed.checks["challenges.1"]
+    assert [c.correct for c in second.choices] == [False, True] and not second.fields
+    assert pickle.loads(pickle.dumps(computed.checks)) == computed.checks
+
+
+def test_the_model_reports_its_problems_at_compute_with_the_yaml_line(make_lesson):
+    folder = make_lesson(yaml=GOOD.replace("answer: remain", "answer: remian"), md=MD, py=PY)
+    problems = []
+    computed = compute_lesson(read_lesson(folder), problems)
+    assert [(p.path.name, p.line, p.message) for p in problems] == [
+        ("lesson.yaml", 14, "`challenges.0.check.fields.0.answer`: unknown value `remian`; did you mean `remain`?")]
+    assert computed.checks["challenges.0"].fields == ()   # the page is not built, but the rest is still checked
 
 
 def test_a_wrong_type_is_reported_once_and_hints_alone_need_no_check(make_lesson, run_build):
@@ -242,6 +283,9 @@ def test_a_self_check_on_its_own_is_placed_in_the_text(make_lesson, run_build):
     page = (out / "demo" / "index.html").read_text(encoding="utf-8")
     assert '<aside class="challenge selfcheck-alone" id="selfcheck-pow"' in page
     assert 'data-widget="selfcheck" id="check-pow"' in page and "是 1024。" in page
+    # the teacher edition's answers part holds the standalone check's answer too, with its question
+    answers = re.search(r'<section id="answers".*?</section>', page, re.S).group(0)
+    assert "<p>二的十次方是多少？</p>" in answers and "<p>是 1024。</p>" in answers
     data = json.loads(re.search(r'id="check-pow-data">(.*?)</script>', page, re.S).group(1))
     assert data["fields"][0]["accept"] == pytest.approx([1023.5, 1024.5], abs=1e-6)  # 2¹⁰ ± 0.5
 

@@ -3,7 +3,14 @@ import math
 
 import pytest
 
+from pathlib import Path
+
 from lessonkit.features.widgets import bars, explorer, param, table_data
+from lessonkit.support.i18n import load_ui
+from lessonkit.support.words import spoken
+
+THEME = [Path(__file__).resolve().parent.parent / "themes" / "default"]
+ZH, EN = load_ui(THEME, "zh-CN"), load_ui(THEME, "en")
 
 
 def test_explorer_states_cover_the_grid_with_formatted_values_and_log_bars():
@@ -21,7 +28,24 @@ def test_explorer_states_cover_the_grid_with_formatted_values_and_log_bars():
     assert states[3]["values"][0]["bar"] == pytest.approx(2.0) and states[3]["values"][1]["bar"] == 100.0
     assert result.script["states"]["2"][2] == [["0.250", pytest.approx(2 + 98 * 1 / 6, abs=0.05)],
                                               ["4.0", pytest.approx(2 + 98 * 5 / 6, abs=0.05)]]
-    assert states[1]["summary"] == "层数 1：缩小 0.500；放大 2.0"
+    # the builder runs in lesson.py, before the site's language is known: the words around the values are the theme's
+    assert spoken(states[1]["summary"], ZH) == "层数 1：缩小 0.500；放大 2.0"
+    assert spoken(states[1]["summary"], EN) == "层数 1: 缩小 0.500; 放大 2.0"
+    assert spoken(result.script["states"]["1"][0], EN) == "层数 1: 缩小 0.500; 放大 2.0"
+
+
+def test_true_and_false_are_the_themes_words_in_explorers_and_tables():
+    result = explorer(params=[param("d", "width", [4, 16]), param("s", "scaled", [False, True], control="buttons")],
+                      state=lambda d, s: {"values": [("size", d), ("even", d % 8 == 0)]})
+    said = spoken(result.data, EN)
+    assert said["params"][1]["options"] == ["no", "yes"]
+    assert said["states"][3]["point"] == "width 16 · scaled yes"
+    assert said["states"][3]["summary"] == "width 16 · scaled yes: size 16; even yes"
+    assert spoken(result.data, ZH)["states"][0]["summary"] == "width 4 · scaled 否：size 4；even 否"
+    assert spoken(result.script, EN)["params"][1]["options"] == ["no", "yes"]
+    flags = table_data({"n": [1, 2], "even": [False, True]})
+    assert spoken(flags, EN)["rows"] == [["1", "no"], ["2", "yes"]]
+    assert spoken(flags, ZH)["rows"] == [["1", "否"], ["2", "是"]]
 
 
 def test_explorer_with_two_parameters_and_figures_asks_the_engine_to_draw_each_point():

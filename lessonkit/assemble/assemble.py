@@ -69,7 +69,7 @@ class Assembler:
 
     def _figure_data(self, hole: FigureDataHole, data: dict) -> str:
         """The 「数据」 disclosure under a figure: the numbers it plots as tables, with a CSV link each."""
-        tables = figdata.view(data, hole.figure_id)
+        tables = figdata.view(data, hole.figure_id, self.env.globals["ui"])
         if not tables:
             return ""
         figure = {"id": hole.figure_id, "number": hole.number}

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..features import selfcheck
 from ..support.errors import ContentError, Problem
 from .registry import KIND, Lesson, inputs_of, load_lesson_module, problem_from_exception
 
@@ -98,6 +99,7 @@ class ComputedLesson:
     registry: Lesson
     figure_jobs: tuple[FigureJob, ...] = ()
     files_digest: str | None = None                    # lesson.py and the lesson's data files, when caching
+    checks: dict[str, Any] = field(default_factory=dict)  # lesson.yaml key → its self-check (features.selfcheck)
 
     @property
     def slug(self) -> str:
@@ -130,7 +132,8 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
             rerun = sorted(name for name, widget in widgets.items() if widget.figures)
             cache.put_values(values_key(files), (values, {n: w for n, w in widgets.items() if n not in rerun}, rerun))
     jobs = figure_jobs(source.slug, registry, values, widgets, drawers, path, files, problems)
-    return ComputedLesson(source, values, widgets, registry, jobs, files)
+    checks = selfcheck.model(source.meta, source.meta_lines, source.meta_path, values, problems)
+    return ComputedLesson(source, values, widgets, registry, jobs, files, checks)
 
 
 def figure_jobs(slug: str, registry: Lesson, values: dict[str, Any], widgets: dict[str, ComputedWidget],

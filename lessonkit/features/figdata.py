@@ -1,13 +1,16 @@
 """The numbers behind a figure: recorded from the matplotlib Figure after the figure function returns, shown under
-it as a 「数据」 table with a CSV download.
+it as a data table (`ui.data`) with a CSV download.
 
 `record(fig)` walks fig.axes — lines (x/y with their labels), bar containers, scatter offsets, images and colour
 meshes (small ones as a matrix, large ones by shape) — and returns plain JSON-able data, stored in the figure cache
-beside the SVG. `view(data, fig_id)` turns it into what partials/figure_data.html shows: formatted cells, long series
-thinned to at most MAX_ROWS rows with a note, and a `data:` CSV link holding every row.
+beside the SVG. It runs while figures are drawn, before the site's language is known: a column or cell it names
+itself («category», «image») is a phrase (lessonkit.support.words). `view(data, fig_id, ui)` turns it into what
+partials/figure_data.html shows, in the words of `ui`: formatted cells, long series thinned to at most MAX_ROWS rows
+with a note, and a `data:` CSV link holding every row.
 """
 from __future__ import annotations
 
+import json
 import math
 import numbers
 import re
@@ -15,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..support.numbers import FormatError, format_value
+from ..support.words import phrase, spoken
 
 MAX_ROWS = 25
 MAX_MATRIX = (25, 16)  # rows, columns of an image shown cell by cell; larger ones by their shape
@@ -43,8 +47,9 @@ def record(fig) -> dict:
 
 def _contained(small: dict, big: dict) -> bool:
     """Every column of `small` is in `big` with the same first column (x) and values."""
-    def columns(t):
-        return {name: [row[i] for row in t["rows"]] for i, name in enumerate(t["columns"])}
+    def columns(t):  # a column named by a phrase (a dict) is keyed by its JSON
+        return {name if isinstance(name, str) else json.dumps(name, sort_keys=True): [row[i] for row in t["rows"]]
+                for i, name in enumerate(t["columns"])}
     if not small["rows"] or len(small["rows"]) != len(big["rows"]) or small["columns"][0] != big["columns"][0]:
         return False
     mine, theirs = columns(small), columns(big)
@@ -149,7 +154,7 @@ def _bars(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
             near = min(ticks, key=lambda t: abs(t - centre), default=None)
             where.append(ticks[near] if near is not None and abs(near - centre) <= abs(width) else _number(centre))
             sizes.append(_number(size))
-        name = _label(container, (xlabel if horizontal else ylabel) or f"值 {k + 1}")
+        name = _label(container, (xlabel if horizontal else ylabel) or phrase("data_value", n=k + 1))
         for keys, names, values in groups:
             if keys == where:
                 names.append(name)
@@ -158,7 +163,7 @@ def _bars(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
         else:
             if where:
                 groups.append((where, [name], [sizes]))
-    axis = xlabel or "类别"
+    axis = xlabel or phrase("data_category")
     return [{"title": title, "columns": [axis, *names], "rows": [list(r) for r in zip(keys, *values)]}
             for keys, names, values in groups]
 
@@ -209,15 +214,17 @@ def _images(ax, title: str) -> list[dict]:
             coords = artist.get_coordinates()
             array = array.reshape(coords.shape[0] - 1, coords.shape[1] - 1)
         if array.ndim != 2:
-            tables.append({"title": title, "columns": ["图像"], "rows": [[f"{' × '.join(map(str, array.shape))} 像素"]]})
+            tables.append({"title": title, "columns": [phrase("data_image")],
+                           "rows": [[phrase("data_pixels", shape=" × ".join(map(str, array.shape)))]]})
             continue
         n_rows, n_cols = array.shape
         if n_rows > MAX_MATRIX[0] or n_cols > MAX_MATRIX[1]:
-            tables.append({"title": title, "columns": ["图像"], "rows": [[f"{n_rows} × {n_cols} 个值（太大，不逐个列出）"]]})
+            tables.append({"title": title, "columns": [phrase("data_image")],
+                           "rows": [[phrase("data_too_large", rows=n_rows, cols=n_cols)]]})
             continue
         cols = _axis_names(ax.get_xticks(), ax.get_xticklabels(), n_cols, isinstance(artist, AxesImage))
         rows = _axis_names(ax.get_yticks(), ax.get_yticklabels(), n_rows, isinstance(artist, AxesImage))
-        tables.append({"title": title, "columns": [plain_text(ax.get_ylabel()) or "行", *cols],
+        tables.append({"title": title, "columns": [plain_text(ax.get_ylabel()) or phrase("data_row"), *cols],
                        "rows": [[rows[i], *(_number(v) for v in array[i])] for i in range(n_rows)]})
     return tables
 
@@ -262,9 +269,10 @@ def _plain(value: Any) -> Any:
 
 
 # ── the view ───────────────────────────────────────────────────────────────────────────────────────────────────────
-def view(data: dict | None, fig_id: str, spec: str | None = None) -> list[dict]:
-    """What partials/figure_data.html shows for each recorded table (empty: nothing to show)."""
-    tables = (data or {}).get("tables") or []
+def view(data: dict | None, fig_id: str, ui, spec: str | None = None) -> list[dict]:
+    """What partials/figure_data.html shows for each recorded table (empty: nothing to show), in the words of `ui`
+    (lessonkit.support.i18n.UiStrings)."""
+    tables = spoken((data or {}).get("tables") or [], ui)
     out = []
     for k, table in enumerate(tables):
         rows = table["rows"]
@@ -274,13 +282,14 @@ def view(data: dict | None, fig_id: str, spec: str | None = None) -> list[dict]:
             shown.append(len(rows) - 1)  # the last row too: where a series ends matters
         note = ""
         if step > 1:
-            note = f"共 {len(rows)} 行，显示每 {step} 行" + ("（以及最后一行）" if (len(rows) - 1) % step else "")
+            words = ui.data_thinned_and_last if (len(rows) - 1) % step else ui.data_thinned
+            note = words.format(n=len(rows), step=step)
         suffix = f"-{k + 1}" if len(tables) > 1 else ""
         out.append({
             "id": f"{fig_id}-data{suffix}",
             "title": table.get("title", ""),
             "columns": table["columns"],
-            "rows": [[_cell(v, spec) for v in rows[i]] for i in shown],
+            "rows": [[_cell(v, spec, ui) for v in rows[i]] for i in shown],
             "note": note,
             "csv_name": f"{fig_id}{suffix}.csv",
             "csv_href": csv_href(csv_text(table)),
@@ -288,11 +297,11 @@ def view(data: dict | None, fig_id: str, spec: str | None = None) -> list[dict]:
     return out
 
 
-def _cell(value: Any, spec: str | None) -> str:
+def _cell(value: Any, spec: str | None, ui) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
-        return "是" if value else "否"
+        return ui.value_true if value else ui.value_false
     if isinstance(value, str):
         return value
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e6 and spec is None:

@@ -1,10 +1,14 @@
-"""Self-check questions (lesson.yaml `check:` and `hints:` in a challenge): everything computed at build time.
+"""Self-check questions (lesson.yaml `check:` and `hints:` in a challenge, and the `checks:` placed in the text with
+`{{< check ID >}}`), as a feature module:
 
-A numeric field names a value computed in lesson.py; here the build works out, in the unit the student types
-(value × `scale`), the interval of accepted answers (from the author's tolerance), the intervals of known mistakes,
-bands of «too big / too small by about N×» with their messages, and the key strings the teacher edition prints.
-The component's script (themes/default/components/selfcheck/widget.js) only reads what the student typed and finds
-the interval it falls in; it never formats a number.
+- **model** (compute, `model()`): from lesson.yaml's entries and the lesson's values, in the unit the student types
+  (value × `scale`): the interval of accepted answers (from the author's tolerance), the intervals of known mistakes
+  and of the value typed without converting, the edges of the «too big / too small by about N×» bands, and the key
+  strings the teacher edition prints. Plain, picklable data; problems are reported at their lesson.yaml line.
+- **placement** (render, `Placement`): the labels, hints and feedback rendered from Markdown, every word from the
+  theme's UI strings (`ui.selfcheck_*`), giving the template context and the JSON the component reads.
+- **component** (themes/default/components/selfcheck/): widget.js reads what the student typed and finds the interval
+  it falls in. Grading exists there only; it never formats a number.
 
     check:
       fields:
@@ -25,49 +29,106 @@ from __future__ import annotations
 
 import math
 import numbers
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from ..support.errors import Problem
 from ..support.suggest import did_you_mean
-from ..support.values import lookup
-from ..support.numbers import SUPERSCRIPT, FormatError, format_value
 from ..support.jsondata import json_for_script
+from ..support.numbers import SUPERSCRIPT, FormatError, format_value
+from ..support.values import lookup
 
 DEFAULT_TOLERANCE = {"relative": 0.01}
 MAX_SIG = 15
 SLACK = 1e-12  # an interval is widened by this relative amount: 0.00405 − 0.00005 must still accept 0.004
-
-MESSAGES = {
-    "right": "正确",
-    "empty": "请先填写一个数。",
-    "unreadable": "看不懂这个数：请写成 0.004、4e-3 或 4×10⁻³ 这样的形式。",
-    "above": "偏大。",
-    "below": "偏小。",
-    "choose": "请先选择一个选项。",
-    "choice_right": "正确",
-    "choice_wrong": "不对。",
-    "choice_missing": "还有正确的选项没有选。",
-    "all_right": "全部正确",
-    "hint_next": "提示",
-    "hint_answer": "查看答案",
-}
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# the words the component's script shows: the theme's UI strings `selfcheck_<name>`
+SCRIPT_WORDS = ("right", "empty", "unreadable", "above", "below", "choose", "choice_right", "choice_wrong",
+                "choice_missing", "all_right", "hint_step", "hint_answer", "said")
 
 
-def messages_from(ui) -> dict[str, str]:
-    """MESSAGES in the site's language: the theme's UI strings `selfcheck_<key>` where it has them."""
-    return {key: ui.get(f"selfcheck_{key}", text) for key, text in MESSAGES.items()}
+# ── the model ───────────────────────────────────────────────────────────────────────────────────────────────────────
+@dataclass(frozen=True)
+class Mistake:
+    low: float
+    high: float
+    hint: str | None   # the author's hint (Markdown, rendered at placement); None: the value typed unconverted
+    key: str = ""      # the hint's lesson.yaml key (for its line)
 
 
-class CheckBuilder:
-    """Builds one challenge's self-check (template context and the script's data); problems go to `problems`."""
+@dataclass(frozen=True)
+class Box:
+    """One input box: its answer in the typed unit, the interval accepted, the known mistakes, the printed key."""
+    answer: float
+    accept: tuple[float, float]
+    mistakes: tuple[Mistake, ...]
+    key: str
 
-    def __init__(self, values: dict[str, Any], path: Path, lines: dict[str, int], problems: list[Problem],
-                 render_md: Callable[[str, str, bool], str], render_text: Callable[[str, str], str],
-                 messages: dict[str, str] | None = None):
+
+@dataclass(frozen=True)
+class NumberField:
+    label: str                # plain text
+    unit: str
+    vector: bool              # a list answer: one box per item
+    boxes: tuple[Box, ...]
+    key: str                  # the whole answer as the teacher edition prints it, e.g. "[1.73, −0.577] %"
+    tolerance: tuple[str, float]   # ("relative" | "absolute" | "sig", its value)
+    scale: str                # the factor from value to typed number, formatted ("100"); "" when 1
+
+
+@dataclass(frozen=True)
+class Choice:
+    text: str                 # Markdown
+    correct: bool
+    feedback: str             # Markdown (plain text), may be ""
+    index: int                # in lesson.yaml's list (for its key and line)
+
+
+@dataclass(frozen=True)
+class CheckModel:
+    """One self-check as the compute stage made it: everything but the words."""
+    key: str                                  # its lesson.yaml key: challenges.N or checks.N
+    fields: tuple[NumberField, ...] = ()
+    choices: tuple[Choice, ...] = ()
+    multiple: bool = False
+    hints: tuple[tuple[int, str], ...] = ()   # (index in `hints:`, Markdown)
+    edges: tuple[float, ...] = ()             # ratio band edges (numeric fields only), see ratio_bands
+    signs: tuple[str, ...] = ()               # "pos" / "neg": the signs of the nonzero answers
+
+    @property
+    def has_check(self) -> bool:
+        return bool(self.fields or self.choices)
+
+
+def entries(meta: dict[str, Any]) -> list[tuple[str, dict]]:
+    """(lesson.yaml key, entry) of every challenge and every standalone `checks:` entry."""
+    found = []
+    for list_key in ("challenges", "checks"):
+        items = meta.get(list_key)
+        for i, entry in enumerate(items if isinstance(items, list) else []):
+            if isinstance(entry, dict):
+                found.append((f"{list_key}.{i}", entry))
+    return found
+
+
+def model(meta: dict[str, Any], lines: dict[str, int], path: Path, values: dict[str, Any],
+          problems: list[Problem]) -> dict[str, CheckModel]:
+    """The compute hook: a CheckModel for every entry of lesson.yaml with a `check:` or `hints:`, by its key."""
+    builder = ModelBuilder(values, path, lines, problems)
+    models = {}
+    for key, entry in entries(meta):
+        made = builder.build(entry, key)
+        if made is not None:
+            models[key] = made
+    return models
+
+
+class ModelBuilder:
+    """Builds CheckModels from lesson.yaml entries; problems (at their lesson.yaml line) go to `problems`."""
+
+    def __init__(self, values: dict[str, Any], path: Path, lines: dict[str, int], problems: list[Problem]):
         self.values, self.path, self.lines, self.problems = values, path, lines, problems
-        self.messages = messages or MESSAGES  # the words the script shows: the theme's `selfcheck_*` UI strings
-        self.render_md, self.render_text = render_md, render_text
 
     def problem(self, key: str, message: str, expected: str) -> None:
         line = self.lines.get(key)
@@ -77,19 +138,14 @@ class CheckBuilder:
             line = self.lines.get(parent)
         self.problems.append(Problem(self.path, line, f"`{key}`: {message}", expected))
 
-    # ── a challenge ────────────────────────────────────────────────────────────────────────────────────────────────
-    def challenge(self, challenge: dict, number: int) -> dict | None:
-        """The template context for challenge `number` (1-based), or None when it has neither check nor hints."""
-        return self.build(challenge, f"challenges.{number - 1}", f"check-{number}")
-
-    def build(self, challenge: dict, prefix: str, cid: str) -> dict | None:
-        """A self-check from its lesson.yaml entry (at key `prefix`), with element id `cid`."""
-        check = challenge.get("check")
-        hints = challenge.get("hints")
+    def build(self, entry: dict, prefix: str) -> CheckModel | None:
+        """The self-check of the lesson.yaml entry at key `prefix`; None when it has neither check nor hints."""
+        check, hints = entry.get("check"), entry.get("hints")
         if not isinstance(check, dict) and not isinstance(hints, list):
             return None
-        context: dict[str, Any] = {"id": cid, "fields": [], "choices": [], "multiple": False, "hints": []}
-        data: dict[str, Any] = {"messages": self.messages, "fields": [], "choices": None}
+        fields: list[NumberField] = []
+        choices: list[Choice] = []
+        multiple = False
         if isinstance(check, dict):
             has_fields, has_choices = check.get("fields") is not None, check.get("choices") is not None
             if has_fields == has_choices:
@@ -97,34 +153,31 @@ class CheckBuilder:
                              "has neither `fields` nor `choices`",
                              "either `fields:` (numeric answers) or `choices:` (multiple choice)")
             elif has_fields and isinstance(check["fields"], list):  # anything else: reported by the schema
-                self.fields(check["fields"], f"{prefix}.check.fields", cid, context, data)
-                signs = {f["answer"] < 0 for f in data["fields"] if f["answer"] != 0}
-                data["ratios"] = {key: ratio_table(negative) for key, negative in (("pos", False), ("neg", True))
-                                  if negative in signs}
+                fields = self.fields(check["fields"], f"{prefix}.check.fields")
             elif has_choices and isinstance(check["choices"], list):
-                self.choices(check, f"{prefix}.check", cid, context, data)
-        if isinstance(hints, list):
-            context["hints"] = [self.render_md(f"{prefix}.hints.{i}", h, False)
-                                for i, h in enumerate(hints) if isinstance(h, str)]
-        data["hints"] = len(context["hints"])
-        context["has_check"] = bool(context["fields"] or context["choices"])
-        context["json"] = json_for_script(data)
-        return context
+                choices, multiple = self.choices(check, f"{prefix}.check")
+        signs = sorted({"neg" if box.answer < 0 else "pos" for f in fields for box in f.boxes if box.answer != 0},
+                       reverse=True)
+        return CheckModel(prefix, tuple(fields), tuple(choices), multiple,
+                          tuple((i, h) for i, h in enumerate(hints if isinstance(hints, list) else [])
+                                if isinstance(h, str)),
+                          tuple(ratio_edges()) if fields else (), tuple(signs))
 
     # ── numeric fields ─────────────────────────────────────────────────────────────────────────────────────────────
-    def fields(self, fields: list, key: str, cid: str, context: dict, data: dict) -> None:
-        if not fields:
+    def fields(self, specs: list, key: str) -> list[NumberField]:
+        if not specs:
             self.problem(key, "is an empty list", "at least one `{label, answer}`")
-        for i, spec in enumerate(fields):
+        made = []
+        for i, spec in enumerate(specs):
             if not isinstance(spec, dict) or not isinstance(spec.get("label"), str) \
                     or not isinstance(spec.get("answer"), str):
                 continue  # reported by the schema
-            field = self.field(spec, f"{key}.{i}", f"{cid}-f{i}")
+            field = self.field(spec, f"{key}.{i}")
             if field is not None:
-                context["fields"].append(field)
-                data["fields"] += field.pop("checks")
+                made.append(field)
+        return made
 
-    def field(self, spec: dict, key: str, fid: str) -> dict | None:
+    def field(self, spec: dict, key: str) -> NumberField | None:
         answer = self.answer(spec["answer"], f"{key}.answer")
         tolerance = self.tolerance(spec.get("tolerance", DEFAULT_TOLERANCE), f"{key}.tolerance")
         scale = spec.get("scale", 1)
@@ -138,49 +191,46 @@ class CheckBuilder:
         unit = spec.get("unit") if isinstance(spec.get("unit"), str) else ""
         fmt = spec.get("format") if isinstance(spec.get("format"), str) else None
         vector = isinstance(answer, list)
-        items = answer if vector else [answer]
-        label = spec["label"].strip()
-        field = {"id": fid, "label": label, "unit": unit, "vector": vector, "inputs": [], "checks": []}
         mistakes = self.mistakes(spec.get("mistakes"), f"{key}.mistakes")
-        keys = []
-        for j, value in enumerate(items):
-            expected = value * scale
-            if tolerance.get("sig") and expected == 0:
-                self.problem(f"{key}.tolerance", "`sig` cannot judge an answer of 0",
-                             "`{absolute: …}` for an answer that is 0")
+        boxes = []
+        for value in answer if vector else [answer]:
+            box = self.box(value, scale, tolerance, fmt, mistakes, vector, key)
+            if box is None:
                 return None
-            try:
-                shown = format_value(expected, fmt)
-            except FormatError as exc:
-                self.problem(f"{key}.format", f"cannot show the answer: {exc}", "a format spec such as sig3 or .2f")
-                return None
-            accept = accepted_interval(expected, tolerance)
-            input_id = f"{fid}-{j + 1}" if vector else fid
-            input_label = f"{label} 的第 {j + 1} 个值" if vector else label
-            check = {"id": input_id, "label": input_label, "unit": unit, "accept": list(accept),
-                     "mistakes": [], "answer": expected}
-            for m_key, m_value, hint in mistakes:
-                interval = accepted_interval(m_value, tolerance) if m_value != 0 else (m_value, m_value)
-                if _overlap(interval, accept):
-                    if not vector:  # in a vector a mistake may be right for another item
-                        self.problem(m_key, f"{format_value(m_value)} lies within the accepted answers "
-                                     f"({format_value(accept[0])} … {format_value(accept[1])})",
-                                     "a wrong answer, outside the tolerance")
-                    continue
-                check["mistakes"].append([interval[0], interval[1], hint])
-            if scale != 1 and value != 0:  # forgot to convert: the value itself was typed
-                raw = accepted_interval(value, tolerance)
-                if not _overlap(raw, accept):
-                    check["mistakes"].append([raw[0], raw[1], f"像是没有换算的值：要填的是乘以 {format_value(scale, 'g')} "
-                                              f"之后的数{f'（单位 {unit}）' if unit else ''}。"])
-            field["inputs"].append({"id": input_id, "label": input_label, "short": f"{j + 1}" if vector else label,
-                                    "key": f"{shown} {unit}".strip()})
-            field["checks"].append(check)
-            keys.append(shown)
-        joined = ("[" + ", ".join(keys) + "]") if vector else keys[0]
-        field["key"] = f"{joined} {unit}".strip()
-        field["tolerance"] = tolerance_text(tolerance, unit)
-        return field
+            boxes.append(box)
+        shown = [box.key for box in boxes]
+        joined = ("[" + ", ".join(shown) + "]") if vector else shown[0]
+        (kind, amount), = tolerance.items()
+        return NumberField(spec["label"].strip(), unit, vector, tuple(boxes), f"{joined} {unit}".strip(),
+                           (kind, amount), format_value(scale, "g") if scale != 1 else "")
+
+    def box(self, value: float, scale: float, tolerance: dict, fmt: str | None,
+            mistakes: list[tuple[str, float, str]], vector: bool, key: str) -> Box | None:
+        expected = value * scale
+        if tolerance.get("sig") and expected == 0:
+            self.problem(f"{key}.tolerance", "`sig` cannot judge an answer of 0", "`{absolute: …}` for an answer that is 0")
+            return None
+        try:
+            shown = format_value(expected, fmt)
+        except FormatError as exc:
+            self.problem(f"{key}.format", f"cannot show the answer: {exc}", "a format spec such as sig3 or .2f")
+            return None
+        accept = accepted_interval(expected, tolerance)
+        known = []
+        for m_key, m_value, hint in mistakes:
+            interval = accepted_interval(m_value, tolerance) if m_value != 0 else (m_value, m_value)
+            if _overlap(interval, accept):
+                if not vector:  # in a vector a mistake may be right for another item
+                    self.problem(m_key, f"{format_value(m_value)} lies within the accepted answers "
+                                 f"({format_value(accept[0])} … {format_value(accept[1])})",
+                                 "a wrong answer, outside the tolerance")
+                continue
+            known.append(Mistake(interval[0], interval[1], hint, m_key.rsplit(".", 1)[0] + ".hint"))
+        if scale != 1 and value != 0:  # forgot to convert: the value itself was typed
+            raw = accepted_interval(value, tolerance)
+            if not _overlap(raw, accept):
+                known.append(Mistake(raw[0], raw[1], None))
+        return Box(expected, accept, tuple(known), shown)
 
     def answer(self, name: str, key: str) -> float | list[float] | None:
         """The value `name` names, as a float or a list of floats; None (and a problem) otherwise."""
@@ -231,6 +281,7 @@ class CheckBuilder:
         return {kind: value}
 
     def mistakes(self, items: Any, key: str) -> list[tuple[str, float, str]]:
+        """(key of its value, the value as typed, the hint's Markdown) of each known mistake."""
         found = []
         for i, item in enumerate(items if isinstance(items, list) else []):
             if not isinstance(item, dict) or not isinstance(item.get("hint"), str):
@@ -245,38 +296,27 @@ class CheckBuilder:
                 continue  # reported by the schema
             if raw is None:
                 continue
-            found.append((f"{key}.{i}.value", float(raw), self.render_text(f"{key}.{i}.hint", item["hint"]).strip()))
+            found.append((f"{key}.{i}.value", float(raw), item["hint"]))
         return found
 
     # ── multiple choice ────────────────────────────────────────────────────────────────────────────────────────────
-    def choices(self, check: dict, key: str, cid: str, context: dict, data: dict) -> None:
-        items = [c for c in check["choices"] if isinstance(c, dict) and isinstance(c.get("text"), str)]
+    def choices(self, check: dict, key: str) -> tuple[list[Choice], bool]:
         if not check["choices"]:
             self.problem(f"{key}.choices", "is an empty list", "at least two options `{text, correct}`")
-            return
+            return [], False
+        items = [(i, c) for i, c in enumerate(check["choices"]) if isinstance(c, dict) and isinstance(c.get("text"), str)]
         multiple = check.get("multiple") is True
-        correct = [i for i, c in enumerate(items) if c.get("correct") is True]
+        correct = [i for i, c in items if c.get("correct") is True]
         if not correct:
             self.problem(f"{key}.choices", "no option is marked `correct: true`", "at least one correct option")
         elif len(correct) > 1 and not multiple:
             self.problem(f"{key}.choices", f"{len(correct)} options are marked correct but `multiple` is not true",
                          "one correct option, or `multiple: true`")
-        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        context["multiple"] = multiple
-        feedback = []
-        for i, c in enumerate(items):
-            letter = letters[i] if i < len(letters) else str(i + 1)
-            context["choices"].append({"id": f"{cid}-c{i}", "letter": letter, "correct": i in correct,
-                                       "text": self.render_md(f"{key}.choices.{i}.text", c["text"], True)})
-            text = c.get("feedback")
-            feedback.append(self.render_text(f"{key}.choices.{i}.feedback", text).strip()
-                            if isinstance(text, str) else "")
-        context["choice_key"] = "、".join(letters[i] for i in correct if i < len(letters))
-        data["choices"] = {"multiple": multiple, "correct": correct, "feedback": feedback,
-                           "letters": [c["letter"] for c in context["choices"]]}
+        return [Choice(c["text"], c.get("correct") is True,
+                       c["feedback"] if isinstance(c.get("feedback"), str) else "", i) for i, c in items], multiple
 
 
-# ── intervals and messages: plain functions, tested against hand-worked values ─────────────────────────────────────
+# ── intervals and ratio bands: plain functions, tested against hand-worked values ──────────────────────────────────
 def accepted_interval(expected: float, tolerance: dict) -> tuple[float, float]:
     """Closed interval of accepted answers around `expected` (in the typed unit), slightly widened for rounding."""
     if "relative" in tolerance:
@@ -290,72 +330,121 @@ def accepted_interval(expected: float, tolerance: dict) -> tuple[float, float]:
     return expected - half - slack, expected + half + slack
 
 
-def tolerance_text(tolerance: dict, unit: str = "") -> str:
-    if "relative" in tolerance:
-        return f"相对误差 ±{format_value(tolerance['relative'] * 100, 'g')} %"
-    if "absolute" in tolerance:
-        return f"误差 ±{format_value(tolerance['absolute'], 'g')}{' ' + unit if unit else ''}"
-    return f"{tolerance['sig']} 位有效数字"
+BIG_DECADES = 4
+BAND_DIGITS = 6  # ratio edges need no more (the accepted interval keeps full precision)
 
 
-def _times(k: int) -> str:
+def ratio_bands() -> list[tuple[float, str, int | None]]:
+    """How far off a wrong answer is, by its ratio r = x / answer: (lower edge, band name, decades k or None) in
+    increasing order; a band reaches up to the next one's edge, the last up to 10^(BIG_DECADES + ½), beyond which
+    the answer is `far_above`. «About 10ᵏ× too big» is the band around 10ᵏ: from 10^(k − ½) to 10^(k + ½). An
+    answer of 0 has no ratio (only `above` / `below`)."""
+    bands: list[tuple[float, str, int | None]] = [(0.0, "far_below", BIG_DECADES)]
+    bands += [(10 ** (-k - 0.5), "below", k) for k in range(BIG_DECADES, 0, -1)]
+    bands += [(1 / math.sqrt(10), "below_2_3", None), (2 / 3, "slightly_below", None),
+              (1.0, "slightly_above", None), (1.5, "above_2_3", None)]
+    bands += [(10 ** (k - 0.5), "above", k) for k in range(1, BIG_DECADES + 1)]
+    return bands
+
+
+def ratio_edges() -> list[float]:
+    """The edges between the bands (the script finds the gap r falls in), and beyond the last one `far_above`."""
+    edges = [edge for edge, _, _ in ratio_bands()] + [10 ** (BIG_DECADES + 0.5)]
+    return [float(f"{e:.{BAND_DIGITS}g}") for e in edges]
+
+
+def times(k: int) -> str:
     """10ᵏ as the page writes it: 10, 100, 1000, then 10⁴ …"""
     return str(10 ** k) if k <= 3 else "10" + str(k).translate(SUPERSCRIPT)
 
 
-BIG_DECADES = 4
+# ── the placement ───────────────────────────────────────────────────────────────────────────────────────────────────
+class Placement:
+    """The render hook: a lesson's CheckModels as the template and the component's script need them, with the
+    Markdown of labels, hints and feedback rendered (`render_md(key, text, inline)` → html, `render_text(key, text)`
+    → plain text; `key` names the lesson.yaml line) and every word from `ui`."""
 
+    def __init__(self, models: dict[str, CheckModel], ui, render_md: Callable[[str, str, bool], str],
+                 render_text: Callable[[str, str], str]):
+        self.models, self.ui, self.render_md, self.render_text = models, ui, render_md, render_text
 
-def ratio_table(negative: bool = False) -> dict[str, Any]:
-    """How far off a wrong answer is, by its ratio r = x / answer (one table serves every answer of one sign): sorted
-    `edges` and the message for each gap between two edges (`says`); `over` beyond the last edge; `sign` when r < 0;
-    `flip` when −x would be right. The script finds the gap; an answer of 0 has no ratio (only 偏大 / 偏小)."""
-    big, small = ("偏大", "偏小") if not negative else ("绝对值偏大", "绝对值偏小")
-    root10 = math.sqrt(10)
-    bands: list[tuple[float, str]] = [(0, f"{small}很多：不到正确值的 1/{_times(BIG_DECADES)}。")]
-    for k in range(BIG_DECADES, 0, -1):
-        bands.append((10 ** (-k - 0.5), f"{small}，约为正确值的 1/{_times(k)}。"))
-    bands.append((1 / root10, f"{small}，约为正确值的 1/2～1/3。"))
-    bands.append((2 / 3, "稍偏大：绝对值比正确值小，但在它的 2/3 以上。" if negative
-                  else "稍偏小：比正确值小，但在它的 2/3 以上。"))
-    bands.append((1, "稍偏小：绝对值比正确值大，但不到它的 1.5 倍。" if negative
-                  else "稍偏大：比正确值大，但不到它的 1.5 倍。"))
-    bands.append((1.5, f"{big}，约为正确值的 2～3 倍。"))
-    for k in range(1, BIG_DECADES + 1):
-        bands.append((10 ** (k - 0.5), f"{big}，约为正确值的 {_times(k)} 倍。"))
-    edges = [edge for edge, _ in bands] + [10 ** (BIG_DECADES + 0.5)]
-    return {"edges": [float(f"{e:.{BAND_DIGITS}g}") for e in edges], "says": [message for _, message in bands],
-            "over": f"{big}很多：超过正确值的 {_times(BIG_DECADES)} 倍。",
-            "sign": "正负号不对：应该是" + ("负数。" if negative else "正数。"),
-            "flip": "正负号反了：大小对，但符号不对。"}
+    def place(self, key: str, cid: str) -> dict | None:
+        """The template context of the self-check of the lesson.yaml entry at `key` (None: it has none), its root
+        element id `cid`; `json` is what the component's script reads."""
+        made = self.models.get(key)
+        if made is None:
+            return None
+        context: dict[str, Any] = {"id": cid, "fields": [], "choices": [], "multiple": made.multiple,
+                                   "hints": [self.render_md(f"{key}.hints.{i}", h, False) for i, h in made.hints]}
+        data: dict[str, Any] = {"messages": self.script_words(), "fields": [], "choices": None,
+                                "hints": len(made.hints)}
+        for i, field in enumerate(made.fields):
+            shown, checks = self.field(field, f"{cid}-f{i}")
+            context["fields"].append(shown)
+            data["fields"] += checks
+        if made.fields:
+            data["ratios"] = {sign: self.bands(sign == "neg", made.edges) for sign in made.signs}
+        if made.choices:
+            context["choices"], data["choices"] = self.choices(made, cid)
+            context["choice_key"] = self.ui.list_separator.join(
+                LETTERS[k] for k, c in enumerate(made.choices) if c.correct and k < len(LETTERS))
+        context["has_check"] = made.has_check
+        context["json"] = json_for_script(data)
+        return context
 
+    def script_words(self) -> dict[str, str]:
+        return {name: self.ui[f"selfcheck_{name}"] for name in SCRIPT_WORDS}
 
-BAND_DIGITS = 6  # ratio edges need no more (the accepted interval keeps full precision)
+    def field(self, field: NumberField, fid: str) -> tuple[dict, list[dict]]:
+        shown = {"id": fid, "label": field.label, "unit": field.unit, "vector": field.vector, "inputs": [],
+                 "key": field.key, "tolerance": self.tolerance(field)}
+        checks = []
+        for j, box in enumerate(field.boxes):
+            input_id = f"{fid}-{j + 1}" if field.vector else fid
+            label = self.ui.selfcheck_item.format(label=field.label, n=j + 1) if field.vector else field.label
+            shown["inputs"].append({"id": input_id, "label": label, "short": f"{j + 1}" if field.vector else label,
+                                    "key": f"{box.key} {field.unit}".strip()})
+            checks.append({"id": input_id, "label": label, "unit": field.unit, "accept": list(box.accept),
+                           "mistakes": [[m.low, m.high, self.mistake_hint(m, field)] for m in box.mistakes],
+                           "answer": box.answer})
+        return shown, checks
 
+    def mistake_hint(self, mistake: Mistake, field: NumberField) -> str:
+        if mistake.hint is not None:
+            return self.render_text(mistake.key, mistake.hint).strip()
+        if field.unit:
+            return self.ui.selfcheck_unscaled_unit.format(scale=field.scale, unit=field.unit)
+        return self.ui.selfcheck_unscaled.format(scale=field.scale)
 
-def find_message(check: dict, x: float, tables: dict[str, dict]) -> tuple[bool, str]:
-    """What the script says for the typed number x (the same search as widget.js), for tests: `check` is one field's
-    data, `tables` the challenge's `ratios` ({"pos": ratio_table(), "neg": ratio_table(True)}, as needed)."""
-    lo, hi = check["accept"]
-    if lo <= x <= hi:
-        return True, MESSAGES["right"]
-    for m_lo, m_hi, hint in check["mistakes"]:
-        if m_lo <= x <= m_hi:
-            return False, hint
-    answer = check["answer"]
-    if answer == 0:
-        return False, MESSAGES["above"] if x > hi else MESSAGES["below"]
-    table = tables["neg" if answer < 0 else "pos"]
-    if lo <= -x <= hi:
-        return False, table["flip"]
-    r = x / answer
-    if r < 0:
-        return False, table["sign"]
-    edges = table["edges"]
-    for k in range(len(edges) - 1):
-        if edges[k] <= r < edges[k + 1]:
-            return False, table["says"][k]
-    return False, table["over"]
+    def tolerance(self, field: NumberField) -> str:
+        """The tolerance as the teacher edition prints it beside the key."""
+        kind, amount = field.tolerance
+        if kind == "relative":
+            return self.ui.selfcheck_tolerance_relative.format(n=format_value(amount * 100, "g"))
+        if kind == "absolute":
+            words = self.ui.selfcheck_tolerance_absolute_unit if field.unit else self.ui.selfcheck_tolerance_absolute
+            return words.format(n=format_value(amount, "g"), unit=field.unit)
+        return self.ui.selfcheck_tolerance_sig.format(n=amount)
+
+    def bands(self, negative: bool, edges: tuple[float, ...]) -> dict[str, Any]:
+        """The words of each ratio band (`says`, one per gap between `edges`), `over` beyond the last edge, `sign`
+        when the ratio is negative, `flip` when −x would be right; for answers below zero the «in size» words."""
+        tail = "_neg" if negative else ""
+        says = [self.ui[f"selfcheck_band_{name}{tail}"].format(n=times(k) if k else "") for _, name, k in ratio_bands()]
+        return {"edges": list(edges), "says": says,
+                "over": self.ui[f"selfcheck_band_far_above{tail}"].format(n=times(BIG_DECADES)),
+                "sign": self.ui.selfcheck_sign_negative if negative else self.ui.selfcheck_sign_positive,
+                "flip": self.ui.selfcheck_flip}
+
+    def choices(self, made: CheckModel, cid: str) -> tuple[list[dict], dict]:
+        key = f"{made.key}.check.choices"
+        shown, feedback = [], []
+        for k, c in enumerate(made.choices):
+            shown.append({"id": f"{cid}-c{k}", "letter": LETTERS[k] if k < len(LETTERS) else str(k + 1),
+                          "correct": c.correct, "text": self.render_md(f"{key}.{c.index}.text", c.text, True)})
+            feedback.append(self.render_text(f"{key}.{c.index}.feedback", c.feedback).strip() if c.feedback else "")
+        return shown, {"multiple": made.multiple, "correct": [k for k, c in enumerate(made.choices) if c.correct],
+                       "feedback": feedback, "letters": [c["letter"] for c in shown]}
 
 
 def _overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:

@@ -47,7 +47,7 @@ FINITE = "a finite number (or None for a gap)"
 # ── what an explorer's state function returns, for every point of the grid ──────────────────────────────────────────
 VALUE_ROW = Row({
     "label": Key((str, *NUMBER), True, "the row's label, e.g. 方差"),
-    "value": Key((*NUMBER, str, NONE), True, "the number to show (None for a gap), or a text"),
+    "value": Key((*NUMBER, bool, str, NONE), True, "the number to show (None for a gap), true/false, or a text"),
     "spec": Key((str, NONE), False, "a format spec such as sig3, pct2 or .2f"),
 }, "a row `(label, number)` or `(label, number, spec)`, or `{\"label\": …, \"value\": …, \"spec\": …}`")
 EXPLORER_STATE = {

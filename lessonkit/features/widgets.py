@@ -7,7 +7,9 @@ A widget function returns plain data for its component's `widget.html` (kind = t
     bars(["甲", "乙"], [0.3, 0.7], unit="", caption="…")
 
 Every number a widget shows is formatted here, in Python, with lessonkit.numbers: the page's JavaScript only shows
-and switches what the build made, so a page reads the same with and without JavaScript.
+and switches what the build made, so a page reads the same with and without JavaScript. The words around them
+(yes/no, how a state's values are joined) are phrases (lessonkit.support.words) that the render stage says in the
+site's language: these builders run inside lesson.py, before the theme's words are known.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..support.numbers import FormatError, format_value
+from ..support.words import is_phrase, joined, phrase
 from .widgetdata import (BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, WidgetDataError, check, did_you_mean,
                          plain)
 
@@ -107,7 +110,8 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
         if found:
             continue
         sid = _state_id(indices)
-        point_text = " · ".join(f"{p.label} {p.texts[i]}" for p, i in zip(params, indices))
+        point_text = joined([phrase("explorer_setting", label=p.label, value=p.texts[i])
+                             for p, i in zip(params, indices)], "explorer_setting_separator")
         entry = {"id": sid, "point": point_text, "key": sid in key_ids,
                  "initial": all(i == p.initial for p, i in zip(params, indices)),
                  "values": rows, "text": str(result.get("text", "")), "figure": None, "alt": ""}
@@ -123,8 +127,9 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
     if bars:
         _add_bars(states, log=bars == "log")
     for entry in states:
-        shown = "；".join(f"{v['label']} {v['text']}" for v in entry["values"])
-        entry["summary"] = f"{entry['point']}：{shown}" if shown else entry["point"]
+        shown = [phrase("explorer_value", label=v["label"], value=v["text"]) for v in entry["values"]]
+        entry["summary"] = phrase("explorer_summary", point=entry["point"],
+                                  values=joined(shown, "explorer_value_separator")) if shown else entry["point"]
     data = {
         "caption": caption,
         "params": [{"name": p.name, "label": p.label, "control": p.control, "initial": p.initial,
@@ -242,7 +247,7 @@ def bars(labels: Sequence[str], values: Sequence[float], *, unit: str = "", spec
     numbers = [_number(v) for v in values]
     positive = [n for n in numbers if n is not None and n > 0]
     lo, hi = (min(positive), max(positive)) if positive else (1.0, 1.0)
-    rows = [{"label": label, "text": text + (f" {unit}" if unit else ""),
+    rows = [{"label": label, "text": _with_unit(text, unit),
              "bar": _bar_length(n, lo, hi, scale == "log"), "highlight": label in highlight}
             for label, text, n in zip(labels, texts, numbers)]
     return WidgetResult("bars", {"caption": caption, "rows": rows, "scale": scale})
@@ -335,17 +340,24 @@ def _texts(values: list[Any], spec: str | None, builder: str, name: str) -> list
         _refuse(builder, f"`{name}` cannot be shown: {exc}", SPEC_HELP)
 
 
-def _text(value: Any, spec: str | None) -> str:
+def _text(value: Any, spec: str | None) -> str | dict:
+    """A value as the page shows it: text, or for true/false the theme's word (a phrase said at render)."""
     if value is None:  # a gap
         return "—"
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
-        return "是" if value else "否"
+        return phrase("value_true" if value else "value_false")
     try:
         return format_value(value, spec)
     except FormatError as exc:
         raise ValueError(f"cannot show {value!r}: {exc}") from None
+
+
+def _with_unit(text: str | dict, unit: str) -> str | dict:
+    if not unit:
+        return text
+    return text if is_phrase(text) else f"{text} {unit}"  # a yes/no has no unit
 
 
 def _number(value: Any) -> float | None:

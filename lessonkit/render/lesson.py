@@ -17,7 +17,7 @@ from ..features import glossary as terms
 from ..features.glossary import glossary_entry
 from ..features.components import Component, Components
 from ..features.coursenav import Course, course_entry
-from ..features.selfcheck import CheckBuilder, messages_from
+from ..features.selfcheck import Placement
 from ..features.widgets import table_data
 from ..load.document import placements
 from ..support import csp as content_security
@@ -26,6 +26,7 @@ from ..support.i18n import UnknownUiString
 from ..support.paths import SitePaths
 from ..support.suggest import did_you_mean
 from ..support.values import lookup
+from ..support.words import spoken
 from . import markup
 from .draft import FigureDataHole, FigureHole, Holes
 from .mount import mount
@@ -101,11 +102,13 @@ class LessonRenderer:
                         f"{', '.join(kinds) or 'none'}")
         figures = {f_name.split("--", 1)[1]: self.holes.mark(FigureHole(lesson.slug, f_name))
                    for f_name, _, _ in widget.figures}
-        context = {"id": f"widget-{name}", "name": name, "kind": widget.kind, "data": widget.data, "figures": figures}
+        data = spoken(widget.data, self.env.globals["ui"])  # a builder's words (yes/no, joins) in the site's language
+        context = {"id": f"widget-{name}", "name": name, "kind": widget.kind, "data": data, "figures": figures}
         inner = self.render_component(component, context, widget, name)
         if inner is None:
             return ""
-        return mount(widget.kind, f"widget-{name}", inner, widget.data if widget.script is None else widget.script)
+        script = data if widget.script is None else spoken(widget.script, self.env.globals["ui"])
+        return mount(widget.kind, f"widget-{name}", inner, script)
 
     def render_component(self, component: Component, context: dict[str, Any], widget: ComputedWidget | None,
                          name: str) -> str | None:
@@ -145,8 +148,9 @@ class LessonRenderer:
             where = f"{component.template}:{line}" if line else str(component.template)
             raise UsageError(f"{where}: {message}")
 
-    checks = None  # the lesson's CheckBuilder, set by lesson_context before the sections are rendered
+    checks = None  # the lesson's self-check Placement, set by lesson_context before the sections are rendered
     md = None      # lesson_context's renderer of lesson.yaml Markdown
+    alone_checks: list  # the standalone self-checks placed, in reading order (their answers print at the end)
 
     def check(self, name: str, args: tuple[str, ...]) -> str | Miss:
         """A self-check on its own: an entry of lesson.yaml's `checks:` placed in the text."""
@@ -165,7 +169,8 @@ class LessonRenderer:
         key = f"checks.{i}"
         context = {"id": f"selfcheck-{name}", "question": self.md(f"{key}.question", _str(entry.get("question"))),
                    "answer": self.md(f"{key}.answer", _str(entry.get("answer"))) if entry.get("answer") else "",
-                   "check": self.checks.build(entry, key, f"check-{name}")}
+                   "check": self.checks.place(key, f"check-{name}")}
+        self.alone_checks.append(context)
         return self.env.get_template("partials/check.html").render(item=context)
 
     def table(self, name: str, args: tuple[str, ...]) -> str | Miss:
@@ -184,7 +189,7 @@ class LessonRenderer:
         where = self.lesson.source.code_path, func.__code__.co_firstlineno if func else None
         data["caption"] = markup.render_inline(data["caption"], self.ctx, *where) if data["caption"] else ""
         data["columns"] = [markup.render_inline(column, self.ctx, *where) for column in data["columns"]]
-        return self.env.get_template("partials/table.html").render(table=data)
+        return self.env.get_template("partials/table.html").render(table=spoken(data, self.env.globals["ui"]))
 
     def container(self, block: dict[str, Any]) -> str:
         kind = block["kind"]
@@ -273,10 +278,9 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
 
     challenges = [c if isinstance(c, dict) else {} for c in (meta.get("challenges") or [])] \
         if isinstance(meta.get("challenges"), list) else []
-    checks = CheckBuilder(lesson.values, meta_path, lines, ctx.problems, md,
-                          lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)),
-                          messages_from(env.globals["ui"]))
-    renderer.checks, renderer.md = checks, md
+    checks = Placement(lesson.checks, env.globals["ui"], md,
+                       lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)))
+    renderer.checks, renderer.md, renderer.alone_checks = checks, md, []
     sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, title_ctx, src.body_path, s.line),
                  "body": markup.render_blocks(s.blocks, ctx, src.body_path)}
                 for n, s in enumerate(src.sections, start=1)]
@@ -295,8 +299,9 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         "challenges": [{"id": f"challenge-{n}", "number": n, "title": c.get("title"),
                         "question": md(f"challenges.{n - 1}.question", _str(c.get("question"))),
                         "answer": md(f"challenges.{n - 1}.answer", _str(c.get("answer"))),
-                        "check": checks.challenge(c, n)}
+                        "check": checks.place(f"challenges.{n - 1}", f"check-{n}")}
                        for n, c in enumerate(challenges, start=1)],
+        "checks": [c for c in renderer.alone_checks if c["answer"]],  # standalone checks with an answer
         "sources": [md(f"sources.{i}", s, inline=True) for i, s in texts("sources")],
         "glossary": [],
         "figures_count": len(renderer.figure_order),

@@ -86,7 +86,7 @@ class MarkupContext:
     # `[[术语]]` / `[[术语|显示的文字]]`: the term's mark, or a Miss (see lessonkit.glossary)
     mark_term: Callable[[str, str | None], "str | Miss"] = lambda name, shown: Miss(
         f"glossary term `[[{name}]]` outside a lesson's text", "`[[术语]]` only in lesson.md and lesson.yaml")
-    figure_label: str = "图"
+    figure_label: str = "Figure"  # the theme's `ui.figure` on every page (render/lesson.py passes it)
     problems: list[Problem] = field(default_factory=list)
     converters: Converters = field(default_factory=Converters)
 

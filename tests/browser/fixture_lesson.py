@@ -1,7 +1,7 @@
 """A small lesson written by the tests (never one from content/) that places the interactive widgets the
 widget-specific browser tests drive: `mask_table` and `block_stack`, with its own data, plus a figure with Chinese
-labels and two challenges, so every generic check (axe, focus, PDF, fonts) has something real to look at even when
-content/ holds no lesson at all.
+labels, two challenges and a self-check placed in the text with its own answer, so every generic check (axe, focus,
+PDF, fonts) has something real to look at even when content/ holds no lesson at all.
 
 Its numbers are deliberately not the real lesson's: the tests compare the page with numpy results computed here,
 independently of the lesson code.
@@ -39,6 +39,16 @@ objectives:
   - 点一点掩码表
   - 加减几块看数值
 question: 点一下按钮，表格会怎么变？
+checks:
+  - id: masked
+    question: 五个词的解码器掩码表里，第一行能看见几个词？
+    check:
+      fields:
+        - label: 能看见的词数
+          answer: first_row_seen
+          tolerance: {absolute: 0.5}
+    answer: |
+      第一行只能看见它自己：一共 {{ first_row_seen }} 个词，后面的词都被遮住了。
 challenges:
   - title: 数一数遮住的格子
     question: 五个词的解码器掩码表里，有几个格子被遮住？
@@ -56,6 +66,8 @@ MD = """\
 下面的表可以切换编码器与解码器。
 
 {{< widget mask_table >}}
+
+{{< check masked >}}
 
 ## 块数 {#blocks}
 
@@ -83,6 +95,11 @@ def tokens():
 def masked_count(tokens):
     n = len(tokens)
     return int(n * (n - 1) // 2)
+
+
+@lesson.value
+def first_row_seen():
+    return 1
 
 
 @lesson.value

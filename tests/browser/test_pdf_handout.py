@@ -121,14 +121,15 @@ def test_student_edition_hides_answers_teacher_edition_prints_them_last(handout,
     student = squeeze("".join(page_texts(handout / f"{slug}.pdf")))
     teacher_pages = [squeeze(t) for t in page_texts(handout / f"{slug}-answers.pdf")]
     teacher = "".join(teacher_pages)
-    challenges = [c for c in source.meta.get("challenges") or [] if c.get("answer")]
-    if not challenges:
+    # every worked answer, per kind: each challenge's, and each standalone self-check's that has one
+    answered = [c for kind in ("challenges", "checks") for c in source.meta.get(kind) or [] if c.get("answer")]
+    if not answered:
         assert "查看答案" not in student + teacher
         return
     start = next(i for i, t in enumerate(teacher_pages) if t.startswith("答案"))
     answers_part = "".join(teacher_pages[start:])
-    for challenge in challenges:
-        phrase = squeeze(longest_chinese_run(challenge["answer"]))
+    for entry in answered:
+        phrase = squeeze(longest_chinese_run(entry["answer"]))
         assert phrase not in student, phrase
         assert phrase in answers_part, phrase
     assert "参考资料" not in answers_part, "the answers come after everything else"

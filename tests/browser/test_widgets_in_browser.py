@@ -150,10 +150,15 @@ def test_block_stack_shows_the_computed_magnitudes(fixture_page):
 
 
 def test_every_challenge_answer_reveals(lesson, site_content, slug):
+    """Every worked answer on the page opens: a challenge's (each has one) and a standalone self-check's (optional),
+    counted per kind."""
     page = lesson.page
-    challenges = load_lesson(site_content / slug).meta.get("challenges") or []
+    meta = load_lesson(site_content / slug).meta
+    challenges, checks = meta.get("challenges") or [], meta.get("checks") or []
+    assert page.locator(".challenges details.answer").count() == sum(1 for c in challenges if c.get("answer"))
+    assert page.locator(".selfcheck-alone details.answer").count() == sum(1 for c in checks if c.get("answer"))
     answers = page.locator("details.answer")
-    assert answers.count() == sum(1 for c in challenges if c.get("answer"))
+    assert answers.count() == page.locator(".challenges details.answer, .selfcheck-alone details.answer").count()
     for k in range(answers.count()):
         details = answers.nth(k)
         body = details.locator(".answer-body")

@@ -1,11 +1,12 @@
-// Self-check (lessonkit/selfcheck.py computed every interval and message): read what the student typed, find the
-// interval it falls in, say so. Nothing leaves the page; no number is formatted here.
+// Self-check (lessonkit/features/selfcheck.py computed every interval, and took every word from the theme's i18n
+// files): read what the student typed, find the interval it falls in, say so. This is the only place grading is
+// written. Nothing leaves the page; no number is formatted here.
 lessonkit.widget('selfcheck', function (root, data) {
   'use strict';
   var all = lessonkit.all, one = lessonkit.one, msg = data.messages;
   var SUP = '⁰¹²³⁴⁵⁶⁷⁸⁹', status = one('.sc-status', root);
 
-  // "4×10⁻³", "4 × 10^-3", "４．０５ｅ－３", "0,004", "0.004 %" → a number in the field's unit (NaN if unreadable)
+  // "4×10⁻³", "4 × 10^-3", full-width "4.05e-3", "0,004", "0.004 %" → a number in the field's unit (NaN if unreadable)
   function parse(text, unit) {
     var s = String(text).replace(/[\s\u00a0\u2009\u202f]+/g, '');
     s = s.replace(/[×xX*·]10(?:\^|\*\*)?([⁺⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)/, function (m, e) {
@@ -25,6 +26,9 @@ lessonkit.widget('selfcheck', function (root, data) {
     return percent ? x / 100 : x;
   }
   function within(x, lo, hi) { return lo <= x && x <= hi; }
+  function fill(words, fields) {  // "{label}: {verdict}" with its fields
+    return words.replace(/\{(\w+)\}/g, function (m, name) { return name in fields ? String(fields[name]) : m; });
+  }
   // accepted → a known mistake → the sign → how far off, by the ratio to the answer (edges computed at build time)
   function judge(check, x) {
     var lo = check.accept[0], hi = check.accept[1], i, m;
@@ -56,7 +60,7 @@ lessonkit.widget('selfcheck', function (root, data) {
       show(fb, verdict[0], verdict[1]);
       input.setAttribute('aria-invalid', String(verdict[0] === false));
       if (verdict[0]) right++;
-      said.push(data.fields.length > 1 ? check.label + '：' + verdict[1] : verdict[1]);
+      said.push(data.fields.length > 1 ? fill(msg.said, {label: check.label, verdict: verdict[1]}) : verdict[1]);
     });
     status.textContent = data.fields.length > 1 && right === data.fields.length ? msg.all_right : said.join(' ');
     root.setAttribute('data-verdict', right === data.fields.length ? 'right' : 'wrong');
@@ -69,7 +73,7 @@ lessonkit.widget('selfcheck', function (root, data) {
       if (box.checked) {
         picked.push(k);
         show(fb, correct, (correct ? msg.choice_right : msg.choice_wrong) + (c.feedback[k] ? ' ' + c.feedback[k] : ''));
-        said.push(c.letters[k] + '：' + fb.textContent);
+        said.push(fill(msg.said, {label: c.letters[k], verdict: fb.textContent}));
       } else {
         show(fb, null, '');
         if (correct) missing++;
@@ -101,8 +105,7 @@ lessonkit.widget('selfcheck', function (root, data) {
     one('.sc-hint-list', hints).setAttribute('aria-live', 'polite');
     items.forEach(function (li) { li.classList.add('is-hidden'); });
     var label = function () {
-      next.textContent = shown < items.length ? msg.hint_next + '（' + (shown + 1) + '/' + items.length + '）'
-        : msg.hint_answer;
+      next.textContent = shown < items.length ? fill(msg.hint_step, {i: shown + 1, n: items.length}) : msg.hint_answer;
       next.disabled = shown >= items.length && !answer;
     };
     next.addEventListener('click', function () {
