@@ -19,6 +19,7 @@ def make_ctx(**values):
         figure_numbers={"curve": 1},
         placers={"figure": place_figure, "widget": lambda name, args: f'<div data-widget="{name}"></div>'},
         render_callout=lambda c: f'<aside class="{c["kind"]}"><p>{c["title"]}</p>{c["body"]}</aside>',
+        figure_label="图",  # the theme's ui.figure, as a lesson page passes it
     )
 
 
