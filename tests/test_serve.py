@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.commands.serve import Preview
+from lessonkit.commands.preview import Preview
 from lessonkit.support.paths import PROJECT
 from lessonkit.site import Options
 
@@ -274,7 +274,7 @@ def test_new_serve_edit_build_as_a_new_author_would(tmp_path, run_build):
 def test_busy_port_is_a_usage_error(make_lesson, tmp_path, capsys, monkeypatch):
     make_lesson()
     # `serve` has no --cache-dir: its first build (before the port is tried) would fill the repository's cache
-    monkeypatch.setattr("lessonkit.commands.serve.PROJECT", tmp_path, raising=False)
+    monkeypatch.setattr("lessonkit.commands.preview.PROJECT", tmp_path, raising=False)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
