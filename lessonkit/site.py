@@ -18,7 +18,7 @@ from pathlib import Path
 import jinja2
 
 from .assemble.assemble import Assembler
-from .assemble.budget import check_budget, page_sizes, search_index_size, without_search_index
+from .assemble.budget import check_budget, page_sizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import start_drawing
 from .features.components import Components
@@ -61,7 +61,7 @@ class BuildReport:
     figures_drawn: int = 0
     figures_cached: int = 0
     budget: Budget | None = None
-    search_bytes: int = 0            # the course's search index on index.html, weighed apart from its budget
+    search_bytes: int = 0            # the course's search index (SitePaths.SEARCH_INDEX), loaded when searched
     lessons: list[str] = field(default_factory=list)  # the slugs of the lesson pages written, in course order
     warnings: list[Problem] = field(default_factory=list)  # what the build let pass; errors under --strict
 
@@ -90,13 +90,13 @@ def build(options: Options) -> BuildReport:
         raise ContentError(by_lesson(problems, options.content))
     site = assemble_all(drafts, env, dirs, drawn.figures, session)                # assemble
     sizes, gzip_sizes = page_sizes(site)
-    check_budget(*page_sizes(without_search_index(site)), config.budget)
+    check_budget(sizes, gzip_sizes, config.budget)
     write_site(site, options.out)                                                 # write
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
     lessons = [slug for d in drafts if (slug := SitePaths.lesson_slug(d.path))]
     return BuildReport(site, drawing.stats.font, time.perf_counter() - started, sizes, gzip_sizes,
-                       drawing.stats.drawn, drawing.stats.cached, config.budget, search_index_size(site), lessons,
+                       drawing.stats.drawn, drawing.stats.cached, config.budget, sizes.get(SitePaths.SEARCH_INDEX, 0), lessons,
                        [] if options.strict else warnings)
 
 

@@ -33,6 +33,7 @@ class Assembler:
     def site(self, drafts: list[PageDraft]) -> dict[str, bytes]:
         """Every page, and `.nojekyll` for GitHub Pages."""
         pages = {draft.path: self.page(draft) for draft in drafts}
+        pages.update((path, text.encode("utf-8")) for draft in drafts for path, text in draft.files)
         pages[SitePaths.NOJEKYLL] = b""
         return pages
 
@@ -45,7 +46,8 @@ class Assembler:
         js, css = self._code(draft.components, draft.lesson_folder)
         css = css + ("\n" + palette_css(palette).rstrip() if palette else "")
         scripts = [js + "\n" + self.preview_script if self.preview_script else js]
-        policy = content_security.policy(scripts=scripts, styles=[css], connect_self=bool(self.preview_script))
+        policy = content_security.policy(scripts=scripts, styles=[css], connect_self=bool(self.preview_script),
+                                         script_sources=draft.script_sources)
         code = {"script": scripts[0], "style": css, "policy": policy}
         text = "".join(self._fill(part, code) for part in draft.parts)
         return _checked(text, draft.template, policy)

@@ -87,6 +87,7 @@ def report_theme(args: argparse.Namespace) -> str:
 def print_summary(report, out: Path, say) -> None:
     """One screen, like Hugo's: what was built, from where, how heavy and how fast (`say`: the command's voice,
     support.i18n.Speaker)."""
+    from ..features import search
 
     lessons = report.lessons
     html = sorted(name for name in report.sizes if name.endswith(".html"))
@@ -97,7 +98,8 @@ def print_summary(report, out: Path, say) -> None:
         (say("Figures cached"), f"{report.figures_cached}"),
         (say("Font"), report.font or say("none (no figures)")),
         (say("Bytes"), f"{sum(report.sizes.values()) / 1024:.1f} KB, gzip {sum(report.gzip_sizes.values()) / 1024:.1f} KB"),
-        (say("Search index"), say("{kb:.1f} KB in index.html (outside its budget)", kb=report.search_bytes / 1024)),
+        (say("Search index"), say("{kb:.1f} KB in {file}, loaded when someone searches", kb=report.search_bytes / 1024,
+                                  file=search.INDEX_FILE)),
     ]
     print(say("built {n} lesson(s) + index into {out}", n=len(lessons), out=out))
     for label, value in rows:

@@ -50,7 +50,8 @@ class PageDraft:
     parts: tuple[Union[str, Hole], ...]
     components: tuple[str, ...]         # the kinds it mounts (elements with data-widget="KIND"), sorted
     lesson_folder: Path | None = None   # where its lesson's own components live
-    set_aside: int = 0                  # bytes of a course search index it carries, weighed apart from its budget
+    script_sources: tuple[str, ...] = ()  # script-src sources beyond its inline scripts (a script file it loads)
+    files: tuple[tuple[str, str], ...] = ()  # (output path, text) of files written with it, e.g. the search index
 
     def figures(self) -> list[FigureHole]:
         return [p for p in self.parts if isinstance(p, FigureHole)]
@@ -71,7 +72,7 @@ class Holes:
         return Markup(f"<!--lk-{self.nonce}-{self.index[hole]}-->")
 
     def draft(self, text: str, path: str, template: str, lesson_folder: Path | None = None,
-              set_aside: int = 0) -> PageDraft:
+              script_sources: tuple[str, ...] = (), files: tuple[tuple[str, str], ...] = ()) -> PageDraft:
         pieces = re.split(f"<!--lk-{self.nonce}-(\\d+)-->", text)
         parts: list[Union[str, Hole]] = []
         for i, piece in enumerate(pieces):
@@ -80,4 +81,4 @@ class Holes:
             elif piece:
                 parts.append(piece)
         kinds = sorted({k for p in parts if isinstance(p, str) for k in WIDGET_ATTRIBUTE.findall(p)})
-        return PageDraft(path, template, tuple(parts), tuple(kinds), lesson_folder, set_aside)
+        return PageDraft(path, template, tuple(parts), tuple(kinds), lesson_folder, script_sources, files)

@@ -81,10 +81,12 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     entries = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": SitePaths.lesson(c["slug"]),
                 "objectives": c["objectives"], "minutes": c["minutes"], "number": n}
                for n, c in enumerate(contexts, start=1)]
-    box = _search_box(search.search_index(found))
-    text = env.get_template("index.html").render(lessons=entries, course=course.lessons, root="", search=box,
-                                                 **common)
-    drafts.append(holes.draft(text, SitePaths.INDEX, "index.html", set_aside=len(box["json"].encode("utf-8"))))
+    course_index = search.course_index(found)
+    text = env.get_template("index.html").render(lessons=entries, course=course.lessons, root="",
+                                                 search=_search_box(course_index.box), **common)
+    drafts.append(holes.draft(text, SitePaths.INDEX, "index.html",
+                              script_sources=tuple(search.csp_sources(course_index.box)),
+                              files=((search.INDEX_FILE, course_index.script),)))
     if has_glossary:
         text = glossary_page(env, course, contexts, common)
         drafts.append(holes.draft(text, SitePaths.GLOSSARY, "glossary.html"))

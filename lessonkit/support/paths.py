@@ -14,6 +14,7 @@ class SitePaths:
     INDEX = "index.html"
     GLOSSARY = "glossary.html"   # beside index.html: every `<slug>/index.html` is a lesson
     NOJEKYLL = ".nojekyll"       # GitHub Pages serves folders starting with _ only with it
+    SEARCH_INDEX = "search-index.js"  # the course's search index, loaded by the index page when someone searches
 
     @staticmethod
     def lesson(slug: str) -> str:
