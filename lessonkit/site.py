@@ -23,12 +23,13 @@ from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import start_drawing
 from .features.components import Components
 from .features.glossary import Glossary, load_glossary
+from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource, find_lessons, read_lesson
 from .load.siteconfig import Budget, load_site_config
 from .render import markup
 from .render.draft import Holes, PageDraft
 from .render.pages import Renderer, render_site
-from .render.templates import make_env, theme_dirs, theme_problem
+from .render.templates import asset_path, make_env, theme_dirs, theme_problem
 from .support.cache import FigureCache, prune
 from .support.errors import ContentError, Problem, UsageError
 from .support.i18n import DEFAULT as DEFAULT_LANGUAGE
@@ -79,6 +80,7 @@ def build(options: Options) -> BuildReport:
     with start_drawing(computed, session.cache, options.jobs) as drawing:          # draw, while …
         env = make_env(dirs, ui, session.templates_folder)
         drafts = render_all(computed, course, env, dirs, config, session, problems, glossary)  # … render
+        problems += check_component_scripts(drafts, dirs, session)
         drawn = drawing.finish()
     problems += drawn.problems
     if problems:
@@ -169,6 +171,12 @@ def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env:
     if len(session.mathml) > known_math:
         session.cache.put_math(session.mathml)
     return drafts
+
+
+def check_component_scripts(drafts: list[PageDraft], dirs: list[Path], session: Session) -> list[Problem]:
+    """Every script the pages will run, parsed before anything is written (features.scriptcheck)."""
+    used = Components(dirs).used((d.components, d.lesson_folder) for d in drafts)
+    return check_scripts(used, session.cache, base=asset_path(dirs, "lesson.js"))
 
 
 def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Path], figures,

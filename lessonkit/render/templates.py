@@ -63,10 +63,14 @@ def make_env(dirs: list[Path], ui=None, compiled: Path | None = None) -> jinja2.
 
 def read_asset(dirs: list[Path], name: str) -> str:
     """First `assets/<name>` on the theme search path."""
+    return asset_path(dirs, name).read_text(encoding="utf-8")
+
+
+def asset_path(dirs: list[Path], name: str) -> Path:
     for d in dirs:
         candidate = d / "assets" / name
         if candidate.exists():
-            return candidate.read_text(encoding="utf-8")
+            return candidate
     raise UsageError(f"theme asset assets/{name} not found in: {', '.join(str(d) for d in dirs)}")
 
 
