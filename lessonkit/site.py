@@ -80,7 +80,7 @@ def build(options: Options) -> BuildReport:
     with start_drawing(computed, session.cache, options.jobs) as drawing:          # draw, while …
         env = make_env(dirs, ui, session.templates_folder)
         drafts = render_all(computed, course, env, dirs, config, session, problems, glossary)  # … render
-        problems += check_component_scripts(drafts, dirs, session)
+        problems += check_component_scripts(drafts, computed, dirs, session)
         drawn = drawing.finish()
     problems += drawn.problems
     if problems:
@@ -173,10 +173,13 @@ def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env:
     return drafts
 
 
-def check_component_scripts(drafts: list[PageDraft], dirs: list[Path], session: Session) -> list[Problem]:
-    """Every script the pages will run, parsed before anything is written (features.scriptcheck)."""
-    used = Components(dirs).used((d.components, d.lesson_folder) for d in drafts)
-    return check_scripts(used, session.cache, base=asset_path(dirs, "lesson.js"))
+def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLesson], dirs: list[Path],
+                            session: Session) -> list[Problem]:
+    """Every script the pages will run, parsed before anything is written (features.scriptcheck); also those of
+    the widgets of a lesson whose page had other problems, so they are listed together."""
+    pages = [(d.components, d.lesson_folder) for d in drafts]
+    pages += [(tuple(w.kind for w in c.widgets.values()), c.source.folder) for c in computed]
+    return check_scripts(Components(dirs).used(pages), session.cache, base=asset_path(dirs, "lesson.js"))
 
 
 def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Path], figures,

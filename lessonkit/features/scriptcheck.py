@@ -139,6 +139,9 @@ def _error(node, source: bytes) -> tuple[int, str]:
             opened.pop()
     if opened and node.end_byte >= len(source.rstrip()):
         return opened[-1].start_byte, f"`{opened[-1].type}` is never closed"
+    quotes = [child for child in node.children if child.type in QUOTES]
+    if len(quotes) % 2:  # a quote the parser never saw closed, usually at the end of its line
+        return quotes[-1].start_byte, f"a string that is never closed: `{_snippet_at(source, quotes[-1].start_byte)}`"
     before = source[node.start_byte - 1:node.start_byte].decode("ascii", "replace")
     text = _snippet(node, source)
     if text[:1] in QUOTES or before in QUOTES:
