@@ -169,3 +169,23 @@ def test_an_explorer_figure_is_drawn_for_every_state(make_lesson, run_build):
         assert live == [("0", "y = x 的 1 次方"), ("1", "y = x 的 2 次方"), ("2", "y = x 的 3 次方")]
         assert page.count(">幂 2<") == 1 and page.count(">幂 3<") == 2  # key states 1 and 3 printed again
         assert '<span class="ex-value" data-row="0">0.500</span>' in page
+
+
+def test_data_keys_named_like_dict_methods_read_as_written(make_lesson, run_build):
+    """`widget.data.items` is the data's `items`, not the method dict.items (Jinja looks attributes up first); the
+    same for `keys`, `values`, `get`. A dict without such a key still offers its methods."""
+    py = COUNTER_PY + '''
+
+@lesson.widget
+def basket():
+    return {"items": ["苹果", "梨"], "keys": ["甲", "乙"], "values": [1, 2], "get": "拿", "plain": {"a": 1}}
+'''
+    html = ('<ul>{% for i in widget.data.items %}<li>{{ i }}</li>{% endfor %}</ul>'
+            '<p>{{ widget.data.keys | join("、") }}；{{ widget.data.values | sum }}；{{ widget.data.get }}；'
+            '{% for k, v in widget.data.plain.items() %}{{ k }}={{ v }}{% endfor %}</p>\n')
+    folder = make_lesson(md="## 一 {#one}\n\n{{< widget basket >}}\n", py=py)
+    add_component(folder, "basket", html=html, js=None, css=None)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "<ul><li>苹果</li><li>梨</li></ul><p>甲、乙；3；拿；a=1</p>" in page
