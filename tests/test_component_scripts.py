@@ -80,6 +80,7 @@ def test_a_syntax_error_is_found_at_its_line_and_column(source, line, message):
     GOOD_JS,
     "(function () {\n  'use strict';\n  lessonkit.widget('shelf', (root) => { return root; });\n})();\n",
     "window.lessonkit.widget(`shelf`, function () {});\n",
+    "lessonkit.widget(/* the kind: */ 'shelf', function () {});\n",
     "// return is fine inside functions, and regexes and templates are no strings left open\n"
     "lessonkit.widget('shelf', function (root) { var r = /'/g; return `a'${r}`; });\n",
 ])
@@ -195,3 +196,12 @@ def test_verdicts_are_pruned_like_every_entry_and_clean_knows_their_folder(make_
     assert sorted(p.name for p in scripts.iterdir()) == kept and kept
     assert main(["clean", "-q", "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "out")]) == 0
     assert not (tmp_path / "cache").exists()
+
+
+def test_a_script_that_is_not_utf8_is_the_lessons_problem(make_lesson, run_build):
+    folder = make_lesson(md=MD, py=PY)
+    write(folder, {"widgets/shelf/widget.html": HTML})
+    (folder / "widgets" / "shelf" / "widget.js").write_bytes("// 书架\nlessonkit.widget('shelf', f);\n".encode("gbk"))
+    code, _, err, _ = run_build()
+    no_bug(code, err)
+    assert code == 1 and f"{folder}/widgets/shelf/widget.js: file is not UTF-8 (expected UTF-8 text)" in err

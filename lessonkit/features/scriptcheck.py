@@ -62,6 +62,10 @@ def script_faults(script: Path, kind: str | None, cache: FigureCache) -> list[Fa
         return []
     if not source.strip():
         return []
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError:  # the page could not carry it either
+        return [Fault(None, "file is not UTF-8", "UTF-8 text")]
     key = verdict_key(kind, source)
     saved = cache.get_script_verdict(key)
     if saved is not None:
@@ -205,8 +209,8 @@ def _registrations(root):
         stack += reversed(node.children)
         if node.type == "call_expression" and _is_registry_widget(node.child_by_field_name("function")):
             arguments = node.child_by_field_name("arguments")
-            first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
-            yield node, _plain_string(first)
+            given = [a for a in arguments.named_children if a.type != "comment"] if arguments is not None else []
+            yield node, _plain_string(given[0] if given else None)
 
 
 def _is_registry_widget(function) -> bool:
