@@ -23,12 +23,13 @@ from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import start_drawing
 from .features.components import Components
 from .features.glossary import Glossary, load_glossary
+from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
 from .load.siteconfig import Budget, load_site_config
 from .render import markup
 from .render.draft import Holes, PageDraft
 from .render.pages import Renderer, render_site
-from .render.templates import make_env, theme_dirs, theme_problem
+from .render.templates import asset_path, make_env, theme_dirs, theme_problem
 from .support.cache import FigureCache, prune
 from .support.errors import ContentError, Problem, UsageError
 from .support.i18n import DEFAULT as DEFAULT_LANGUAGE
@@ -84,6 +85,7 @@ def build(options: Options) -> BuildReport:
     with start_drawing(computed, session.cache, options.jobs) as drawing:          # draw, while …
         env = make_env(dirs, ui, session.templates_folder)
         drafts = render_all(computed, course, env, dirs, config, session, problems, glossary)  # … render
+        problems += check_component_scripts(drafts, computed, dirs, session)
         drawn = drawing.finish()
     problems += drawn.problems
     if problems:
@@ -175,6 +177,15 @@ def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env:
     if len(session.mathml) > known_math:
         session.cache.put_math(session.mathml)
     return drafts
+
+
+def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLesson], dirs: list[Path],
+                            session: Session) -> list[Problem]:
+    """Every script the pages will run, parsed before anything is written (features.scriptcheck); also those of
+    the widgets of a lesson whose page had other problems, so they are listed together."""
+    pages = [(d.components, d.lesson_folder) for d in drafts]
+    pages += [(tuple(w.kind for w in c.widgets.values()), c.source.folder) for c in computed]
+    return check_scripts(Components(dirs).used(pages), session.cache, base=asset_path(dirs, "lesson.js"))
 
 
 def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Path], figures,

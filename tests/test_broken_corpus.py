@@ -262,6 +262,21 @@ EXPECTED = {
         "yaml-wrong-type/lesson.yaml:4: `objectives` is text ('不是列表') (expected a list of learning objectives"
         " (Markdown))",
     ],
+    # a lesson's own component script (widgets/<kind>/widget.js), parsed at build time
+    "js-syntax-error": [  # the click handler's `}` is missing: the parser stops at line 11's `);`
+        "js-syntax-error/widgets/shelf/widget.js:11: JavaScript syntax error, column 3: missing `}` before `);` "
+        "(expected valid JavaScript (check brackets, braces and quotes))",
+    ],
+    "js-registers-another-name": [
+        "js-registers-another-name/widgets/jacobian_grid/widget.js:2: registers kind `jacobian-grid`, but its folder "
+        "is `jacobian_grid` (expected `lessonkit.widget('jacobian_grid', function (root, data) { … })`: a component "
+        "registers under its folder's name)",
+    ],
+    "js-registers-nothing": [
+        "js-registers-nothing/widgets/shelf/widget.js: registers no kind: nothing on the page would start this "
+        "component (expected `lessonkit.widget('shelf', function (root, data) { … })`: a component registers under "
+        "its folder's name)",
+    ],
     # made by make_generated(): bytes and links git should not carry
     "md-gbk": [
         "md-gbk/lesson.md:1: file is not UTF-8; it looks like GBK/GB18030 (common on Chinese Windows): re-save it "

@@ -1,7 +1,8 @@
 """Page drafts: what the render stage hands to assembly. A draft is finished HTML text with typed holes for what is
 not known yet when the page is rendered — a figure still being drawn, the numbers it plots, and the page's own code
-(its one inline script and style, and the Content-Security-Policy listing their hashes), which depends on the
-components the page mounted and the colours its figures draw.
+(its inline scripts — the base code, then one `<script>` element per component —, its one inline style, and the
+Content-Security-Policy listing their hashes), which depends on the components the page mounted and the colours its
+figures draw.
 
 Templates receive holes as objects and print them like any value (`{{ figure.svg }}`, `{{ assets.css | safe }}`):
 each prints a marker unique to this build, and `Holes.draft()` splits the rendered text at the markers right away,
@@ -35,11 +36,11 @@ class FigureDataHole:
 
 @dataclass(frozen=True)
 class CodeHole:
-    what: str           # "script" | "style" | "policy"
+    what: str           # "scripts" (the page's <script> elements) | "style" (one style's text) | "policy"
 
 
 Hole = Union[FigureHole, FigureDataHole, CodeHole]
-SCRIPT, STYLE, POLICY = CodeHole("script"), CodeHole("style"), CodeHole("policy")
+SCRIPTS, STYLE, POLICY = CodeHole("scripts"), CodeHole("style"), CodeHole("policy")
 WIDGET_ATTRIBUTE = re.compile(r'\sdata-widget="([\w-]+)"')
 
 

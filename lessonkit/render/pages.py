@@ -19,7 +19,7 @@ from ..support.errors import ContentError, Problem
 from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
-from .draft import POLICY, SCRIPT, STYLE, Holes, PageDraft
+from .draft import POLICY, SCRIPTS, STYLE, Holes, PageDraft
 from .lesson import lesson_context
 from .templates import theme_problem
 
@@ -52,7 +52,7 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     holes, env = renderer.holes, renderer.env
     has_glossary = glossary is not None and bool(glossary.terms)
     common = {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
-              "assets": {"css": holes.mark(STYLE), "js": holes.mark(SCRIPT)}, "csp": holes.mark(POLICY),
+              "assets": {"css": holes.mark(STYLE), "scripts": holes.mark(SCRIPTS)}, "csp": holes.mark(POLICY),
               "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary else None}
     ordered = in_course_order(computed)
     everyone = in_course_order(sources) if sources else [c.source for c in ordered]

@@ -11,6 +11,10 @@ A lesson's values and widget data are keyed by its code and data files, compute.
 Lesson code is assumed deterministic: no unseeded randomness, no network, no clock, no files outside its folder;
 `--no-cache` computes and draws everything afresh.
 
+A component script's check (features.scriptcheck: its syntax and registrations) is kept by a key over its bytes,
+its folder's name, the engine's code and the JavaScript grammar's version (scripts/<key>.json), so a warm build never
+imports the parser.
+
 The font itself is cached too (font.json), keyed by a fingerprint of the installed font files, so a build whose
 figures are all cached never imports matplotlib. Before a cached font is trusted, its file must still exist unchanged.
 
@@ -142,6 +146,24 @@ class FigureCache:
         if self.enabled:
             _write_atomic(self._math_file(), json.dumps(memo, ensure_ascii=False, sort_keys=True))
 
+    def get_script_verdict(self, key: str) -> list | None:
+        """What features.scriptcheck found in a component script with this key (a list of faults, maybe empty)."""
+        if not self.enabled:
+            return None
+        path = self.folder / "scripts" / f"{key}.json"
+        try:
+            verdict = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(verdict, list):
+            return None
+        touch(path)
+        return verdict
+
+    def put_script_verdict(self, key: str, verdict: list) -> None:
+        if self.enabled:
+            _write_atomic(self.folder / "scripts" / f"{key}.json", json.dumps(verdict, ensure_ascii=False))
+
     def _math_file(self) -> Path:
         return self.folder / f"mathml-{package_version('latex2mathml')}.json"
 
@@ -175,6 +197,7 @@ def touch(path: Path | str) -> None:
 
 # what prune may remove, by folder: lessonkit's own entries only, whatever else a --cache-dir folder holds stays
 PRUNABLE = {"figures": re.compile(r"[0-9a-f]{64}\.(?:svg|json)"), "values": re.compile(r"[0-9a-f]{64}\.pickle"),
+            "scripts": re.compile(r"[0-9a-f]{64}\.json"),
             "templates": re.compile(r"__jinja2_.+\.cache"), "": re.compile(r"mathml-.+\.json|font\.json")}
 STALE_TMP = re.compile(r"\..+\.\d+\.tmp")   # left by a build killed while writing (see _write_atomic)
 
