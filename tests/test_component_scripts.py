@@ -150,7 +150,7 @@ def test_a_lesson_and_its_component_problems_come_out_together(make_lesson, run_
     no_bug(code, err)
     assert code == 1
     assert "lesson.md:5: unknown value `nothing`" in err
-    assert f"{folder}/widgets/shelf/widget.js:2: JavaScript syntax error, column 49: unexpected `)`" in err
+    assert "content/demo/widgets/shelf/widget.js:2: JavaScript syntax error, column 49: unexpected `)`" in err
 
 
 PROBE = ("import sys; from lessonkit.cli import main; code = main(sys.argv[1:]); "
@@ -204,4 +204,4 @@ def test_a_script_that_is_not_utf8_is_the_lessons_problem(make_lesson, run_build
     (folder / "widgets" / "shelf" / "widget.js").write_bytes("// 书架\nlessonkit.widget('shelf', f);\n".encode("gbk"))
     code, _, err, _ = run_build()
     no_bug(code, err)
-    assert code == 1 and f"{folder}/widgets/shelf/widget.js: file is not UTF-8 (expected UTF-8 text)" in err
+    assert code == 1 and "content/demo/widgets/shelf/widget.js: file is not UTF-8 (expected UTF-8 text)" in err
