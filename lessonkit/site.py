@@ -40,6 +40,7 @@ class Options:
     lesson: str | None = None
     cache: Path | None = None       # cache folder; None computes and draws everything
     jobs: int | None = None         # processes drawing figures; None: one per core
+    figure_png: bool = False        # also every lesson figure as a PNG picture (for the slides), cached like the SVG
 
 
 @dataclass
@@ -53,6 +54,7 @@ class BuildReport:
     figures_cached: int = 0
     budget: Budget | None = None
     search_bytes: int = 0            # the course's search index on index.html, weighed apart from its budget
+    figure_png: dict[str, dict[str, bytes]] = field(default_factory=dict)  # slug → figure → PNG (Options.figure_png)
 
 
 def build(options: Options) -> BuildReport:
@@ -67,7 +69,7 @@ def build(options: Options) -> BuildReport:
     ui = site_ui(dirs, config, options.content, problems)
     cache = FigureCache(options.cache)
     computed = compute_all(sources, cache, problems)                           # compute
-    stats, drawing = draw_all_figures(computed, cache, options.jobs, problems)  # draw (in the background)
+    stats, drawing = draw_all_figures(computed, cache, options.jobs, problems, png=options.figure_png)  # draw
     with drawing:
         pages = render_all(computed, course, dirs, config, cache, problems, ui, glossary)  # render
         problems += drawing.wait()
@@ -81,7 +83,8 @@ def build(options: Options) -> BuildReport:
     if cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(cache.folder, now=time.time(), used_since=build_began - 2)   # 2 s: coarse file-system clocks
     return BuildReport(site, stats.font, time.perf_counter() - started, sizes, gzip_sizes,
-                       stats.drawn, stats.cached, config.budget, search_index_size(site))
+                       stats.drawn, stats.cached, config.budget, search_index_size(site),
+                       {c.source.slug: c.figure_png for c in computed if c.figure_png})
 
 
 def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:

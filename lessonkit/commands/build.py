@@ -28,6 +28,13 @@ def add_site_options(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    build_site(args)
+    return 0
+
+
+def build_site(args: argparse.Namespace, figure_png: bool = False):
+    """The build the options ask for (also for the commands that print or present it); its BuildReport.
+    `figure_png`: every lesson figure also as a PNG picture (for the slides)."""
     from ..write.output import check_out_dir, recover_killed_build
     from ..site import Options, build
 
@@ -35,12 +42,13 @@ def run(args: argparse.Namespace) -> int:
     recover_killed_build(out)
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
                            theme=args.theme, lesson=args.lesson,
-                           cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs))
+                           cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs,
+                           figure_png=figure_png))
     if not args.quiet:
         print_summary(report, out)
     if args.verbose:
         print_sources(args)
-    return 0
+    return report
 
 
 def print_sources(args: argparse.Namespace) -> None:

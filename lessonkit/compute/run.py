@@ -79,6 +79,7 @@ class ComputedLesson:
     files_digest: str | None = None                    # lesson.py and the lesson's data files, when caching
     figures: dict[str, str] = field(default_factory=dict)  # figure name → SVG (or a placeholder while drawn)
     figure_data: dict[str, dict] = field(default_factory=dict)  # figure name → what it plots (lessonkit.figdata)
+    figure_png: dict[str, bytes] = field(default_factory=dict)  # figure name → PNG, when the build draws them (slides)
     pending_data: dict[str, dict] = field(default_factory=dict)  # figures placed while drawn: their table comes later
 
 

@@ -28,6 +28,7 @@ class FigureTask:
     kwargs: dict[str, Any] = field(default_factory=dict)
     line: int | None = None
     key: str | None = None
+    png: bool = False             # also a PNG picture of it (for the slides: draw/raster.py)
 
 
 def figure_tasks(lesson: ComputedLesson, problems: list[Problem]) -> list[FigureTask]:
@@ -49,10 +50,13 @@ def figure_tasks(lesson: ComputedLesson, problems: list[Problem]) -> list[Figure
 
 
 def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None,
-                     problems: list[Problem]) -> tuple[FigureStats, "Drawing"]:
+                     problems: list[Problem], png: bool = False) -> tuple[FigureStats, "Drawing"]:
     """Take every figure whose key is in the cache from there; start drawing the rest (across cores).
-    Matplotlib is imported only when something must be drawn or the installed fonts changed."""
+    Matplotlib is imported only when something must be drawn or the installed fonts changed.
+    `png`: the lessons' own figures also as PNG pictures (ComputedLesson.figure_png), drawn in the same run."""
     tasks = [t for lesson in computed for t in figure_tasks(lesson, problems)]
+    for task in tasks:
+        task.png = png and task.name in task.lesson.registry.figures
     if not tasks:
         return FigureStats(), Drawing([], "", 1, None)
     font = cache.font()
@@ -71,10 +75,13 @@ def draw_all_figures(computed: list[ComputedLesson], cache: FigureCache, jobs: i
             task.key = None
         svg = cache.get(task.key) if task.key else None
         data = cache.get_data(task.key) if svg is not None else None
-        if svg is None or data is None:
+        picture = cache.get_png(task.key) if task.png and data is not None else None
+        if svg is None or data is None or (task.png and picture is None):
             to_draw.append(task)
         else:
             task.lesson.figures[task.name], task.lesson.figure_data[task.name] = svg, data
+            if picture is not None:
+                task.lesson.figure_png[task.name] = picture
             stats.cached += 1
     _restore_state_figure_functions(to_draw, problems)
     stats.drawn = len(to_draw)
@@ -157,9 +164,14 @@ class Drawing:
             if kind == "problems":
                 problems += result
                 continue
-            task.lesson.figures[task.name], task.lesson.figure_data[task.name] = result
+            svg, data, picture = result
+            task.lesson.figures[task.name], task.lesson.figure_data[task.name] = svg, data
+            if picture is not None:
+                task.lesson.figure_png[task.name] = picture
             if task.key and self.cache is not None:
-                self.cache.put(task.key, *result)
+                self.cache.put(task.key, svg, data)
+                if picture is not None:
+                    self.cache.put_png(task.key, picture)
         return problems
 
     def wait(self) -> list[Problem]:
@@ -196,14 +208,15 @@ def _draw_task(index: int) -> tuple[str, Any]:
 
 
 def _draw_one(task: FigureTask, font: str) -> tuple[str, Any]:
-    """("svg", (markup, plotted data)) or ("problems", [Problem…]): the author's errors travel back as data."""
-    from .figures import draw_figure
+    """("svg", (markup, plotted data, PNG or None)) or ("problems", [Problem…]): the author's errors travel back as
+    data."""
+    from .figures import draw_figure_files
 
     path = task.lesson.source.code_path
     try:
         args = copy.deepcopy(task.args)  # a figure may not change values
         kwargs = copy.deepcopy(task.kwargs)
         func = task.func if not kwargs else (lambda plt, *a: task.func(plt, *a, **kwargs))
-        return "svg", draw_figure(task.name, func, args, font, path, task.line)
+        return "svg", draw_figure_files(task.name, func, args, font, path, task.line, png=task.png)
     except ContentError as err:
         return "problems", err.problems

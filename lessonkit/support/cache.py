@@ -97,6 +97,22 @@ class FigureCache:
                 _write_atomic(self.folder / "figures" / f"{key}.json", json.dumps(data, ensure_ascii=False))
             _write_atomic(self.folder / "figures" / f"{key}.svg", svg)
 
+    def get_png(self, key: str) -> bytes | None:
+        """The figure as a PNG picture (draw/raster.py), drawn by a build that asked for pictures (the slides)."""
+        if not self.enabled:
+            return None
+        path = self.folder / "figures" / f"{key}.png"
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        touch(path)
+        return data
+
+    def put_png(self, key: str, picture: bytes) -> None:
+        if self.enabled:
+            _write_atomic(self.folder / "figures" / f"{key}.png", picture)
+
     def get_data(self, key: str) -> dict | None:
         if not self.enabled:
             return None
@@ -177,7 +193,7 @@ def touch(path: Path | str) -> None:
 
 
 # what prune may remove, by folder: lessonkit's own entries only, whatever else a --cache-dir folder holds stays
-PRUNABLE = {"figures": re.compile(r"[0-9a-f]{64}\.svg"), "values": re.compile(r"[0-9a-f]{64}\.pickle"),
+PRUNABLE = {"figures": re.compile(r"[0-9a-f]{64}\.(?:svg|png)"), "values": re.compile(r"[0-9a-f]{64}\.pickle"),
             "templates": re.compile(r"__jinja2_.+\.cache"), "": re.compile(r"mathml-.+\.json|font\.json")}
 STALE_TMP = re.compile(r"\..+\.\d+\.tmp")   # left by a build killed while writing (see _write_atomic)
 
