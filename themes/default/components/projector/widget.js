@@ -295,7 +295,7 @@ lessonkit.widget('projector', function (root) {
   function notesCopy(n) {
     var c = copyOf(n);
     c.hidden = false;
-    c.classList.remove('speaker-notes');
+    c.classList.remove('speaker-notes', 'pj-block', 'pj-on', 'pj-first', 'pj-last');   // a block of its own screen
     c.classList.add('pj-notes-copy');
     return c;
   }
