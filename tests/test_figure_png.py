@@ -83,6 +83,8 @@ def test_pictures_of_every_lesson_figure_cached_and_the_pages_unchanged(make_les
         width, height, dpi = png_header(warm.figure_png["demo"][name])
         assert dpi >= 2 * 96, "twice the CSS resolution"
         assert width >= 2 * 96 * inches * 0.8, "the figure cropped to what it draws, still twice its size"
+        largest = min(1280, 720 * width / height)                # the widest a 1280 × 720 slide can show it
+        assert width >= 2 * largest, "twice the pixels of the largest a slide shows it at"
         if name == "line":   # one panel: the picture and the page's SVG show the same drawing
             assert width / height == pytest.approx(svg_aspect(page, name), rel=0.03)
 

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# a 16:9 projector (720p): the slides are 13.333 × 7.5 in, 1 CSS px = 1/96 in = 9525 EMU
-WIDTH, HEIGHT = 1280, 720
+from ..draw.raster import SLIDE_HEIGHT as HEIGHT
+from ..draw.raster import SLIDE_WIDTH as WIDTH   # the projector window: a slide is 13.333 × 7.5 in at 96 px an inch
+
 FOOTER = 36            # px at the bottom of each PDF page for its slide number (the projector's bar is taller)
 PICTURE_SCALE = 2      # pictures taken of the page (formulas, images, widget drawings) at twice the CSS px
 PAGE_READY_MS = 10_000
