@@ -95,3 +95,19 @@ def test_the_cache_keeps_pictures_beside_the_svgs(make_lesson, tmp_path):
     figures = tmp_path / "cache" / "figures"
     pngs = sorted(p.stem for p in figures.glob("*.png"))
     assert len(pngs) == 2 and all((figures / f"{key}.svg").is_file() for key in pngs)
+
+
+def test_pictures_no_build_used_for_a_month_are_pruned_like_svgs(tmp_path):
+    import os
+    import time
+
+    from lessonkit.support.cache import prune
+
+    figures = tmp_path / "cache" / "figures"
+    figures.mkdir(parents=True)
+    now = time.time()
+    for name, days in ((f"{'a' * 64}.png", 31), (f"{'b' * 64}.png", 2), ("picture.png", 90)):
+        (figures / name).write_bytes(b"\x89PNG")
+        os.utime(figures / name, (now - days * 86400, now - days * 86400))
+    prune(tmp_path / "cache", now=now, used_since=now - 60)
+    assert sorted(p.name for p in figures.iterdir()) == [f"{'b' * 64}.png", "picture.png"], "not ours: kept"
