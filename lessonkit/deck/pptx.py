@@ -39,19 +39,22 @@ def write_pptx(deck: LessonDeck, figures: dict[str, bytes], font: str, target: P
     prs.core_properties.title = deck.title
     prs.core_properties.language = deck.language
     layout = prs.slide_layouts[5]    # "Title Only"
+    fonts = Fonts(font, deck.language)
     for number, screen in enumerate(deck.screens, start=1):
         slide = prs.slides.add_slide(layout)
-        Slide(slide, screen, figures, font, deck.language).draw()
+        Slide(slide, screen, figures, fonts).draw()
         notes = screen.notes + ([{"runs": [{"t": words["answers"], "b": True}]}] + screen.answers
                                 if screen.answers else [])
         if notes:
-            fill_paragraphs(slide.notes_slide.notes_text_frame, notes, Fonts(font, deck.language), scale=None)
-        slide_number(slide, number, Fonts(font, deck.language), screen.foreground)
+            fill_paragraphs(slide.notes_slide.notes_text_frame, notes, fonts, scale=None)
+        slide_number(slide, number, fonts, screen.foreground)
     prs.save(str(target))
     return len(deck.screens)
 
 
 class Fonts:
+    """The lesson's CJK font (for Latin too, as the page shows it) and the language its runs are tagged with."""
+
     def __init__(self, cjk: str, language: str):
         self.cjk, self.language = cjk, language
 
@@ -59,9 +62,8 @@ class Fonts:
 class Slide:
     """One screen onto one slide: title, then the shapes in the order the page paints them."""
 
-    def __init__(self, slide, screen: Screen, figures: dict[str, bytes], font: str, language: str):
-        self.slide, self.screen, self.figures = slide, screen, figures
-        self.fonts = Fonts(font, language)
+    def __init__(self, slide, screen: Screen, figures: dict[str, bytes], fonts: Fonts):
+        self.slide, self.screen, self.figures, self.fonts = slide, screen, figures, fonts
 
     def draw(self) -> None:
         background(self.slide, self.screen.background)
@@ -180,12 +182,8 @@ class Slide:
         fill_paragraphs(frame, c["paras"], self.fonts, k)
         cell_lines(cell, c.get("sides") or [], c.get("fill"), k)
 
-    def group(self, box, shape) -> None:  # never reached: flatten() places a group's shapes on their own
-        raise AssertionError("groups are flattened")
 
-
-DRAW: dict[str, Callable] = {"text": Slide.text, "picture": Slide.picture, "box": Slide.box, "table": Slide.table,
-                             "group": Slide.group}
+DRAW: dict[str, Callable] = {"text": Slide.text, "picture": Slide.picture, "box": Slide.box, "table": Slide.table}
 
 
 class Box(tuple):
