@@ -10,7 +10,9 @@
     '.pj-deck-title, .vh, .data-csv, .not-on-slides';
   var SKIP = NEVER;   // + buttons on screen (controls); a printed widget's buttons are its labels (a table's rows)
   var PICTURE = '.math-block, math[display=block], img, svg, canvas, video, meter, .figure-svg';
-  var PAGE_PARTS = /^(projector|search|notes|term|colormode|coursenav)$/;   // the page's own components
+  // components read as the screen shows them: the page's own, and a self-check (its question and empty boxes fit its
+  // card as on screen); every other widget is read as it prints (its key states)
+  var AS_ON_SCREEN = /^(projector|search|notes|term|colormode|coursenav|selfcheck)$/;
   var INLINE = /^(inline|inline-block|inline-flex|inline-grid|inline math|math|contents|ruby)$/;
 
   function all(s, el) { return [].slice.call((el || doc).querySelectorAll(s)); }
@@ -149,8 +151,9 @@
       return n.nodeType !== 1 || n.matches(SKIP) || !seen(n) || inlineNode(n);
     });
   }
-  function inlineNode(n) {   // an element that is part of a line of text (inline math included)
+  function inlineNode(n) {   // an element that is part of a line of text (inline math included; not a field)
     if (n.tagName.toLowerCase() === 'math') return n.getAttribute('display') !== 'block';
+    if (n.matches('input')) return false;
     if (n.matches(PICTURE) || n.tagName === 'TABLE') return false;
     return INLINE.test(css(n).display) && inlineOnly(n);
   }
@@ -257,14 +260,14 @@
   function walk(el, out, widgets) {
     if (el.nodeType !== 1 || el.matches(SKIP) || !seen(el) || el === heading) return;
     var kind = el.getAttribute('data-widget');
-    if (widgets && kind && !PAGE_PARTS.test(kind)) {
+    if (widgets && kind && !AS_ON_SCREEN.test(kind)) {
       widgets.push({id: el.id, kind: kind, box: rect(el.getBoundingClientRect())});
       return out.push({kind: 'widget', id: el.id});
     }
     if (el.matches('figure.figure')) return figure(el, out);
     if (el.matches(PICTURE)) return picture(el, out);
     if (el.tagName === 'TABLE') return table(el, out);
-    if (el.matches('input, .sc-box')) return boxShape(el, out);
+    if (el.matches('input')) return boxShape(el, out);   // an answer box, empty
     boxShape(el, out);
     if (/^(UL|OL)$/.test(el.tagName) && listSimple(el)) return list(el, out);
     if (inlineOnly(el)) marks(el, out);
@@ -320,7 +323,7 @@
     count: function () { return lessonkit.projector.enter(); },
     // the shapes of screen i as the projector shows it; widgets are placeholders, read printed (widget())
     screen: function (i, answers) {
-      SKIP = NEVER + ', button';
+      SKIP = NEVER + ', button, .js-only';   // controls and what only works with them (a self-check's status)
       lessonkit.projector.show(i);
       var s = lessonkit.projector.screen(i), out = [], widgets = [];
       heading = s.heading;
