@@ -1,10 +1,10 @@
 // Read a lesson page (in projector mode, or printed) as the shapes of slides: text with its runs, tables, pictures
 // and boxes, each at the place the browser laid it out. Evaluated by lessonkit/deck/browser.py in the page (never
 // shipped with it); the screens themselves are the projector's own (lessonkit.projector, components/projector).
-// Defines window.lessonkitDeck = {screen(i), widget(id, width), notes(i)}; coordinates are CSS px of the viewport.
+// Defines window.lessonkitDeck = {count(), screen(i, answers), widget(id, width)}; coordinates: CSS px of the window.
 () => {
   'use strict';
-  var doc = document, shots = 0;
+  var doc = document, shots = 0, titleSizes = {};   // part → the type size of its heading (continued screens too)
   // never on a slide: code, hidden text, notes (they go to the slide's notes), what a theme marks `not-on-slides`
   var NEVER = 'script, style, template, noscript, select, textarea, summary, input[type=range], .speaker-notes, ' +
     '.pj-deck-title, .vh, .data-csv, .not-on-slides';
@@ -340,11 +340,10 @@
       }
       var body = getComputedStyle(doc.body);
       return {title: s.title, part: s.part, n: s.n, shapes: out, widgets: widgets, notes: notes, answers: keys,
-        headingBox: s.heading ? rect(s.heading.getBoundingClientRect()) : null,
-        headingSize: s.heading ? px(css(s.heading).fontSize) : null,
+        headingSize: titleSizes[s.part] = s.heading ? px(css(s.heading).fontSize) : titleSizes[s.part] || null,
         background: color(body.backgroundColor) || 'ffffff', fg: color(body.color), w: innerWidth, h: innerHeight};
     },
-    // a widget as printed, laid out `width` px wide in the projector's type: its shapes relative to its box
+    // a widget as printed (the handout's type), laid out `width` px wide: its shapes relative to its box
     widget: function (id, width) {
       var el = doc.getElementById(id);
       if (!el) return null;
