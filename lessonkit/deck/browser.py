@@ -16,7 +16,9 @@ from typing import Any
 from ..draw.raster import SLIDE_HEIGHT as HEIGHT
 from ..draw.raster import SLIDE_WIDTH as WIDTH   # the projector window: a slide is 13.333 × 7.5 in at 96 px an inch
 
-FOOTER = 36            # px at the bottom of each PDF page for its slide number (the projector's bar is taller)
+FOOTER = 36            # px at the bottom of each PDF page for its slide number (the projector's bar is taller) …
+TOP = 16               # … and above its screen (the page's own padding is on the first page only); both together
+                       # are less than the bar and the room the projector leaves, so a screen always fits its page
 PICTURE_SCALE = 2      # pictures taken of the page (formulas, images, widget drawings) at twice the CSS px
 PAGE_READY_MS = 10_000
 
@@ -137,7 +139,7 @@ def print_slides(browser, url: str, target: Path, answers: bool = False) -> int:
         screens = page.evaluate("(a) => lessonkit.projector.deck(a)", answers)
         page.emulate_media(media="screen")   # the projector's type and layout, not the handout's print rules
         page.pdf(path=str(target), width=f"{WIDTH}px", height=f"{HEIGHT}px", print_background=True,
-                 margin={"top": "0", "right": "0", "bottom": f"{FOOTER}px", "left": "0"},
+                 margin={"top": f"{TOP}px", "right": "0", "bottom": f"{FOOTER}px", "left": "0"},
                  display_header_footer=True, header_template="<span></span>", footer_template=FOOTER_TEMPLATE,
                  tagged=True, outline=True)
         return screens
