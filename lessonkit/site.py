@@ -50,6 +50,7 @@ class Options:
     jobs: int | None = None         # processes drawing figures; None: one per core
     preview_script: str | None = None  # `serve`'s reload script, run by every page (its hash in each policy)
     strict: bool = False            # warnings (two lessons with one `order` …) are errors
+    figure_png: bool = False        # also every lesson figure as a PNG picture (for the slides), cached like the SVG
 
 
 @dataclass
@@ -65,6 +66,7 @@ class BuildReport:
     search_bytes: int = 0            # the course's search index (SitePaths.SEARCH_INDEX), loaded when searched
     lessons: list[str] = field(default_factory=list)  # the slugs of the lesson pages written, in course order
     warnings: list[Problem] = field(default_factory=list)  # what the build let pass; errors under --strict
+    figure_png: dict[str, dict[str, bytes]] = field(default_factory=dict)  # slug → figure → PNG (Options.figure_png)
 
 
 def build(options: Options) -> BuildReport:
@@ -82,7 +84,7 @@ def build(options: Options) -> BuildReport:
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems)
     computed = compute_all(sources, session.cache, problems)                      # compute
-    with start_drawing(computed, session.cache, options.jobs) as drawing:          # draw, while …
+    with start_drawing(computed, session.cache, options.jobs, options.figure_png) as drawing:          # draw, while …
         env = make_env(dirs, ui, session.templates_folder)
         drafts = render_all(computed, course, env, dirs, config, session, problems, glossary)  # … render
         problems += check_component_scripts(drafts, computed, dirs, session)
@@ -99,7 +101,16 @@ def build(options: Options) -> BuildReport:
     lessons = [slug for d in drafts if (slug := SitePaths.lesson_slug(d.path))]
     return BuildReport(site, drawing.stats.font, time.perf_counter() - started, sizes, gzip_sizes,
                        drawing.stats.drawn, drawing.stats.cached, config.budget, sizes.get(SitePaths.SEARCH_INDEX, 0), lessons,
-                       [] if options.strict else warnings)
+                       [] if options.strict else warnings, pictures(drawn.figures))
+
+
+def pictures(figures) -> dict[str, dict[str, bytes]]:
+    """The PNG pictures a build drew or took from the cache, by lesson and figure."""
+    found: dict[str, dict[str, bytes]] = {}
+    for (slug, name), drawn in figures.items():
+        if drawn.png is not None:
+            found.setdefault(slug, {})[name] = drawn.png
+    return found
 
 
 def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:

@@ -38,8 +38,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_site(args: argparse.Namespace):
-    """Build as the options say; the build's report and the output folder (for commands that go on from there)."""
+def build_site(args: argparse.Namespace, figure_png: bool = False):
+    """Build as the options say; the build's report and the output folder (for commands that go on from there:
+    pdf, slides). `figure_png`: every lesson figure also as a PNG picture (for the slides)."""
     from ..site import Options, build
     from ..write.output import check_out_dir, recover_killed_build
 
@@ -48,7 +49,7 @@ def build_site(args: argparse.Namespace):
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
                            theme=args.theme, lesson=args.lesson,
                            cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs,
-                           strict=args.strict))
+                           strict=args.strict, figure_png=figure_png))
     print_warnings(report.warnings, args.say)
     return report, out
 

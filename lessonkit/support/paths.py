@@ -31,6 +31,14 @@ class SitePaths:
         return f"{slug}-answers.pdf" if answers else f"{slug}.pdf"
 
     @staticmethod
+    def slides_pdf(slug: str, answers: bool = False) -> str:
+        return f"{slug}-slides-answers.pdf" if answers else f"{slug}-slides.pdf"
+
+    @staticmethod
+    def pptx(slug: str) -> str:
+        return f"{slug}.pptx"
+
+    @staticmethod
     def root(page: str) -> str:
         """The way from `page` to the site's root: "" for index.html, "../" for a lesson page."""
         return "../" * page.count("/")
