@@ -24,7 +24,7 @@ def source_hash(text: str) -> str:
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def policy(scripts: list[str], styles: list[str], connect_self: bool = False, script_sources=()) -> str:
+def policy(scripts: list[str], styles: list[str], *, connect_self: bool = False, script_sources=()) -> str:
     """The policy allowing exactly these inline script and style bodies, the `script_sources` given (e.g. the hash
     of a script file the page loads) and, for the preview, connections back to the server the page came from."""
     def sources(bodies: list[str], more=()) -> str:
