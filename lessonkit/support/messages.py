@@ -53,6 +53,16 @@ def msg(template: str, **params: Any) -> Message:
     return Message(template, tuple(params.items()))
 
 
+def joined(items: list[Message | str]) -> Message | str:
+    """Messages one after another, `a; b; c` (in Chinese `a；b；c`); a plain string among them is shown as it is."""
+    if not items:
+        return NOTHING
+    *rest, text = items
+    for item in reversed(rest):
+        text = msg("{first}; {rest}", first=item, rest=text)
+    return text
+
+
 def said(text: Message | str | None, lang: str | None = None) -> str:
     """A message, or a plain string taken as a template without parameters, in `lang`."""
     if text is None:
