@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from ..features import selfcheck
 from ..support.errors import ContentError, Problem
-from ..support.messages import msg
+from ..support.messages import as_message, msg
 from .registry import KIND, Lesson, inputs_of, load_lesson_module, problem_from_exception
 
 
@@ -59,7 +59,7 @@ def call_author_code(func: Callable, args: list[Any], path: Path) -> Any:
         raise
     except WidgetDataError as exc:  # a builder (explorer, bars, table) refused what the lesson handed it: at the call
         line = problem_from_exception(path, exc).line
-        raise ContentError([Problem(path, line, msg("`{builder}(…)`: {problem}", builder=exc.builder, problem=i.message),
+        raise ContentError([Problem(path, line, msg("`{builder}(…)`: {problem}", builder=exc.builder, problem=as_message(i.message)),
                                     i.expected)
                             for i in exc.issues]) from None
     except Exception as exc:
@@ -191,7 +191,7 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
         issues = [] if built or (path.parent / "widgets" / kind).is_dir() else check_widget_data(kind, data)
         if issues:
             problems += [Problem(path, line, msg("widget `{name}` (kind `{kind}`): {problem}", name=name, kind=kind,
-                                                 problem=i.message), i.expected) for i in issues]
+                                                 problem=as_message(i.message)), i.expected) for i in issues]
             continue
         try:
             json_for_script(data)

@@ -5,7 +5,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .messages import Message, msg, said
+from .messages import Message, as_message, msg, said
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,6 @@ def framed(message: Message | str, expected: Message | str | None) -> Message | 
     """A message with what was expected instead, `… (expected …)`."""
     return msg("{message} (expected {expected})", message=as_message(message), expected=as_message(expected)) \
         if expected else message
-
-
-def as_message(text: Message | str) -> Message:
-    return text if isinstance(text, Message) else Message(str(text))
 
 
 def project_root(content: Path | None) -> Path | None:

@@ -53,6 +53,11 @@ def msg(template: str, **params: Any) -> Message:
     return Message(template, tuple(params.items()))
 
 
+def as_message(text: Message | str) -> Message:
+    """A message, or a plain string as a message without parameters: to pass one as a parameter of another."""
+    return text if isinstance(text, Message) else Message(str(text))
+
+
 def joined(items: list[Message | str]) -> Message | str:
     """Messages one after another, `a; b; c` (in Chinese `a；b；c`); a plain string among them is shown as it is."""
     if not items:
@@ -67,7 +72,7 @@ def said(text: Message | str | None, lang: str | None = None) -> str:
     """A message, or a plain string taken as a template without parameters, in `lang`."""
     if text is None:
         return ""
-    return (text if isinstance(text, Message) else Message(str(text))).render(lang)
+    return as_message(text).render(lang)
 
 
 def reason(exc: BaseException) -> Message | str:
