@@ -59,8 +59,8 @@ def call_author_code(func: Callable, args: list[Any], path: Path) -> Any:
         raise
     except WidgetDataError as exc:  # a builder (explorer, bars, table) refused what the lesson handed it: at the call
         line = problem_from_exception(path, exc).line
-        raise ContentError([Problem(path, line, msg("`{builder}(…)`: {problem}", builder=exc.builder, problem=as_message(i.message)),
-                                    i.expected)
+        raise ContentError([Problem(path, line, msg("`{builder}(…)`: {problem}", builder=exc.builder,
+                                                    problem=as_message(i.message)), i.expected)
                             for i in exc.issues]) from None
     except Exception as exc:
         raise ContentError([problem_from_exception(path, exc)]) from None
