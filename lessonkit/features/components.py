@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..support.errors import UsageError
+from ..support.messages import msg
 
 
 
@@ -70,9 +71,9 @@ class Components:
         for kind in sorted(kinds):
             component = self.find(kind, lesson_folder)
             if component is None:
-                raise UsageError(f"a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ or "
-                                 f"components/{kind}/ exists "
-                                 f"(searched: {', '.join(str(f) for f, _ in self._roots(lesson_folder))})")
+                raise UsageError(msg("a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ or "
+                                     "components/{kind}/ exists (searched: {dirs})", kind=kind,
+                                     dirs=", ".join(str(f) for f, _ in self._roots(lesson_folder))))
             js.append(component.asset("widget.js"))
             css.append(component.asset("widget.css"))
         return lean_js("\n".join(filter(None, js))), lean_css("\n".join(filter(None, css)))

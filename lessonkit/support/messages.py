@@ -58,13 +58,15 @@ def as_message(text: Message | str) -> Message:
     return text if isinstance(text, Message) else Message(str(text))
 
 
-def joined(items: list[Message | str]) -> Message | str:
-    """Messages one after another, `a; b; c` (in Chinese `a；b；c`); a plain string among them is shown as it is."""
+def joined(items: list[Message | str], conjunction: bool = False) -> Message | str:
+    """Messages one after another, `a; b; c` (in Chinese `a；b；c`), or with `conjunction` `a and b and c`; a plain
+    string among them is shown as it is."""
     if not items:
         return NOTHING
     *rest, text = items
     for item in reversed(rest):
-        text = msg("{first}; {rest}", first=item, rest=text)
+        text = msg("{first} and {rest}", first=item, rest=text) if conjunction else \
+            msg("{first}; {rest}", first=item, rest=text)
     return text
 
 
