@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..load.lessons import LessonPathError, read_text, resolve_in_lesson
+from ..load.lessons import LessonFileMissing, LessonPathError, read_text, resolve_in_lesson
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg, reason
 
@@ -72,7 +72,9 @@ class Lesson:
         try:
             return resolve_in_lesson(self.code_path.parent, name)
         except LessonPathError as exc:
-            raise ContentError([Problem(self.code_path, self._caller_line(), msg("data file {what}", what=exc.args[0]),
+            message = msg("data file `{name}` not found in the lesson folder", name=name) \
+                if isinstance(exc, LessonFileMissing) else msg("data file {what}", what=exc.args[0])
+            raise ContentError([Problem(self.code_path, self._caller_line(), message,
                                         exc.args[1])]) from None
 
     def read_text(self, name: str) -> str:

@@ -84,10 +84,14 @@ class LessonPathError(ValueError):
     """A file reference that does not lead to a file inside the lesson folder: (message, expected)."""
 
 
+class LessonFileMissing(LessonPathError):
+    """The reference is fine but no such file exists (the caller says which kind of file it looked for)."""
+
+
 def resolve_in_lesson(folder: Path, name: str) -> Path:
     """The file `name` refers to, relative to the lesson folder; never anything outside it (no `..`, no absolute
     path, no symbolic link leading out), so a lesson cannot read or publish the author's other files."""
-    expected = "a path relative to the lesson folder, e.g. `data.csv` or `img/diagram.svg`"
+    expected = msg("a path relative to the lesson folder, e.g. `data.csv` or `img/diagram.svg`")
     posix = PurePosixPath(name.replace("\\", "/"))
     if not name.strip():
         raise LessonPathError("`` is an empty file name", expected)
@@ -103,7 +107,7 @@ def resolve_in_lesson(folder: Path, name: str) -> Path:
                                   real=real),
                               "a real file inside the lesson folder (copy it in instead of linking)")
     if not real.is_file():
-        raise LessonPathError(msg("`{name}` not found in the lesson folder", name=name),
+        raise LessonFileMissing(msg("`{name}` not found in the lesson folder", name=name),
                               "an existing file in the lesson folder (names are case-sensitive)")
     return real
 
@@ -123,7 +127,8 @@ def read_text(path: Path, problems: list[Problem]) -> str | None:
     try:
         data = path.read_bytes()
     except OSError as exc:  # a folder in its place, no permission…
-        problems.append(Problem(path, None, msg("cannot read the file: {reason}", reason=exc.strerror or str(exc)),
+        why = msg("Is a directory") if isinstance(exc, IsADirectoryError) else exc.strerror or str(exc)
+        problems.append(Problem(path, None, msg("cannot read the file: {reason}", reason=why),
                                 "a readable text file"))
         return None
     if b"\x00" in data:

@@ -146,7 +146,7 @@ class LessonRenderer:
         return None if blocked else inner
 
     def _template_problem(self, component: Component, line: int | None, message: Message,
-                          expected: Message | str = "a valid Jinja template") -> None:
+                          expected: Message | str = msg("a valid Jinja template")) -> None:
         if component.in_lesson:  # the author's own component: a content problem (exit 1)
             self.problems.append(Problem(component.template, line, message, expected))
         else:  # the theme's: exit 2

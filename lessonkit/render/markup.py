@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import markdown
 
-from ..load.lessons import LessonPathError, resolve_in_lesson
+from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
 from ..load.document import Block, parse_blocks
 from ..support.errors import Miss, Problem
 from ..support.numbers import FormatError, format_value
@@ -274,6 +274,8 @@ def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path
         return problem(msg("image `{src}` has no alt text", src=src), msg("`![what the image shows]({src})`", src=src))
     try:
         file = resolve_in_lesson(path.parent, src)
+    except LessonFileMissing as exc:
+        return problem(msg("image `{name}` not found in the lesson folder", name=src), exc.args[1])
     except LessonPathError as exc:
         return problem(msg("image {what}", what=exc.args[0]), exc.args[1])
     data = file.read_bytes()

@@ -32,7 +32,7 @@ class Speaker:
         self.root = root  # problems show their files from here (support.errors.project_root)
 
     def __call__(self, template: str, **values: Any) -> str:
-        return msg(template, **values).render(self.lang)
+        return Message(template, tuple(values.items())).render(self.lang)
 
     def text(self, message: Message | str | None) -> str:
         return said(message, self.lang)

@@ -43,7 +43,7 @@ class Message:
         """The message in `lang` (default: the message language); English when the catalog lacks the template."""
         lang = lang or message_language()
         values = {name: said(value, lang) if isinstance(value, Message) else value for name, value in self.params}
-        return fill(catalog(lang).get(self.template, self.template), values)
+        return fill(self.template if lang == "en" else catalog(lang).get(self.template, self.template), values)
 
 
 NOTHING = Message("")  # e.g. no did-you-mean
@@ -97,7 +97,7 @@ def placeholders(template: str) -> set[str]:
 
 @functools.cache
 def catalog(lang: str) -> dict[str, str]:
-    """English template → translation for `lang` (empty for English, or a language without a catalog)."""
+    """English template → translation for `lang` (empty for a language without a catalog); read on first use."""
     path = CATALOGS / f"{lang}.yaml"
     if lang == "en" or not path.is_file():
         return {}

@@ -32,7 +32,7 @@ def format_value(value, spec: str | None = None, *, math_mode: bool = False) -> 
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(format_value(v, spec, math_mode=math_mode) for v in value) + "]"
     if isinstance(value, (bool, np.bool_)):
-        raise FormatError("a true/false value is not a number to show")
+        raise FormatError(msg("a true/false value is not a number to show"))
     if isinstance(value, numbers.Integral) and (spec is None or not _SPEC.match(spec)):
         return _integer(int(value), spec, math_mode)
     if isinstance(value, numbers.Real):
