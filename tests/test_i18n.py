@@ -133,8 +133,8 @@ def test_site_yaml_language_beats_the_locale_and_lang_beats_both(tmp_path, capsy
 
 
 def test_a_problem_renders_in_either_language_with_its_shape():
-    problem = Problem(Path("x/lesson.yaml"), 4, msg("duplicate key `{key}` (first at line {line})", key="title", line=1),
-                      "each key once")
+    problem = Problem(Path("x/lesson.yaml"), 4,
+                      msg("duplicate key `{key}` (first at line {line})", key="title", line=1), "each key once")
     assert problem.render("zh-CN") == "x/lesson.yaml:4: 重复的键 `title`（第一次出现在第 1 行）（应为 每个键只写一次）"
     assert problem.render("en") == "x/lesson.yaml:4: duplicate key `title` (first at line 1) (expected each key once)"
     untranslated = Problem(Path("x/lesson.md"), None, "a message no catalog knows")

@@ -246,7 +246,8 @@ class ModelBuilder:
             missing = exc.args[0]
             self.problem(key, msg("unknown value `{name}`{hint}", name=missing,
                                   hint=did_you_mean(missing.split(".")[0], self.values)),
-                         msg("a value defined in lesson.py: {names}", names=", ".join(sorted(self.values)) or msg("none")))
+                         msg("a value defined in lesson.py: {names}",
+                             names=", ".join(sorted(self.values)) or msg("none")))
             return None
         if hasattr(value, "tolist"):
             value = value.tolist()
@@ -316,7 +317,8 @@ class ModelBuilder:
         multiple = check.get("multiple") is True
         correct = [i for i, c in items if c.get("correct") is True]
         if not correct:
-            self.problem(f"{key}.choices", msg("no option is marked `correct: true`"), msg("at least one correct option"))
+            self.problem(f"{key}.choices", msg("no option is marked `correct: true`"),
+                         msg("at least one correct option"))
         elif len(correct) > 1 and not multiple:
             self.problem(f"{key}.choices", msg("{n} options are marked correct but `multiple` is not true",
                                                n=len(correct)), msg("one correct option, or `multiple: true`"))

@@ -148,7 +148,8 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem]) -> list[Se
             heading = HEADING.match(line)
             if heading:
                 if "{#" in heading.group("title"):
-                    problems.append(Problem(path, lineno, msg("cannot read the section id in `{line}`", line=line.strip()),
+                    problems.append(Problem(path, lineno,
+                                            msg("cannot read the section id in `{line}`", line=line.strip()),
                                             "`{#id}` at the end of the heading: ASCII letters, digits, - and _"))
                 section_id = heading.group("id") or f"sec-{len(sections) + 1}"
                 sections.append(SectionSource(section_id, heading.group("title"), lineno))
