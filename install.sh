@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Install everything lessonkit needs on Debian/Ubuntu, then build the site into output/.
-#   ./install.sh            system packages (fonts, Chromium, poppler, Java), .venv, Python packages, axe-core and
+#   ./install.sh            system packages (fonts, Chromium, poppler, Java, LibreOffice Impress), .venv, Python packages, axe-core and
 #                           the Nu HTML checker (npm), build
 #   SKIP_APT=1 ./install.sh  when the system packages are already there (or you install them yourself)
 set -euo pipefail
 cd "$(dirname "$0")"
 
 APT_PACKAGES=(fonts-noto-cjk poppler-utils)
-APT_NO_RECOMMENDS=(chromium)
+APT_NO_RECOMMENDS=(chromium libreoffice-impress)   # Impress: the tests open the slides' PPTX with it
 
 if [ "${SKIP_APT:-0}" != 1 ] && command -v apt-get >/dev/null; then
   missing=()

@@ -13,6 +13,7 @@ them alike; the table shows medians. Scenarios:
   f  a plain matplotlib script drawing the same figures, then MkDocs
   g  Hugo (Debian package) on the same Markdown, the figures as ready files
   h  Jupyter Book 1 building the lesson as a notebook that draws the figures
+  i  lessonkit `build.py slides` on a warm cache (the lesson's slides PDF and PPTX; nothing drawn; --no-slides skips)
 and the growth of cold and warm builds with the number of lessons in a generated course (--scale 1,10,50).
 
 Peers live in their own venv, .cache/bench-venv (pip install mkdocs "jupyter-book<2" numpy matplotlib, made on the
@@ -75,6 +76,7 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=5, help="runs per scenario; the table shows medians (default 5)")
     p.add_argument("--scale", default="1,10,50", help="course sizes (number of lessons) for the growth table")
     p.add_argument("--no-peers", action="store_true", help="skip MkDocs, Hugo and Jupyter Book (no installs)")
+    p.add_argument("--no-slides", action="store_true", help="skip (i), the slides (needs Chromium and python-pptx)")
     p.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md", help="report file (default BENCHMARKS.md)")
     p.add_argument("--keep", action="store_true", help="keep the temporary work folder (to look at the peers' sites)")
     args = p.parse_args()
@@ -86,6 +88,7 @@ def main() -> int:
         peers = {} if args.no_peers else install_peers()
         print(f"work folder {work}", flush=True)
         scenarios = lesson_scenarios(work, peers, env)
+        scenarios.append(slides_scenario(work, env, "skipped: --no-slides" if args.no_slides else ""))
         load_before = os.getloadavg()
         for i in range(args.runs):
             for s in scenarios:
@@ -346,6 +349,20 @@ def lesson_scenarios(work: Path, peers: dict[str, str], env: dict) -> list[Scena
     scenario.note = jb if jb.startswith("skipped") else ""
     scenarios.append(scenario)
     return scenarios
+
+
+def slides_scenario(work: Path, env: dict, skipped: str) -> Scenario:
+    """(i): `build.py slides` for LESSON on a warm cache; one untimed run first draws the figures' pictures."""
+    slides = [sys.executable, str(ROOT / "build.py"), "slides", "-q", "--content", str(work / "content"),
+              "--lesson", LESSON, "--out", str(work / "out-i"), "--cache-dir", str(work / "cache")]
+    scenario = Scenario("i", "lessonkit `build.py slides`, warm (slides PDF + PPTX)", [slides])
+    if skipped:
+        scenario.note = skipped
+        return scenario
+    warm_up = subprocess.run(slides, env=env, capture_output=True, text=True)
+    if warm_up.returncode != 0:
+        scenario.note = "skipped: " + (warm_up.stderr.strip().splitlines() or ["`build.py slides` failed"])[-1]
+    return scenario
 
 
 def ready_figures(page: Path) -> dict[str, str]:

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lessonkit.cli import main  # noqa: E402
-from lessonkit.commands.serve import Preview  # noqa: E402
+from lessonkit.commands.preview import Preview  # noqa: E402
 from lessonkit.support.paths import PROJECT  # noqa: E402
 from lessonkit.site import Options  # noqa: E402
 

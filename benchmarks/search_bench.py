@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Search benchmark: index size and query time for generated courses of 1, 10 and 50 lessons.
+"""Search benchmark: index sizes and query time for generated courses of 1, 10 and 50 lessons.
 
     PYTHONPATH=. .venv/bin/python benchmarks/search_bench.py [--sizes 1,10,50] [--runs 21]
 
@@ -8,14 +8,15 @@ is that text, lesson k > 1 the same sentences shuffled with its CJK characters p
 lesson), so each lesson has the size and character statistics of a real one but gzip finds nothing to share between
 lessons — a pessimistic course for compression. Reported, medians only, no assertions:
 
-  * the index's JSON (as the page carries it) raw and gzip, for the whole course and for one lesson;
-  * what it adds to a page's gzip size (gzip(page with it) − gzip(page)) / gzip(page): the whole course in a lesson
-    page, one lesson in its own page, the whole course in the index page (the real index page plus one entry per
-    generated lesson); the component's JS + CSS alone;
-  * query time in headless Chromium on the index page carrying the whole course and on a lesson page: the search
-    alone (median of --runs), the update as one types (search + results list), the style and layout of the list
-    after it, the first search after loading (which folds every section's text once, and on a lesson page reads it
-    from the page) and the init (the DOMContentLoaded handlers: parsing the index).
+  * the course's index file (search-index.js, which the index page loads when someone searches) raw and gzip; the
+    index page's own search data (where that file is: the same at any course size); a lesson page's own index
+    (its sections' ids and titles, the text it reads from the page) and what it adds to that page's gzip size
+    (gzip(page with it) − gzip(page)) / gzip(page); the component's JS + CSS alone;
+  * query time in headless Chromium (tests/searchpage.py pages around the shipped widget.js) on the index page and
+    on a lesson page: the search alone (median of --runs), the update as one types (search + results list), the
+    style and layout of the list after it, the first search after loading (on the index page: loading and running
+    search-index.js, then folding every section's text once; on a lesson page: reading its text from the page and
+    folding it) and the init (the DOMContentLoaded handlers).
 """
 from __future__ import annotations
 
@@ -87,38 +88,29 @@ def with_box(page: str, data: dict) -> str:
     return page.replace("</main>", searchpage.search_box(data) + "\n</main>", 1)
 
 
-def sizes_row(n: int, lessons: list[dict], lesson_page: str, index_page: str, component: int) -> dict:
+def sizes_row(n: int, lessons: list[dict], lesson_page: str, index_page: str) -> dict:
     import searchpage
-    full = search.search_index(lessons)
-    own = search.search_index(lessons[:1], here=lessons[0]["slug"], root="../")   # its text: read from the page
-    titles = search.search_index(lessons, text=False)
-    full_json, own_json = searchpage.json_script(full), searchpage.json_script(own)
+    course = search.course_index(lessons)
+    own = search.search_index([searchpage.on_page(lessons[0])], here=lessons[0]["slug"], root="../")
+    box_json, own_json = search.index_json(course.box), search.index_json(own)
     items = "".join(f'<li class="lesson-item"><h2 class="lesson-item-title"><a href="{l["slug"]}/index.html">'
                     f'{l["title"]}</a></h2><p class="lesson-item-summary">一节课</p></li>' for l in lessons[1:])
-    index_n = index_page.replace("</ol>", items + "</ol>", 1)
-    page_gz, index_gz = gz(lesson_page), gz(index_n)
-    with_full = with_box(index_n, full)
-    return {
-        "titles_raw": search.index_sizes(titles)[0], "titles_gz": search.index_sizes(titles)[1],
-        "index_with_full": (len(with_full.encode()), gz(with_full)),
-        "index_with_titles": (len(with_box(index_n, titles).encode()), gz(with_box(index_n, titles))),
-        "n": n, "full_raw": len(full_json.encode()), "full_gz": gz(full_json),
-        "own_raw": len(own_json.encode()), "own_gz": gz(own_json),
-        "page_gz": page_gz, "index_gz": index_gz,
-        "full_in_lesson": (gz(with_box(lesson_page, full)) - page_gz) / page_gz,
-        "own_in_lesson": (gz(with_box(lesson_page, own)) - page_gz) / page_gz,
-        "full_in_index": (gz(with_box(index_n, full)) - index_gz) / index_gz,
-        "component_in_lesson": component / page_gz,
-    }
+    index_n = with_box(index_page.replace("</ol>", items + "</ol>", 1), course.box)
+    page_gz = gz(lesson_page)
+    return {"n": n, "file": search.sizes(course.script), "box_raw": len(box_json.encode()),
+            "own_raw": len(own_json.encode()), "own_gz": gz(own_json), "page_gz": page_gz,
+            "own_in_lesson": (gz(with_box(lesson_page, own)) - page_gz) / page_gz,
+            "index": (len(index_n.encode()), gz(index_n))}
 
 
-TIMING = """([q, runs]) => {
+TIMING = """async ([q, runs]) => {
   const root = document.getElementById('search'), input = document.getElementById('search-input');
+  await root.lessonkitSearch.load();
   const med = xs => xs.sort((x, y) => x - y)[xs.length >> 1];
   const t = [], u = [], BATCH = 10;                               // timer steps are 0.1 ms: time batches
   for (let i = 0; i < runs; i++) {
     const a = performance.now();
-    for (let j = 0; j < BATCH; j++) root.lessonkitSearch(q);
+    for (let j = 0; j < BATCH; j++) root.lessonkitSearch.hits(q);
     t.push((performance.now() - a) / BATCH);
   }
   const l = [];
@@ -134,14 +126,15 @@ TIMING = """([q, runs]) => {
   }
   return [med(t), med(u), med(l), document.querySelectorAll('#search-results a').length];
 }"""
-FIRST = """q => { const a = performance.now(); document.getElementById('search').lessonkitSearch(q);
+FIRST = """async q => { const s = document.getElementById('search').lessonkitSearch, a = performance.now();
+  await s.load(); s.hits(q);
   const nav = performance.getEntriesByType('navigation')[0];
   return [performance.now() - a, nav.domContentLoadedEventEnd - nav.domContentLoadedEventStart]; }"""
 
 
 def query_times(url: str, runs: int) -> tuple[list[tuple[str, float, float, int]], float, float]:
-    """[(query, search ms, search + list ms, layout ms, results shown)], first search ms, init ms (DOMContentLoaded
-    handlers: parsing the index), medians."""
+    """[(query, search ms, search + list ms, layout ms, results shown)], first search ms (with loading the index
+    file on the index page), init ms (DOMContentLoaded handlers), medians."""
     from playwright.sync_api import sync_playwright
 
     from lessonkit.support import chromium
@@ -176,30 +169,22 @@ def main() -> int:
               f"its page {len(lesson_page.encode())} B raw, {gz(lesson_page)} B gzip; "
               f"search component JS+CSS {component} B gzip\n")
         print("Sizes (KiB; share = growth of the page's gzip size):")
-        print("lessons | whole index raw / gzip | on a lesson page: own index raw / gzip | share: whole index in a "
-              "lesson page / own index in its page / whole index in the index page")
-        timing, budget = [], []
+        print(f"lessons | {search.INDEX_FILE} raw / gzip | the index page's search data raw | index page raw / gzip | "
+              "on a lesson page: own index raw / gzip, share")
+        timing = []
         for n in [int(x) for x in args.sizes.split(",") if x]:
             lessons = [variant(entry, k) for k in range(1, n + 1)]
-            r = sizes_row(n, lessons, lesson_page, index_page, component)
-            print(f"{n:7d} | {r['full_raw'] / 1024:8.1f} / {r['full_gz'] / 1024:6.1f} | "
-                  f"{r['own_raw'] / 1024:6.2f} / {r['own_gz'] / 1024:5.2f} | "
-                  f"{100 * r['full_in_lesson']:6.1f} % / {100 * r['own_in_lesson']:5.1f} % / "
-                  f"{100 * r['full_in_index']:7.1f} % (index page {r['index_gz'] / 1024:.1f} KiB gzip without)",
+            r = sizes_row(n, lessons, lesson_page, index_page)
+            print(f"{n:7d} | {r['file'][0] / 1024:8.1f} / {r['file'][1] / 1024:6.1f} | {r['box_raw'] / 1024:5.2f} | "
+                  f"{r['index'][0] / 1024:6.1f} / {r['index'][1] / 1024:5.1f} | "
+                  f"{r['own_raw'] / 1024:6.2f} / {r['own_gz'] / 1024:5.2f}, {100 * r['own_in_lesson']:5.1f} %",
                   flush=True)
-            budget.append((n, r))
             folder = searchpage.write_site(Path(tmp) / f"course-{n}", lessons)
             timing.append((n, "index page (whole course)", *query_times((folder / "index.html").as_uri(), args.runs)))
             timing.append((n, "lesson page (its own text)",
                            *query_times((folder / lessons[0]["slug"] / "index.html").as_uri(), args.runs)))
-        print(f"\nThe index page against the default page budget ({DEFAULT_PAGE_KB} KiB raw, {DEFAULT_GZIP_KB} KiB "
-              "gzip), KiB raw / gzip, without the component's JS+CSS:")
-        for n, r in budget:
-            (fr, fg), (tr, tg) = r["index_with_full"], r["index_with_titles"]
-            fits = "fits" if fr <= DEFAULT_PAGE_KB * 1024 and fg <= DEFAULT_GZIP_KB * 1024 else "OVER"
-            print(f"{n:3d} lessons: whole course {fr / 1024:.1f} / {fg / 1024:.1f} ({fits}); titles only "
-                  f"{tr / 1024:.1f} / {tg / 1024:.1f} (index alone {r['titles_raw'] / 1024:.1f} / "
-                  f"{r['titles_gz'] / 1024:.1f})")
+        print(f"\n(the default page budget: {DEFAULT_PAGE_KB} KiB raw, {DEFAULT_GZIP_KB} KiB gzip; the index page "
+              "above carries one entry per lesson and the search data, not the index)")
         print(f"\n(the component's JS + CSS alone: {component} B gzip, "
               f"{100 * component / gz(lesson_page):.1f} % of the lesson page's gzip size)")
         print(f"\nQuery time in headless Chromium, ms, medians of {args.runs} (search alone / search + building "

@@ -18,17 +18,18 @@ from pathlib import Path
 import jinja2
 
 from .assemble.assemble import Assembler
-from .assemble.budget import check_budget, page_sizes, search_index_size, without_search_index
+from .assemble.budget import check_budget, page_sizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import start_drawing
 from .features.components import Components
 from .features.glossary import Glossary, load_glossary
+from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
 from .load.siteconfig import Budget, load_site_config
 from .render import markup
 from .render.draft import Holes, PageDraft
 from .render.pages import Renderer, render_site
-from .render.templates import make_env, theme_dirs, theme_problem
+from .render.templates import asset_path, make_env, theme_dirs, theme_problem
 from .support.cache import FigureCache, prune
 from .support.errors import ContentError, Problem, UsageError
 from .support.messages import msg, reason
@@ -50,6 +51,7 @@ class Options:
     jobs: int | None = None         # processes drawing figures; None: one per core
     preview_script: str | None = None  # `serve`'s reload script, run by every page (its hash in each policy)
     strict: bool = False            # warnings (two lessons with one `order` …) are errors
+    figure_png: bool = False        # also every lesson figure as a PNG picture (for the slides), cached like the SVG
 
 
 @dataclass
@@ -62,9 +64,10 @@ class BuildReport:
     figures_drawn: int = 0
     figures_cached: int = 0
     budget: Budget | None = None
-    search_bytes: int = 0            # the course's search index on index.html, weighed apart from its budget
+    search_bytes: int = 0            # the course's search index (SitePaths.SEARCH_INDEX), loaded when searched
     lessons: list[str] = field(default_factory=list)  # the slugs of the lesson pages written, in course order
     warnings: list[Problem] = field(default_factory=list)  # what the build let pass; errors under --strict
+    figure_png: dict[str, dict[str, bytes]] = field(default_factory=dict)  # slug → figure → PNG (Options.figure_png)
 
 
 def build(options: Options) -> BuildReport:
@@ -82,23 +85,33 @@ def build(options: Options) -> BuildReport:
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems)
     computed = compute_all(sources, session.cache, problems)                      # compute
-    with start_drawing(computed, session.cache, options.jobs) as drawing:          # draw, while …
+    with start_drawing(computed, session.cache, options.jobs, options.figure_png) as drawing:          # draw, while …
         env = make_env(dirs, ui, session.templates_folder)
         drafts = render_all(computed, course, env, dirs, config, session, problems, glossary)  # … render
+        problems += check_component_scripts(drafts, computed, dirs, session)
         drawn = drawing.finish()
     problems += drawn.problems
     if problems:
         raise ContentError(by_lesson(problems, options.content))
     site = assemble_all(drafts, env, dirs, drawn.figures, session)                # assemble
     sizes, gzip_sizes = page_sizes(site)
-    check_budget(*page_sizes(without_search_index(site)), config.budget)
+    check_budget(sizes, gzip_sizes, config.budget)
     write_site(site, options.out)                                                 # write
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
     lessons = [slug for d in drafts if (slug := SitePaths.lesson_slug(d.path))]
     return BuildReport(site, drawing.stats.font, time.perf_counter() - started, sizes, gzip_sizes,
-                       drawing.stats.drawn, drawing.stats.cached, config.budget, search_index_size(site), lessons,
-                       [] if options.strict else warnings)
+                       drawing.stats.drawn, drawing.stats.cached, config.budget, sizes.get(SitePaths.SEARCH_INDEX, 0), lessons,
+                       [] if options.strict else warnings, pictures(drawn.figures))
+
+
+def pictures(figures) -> dict[str, dict[str, bytes]]:
+    """The PNG pictures a build drew or took from the cache, by lesson and figure."""
+    found: dict[str, dict[str, bytes]] = {}
+    for (slug, name), drawn in figures.items():
+        if drawn.png is not None:
+            found.setdefault(slug, {})[name] = drawn.png
+    return found
 
 
 def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:
@@ -177,6 +190,15 @@ def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env:
     if len(session.mathml) > known_math:
         session.cache.put_math(session.mathml)
     return drafts
+
+
+def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLesson], dirs: list[Path],
+                            session: Session) -> list[Problem]:
+    """Every script the pages will run, parsed before anything is written (features.scriptcheck); also those of
+    the widgets of a lesson whose page had other problems, so they are listed together."""
+    pages = [(d.components, d.lesson_folder) for d in drafts]
+    pages += [(tuple(w.kind for w in c.widgets.values()), c.source.folder) for c in computed]
+    return check_scripts(Components(dirs).used(pages), session.cache, base=asset_path(dirs, "lesson.js"))
 
 
 def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Path], figures,

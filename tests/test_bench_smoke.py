@@ -9,9 +9,9 @@ PROJECT = Path(__file__).resolve().parent.parent
 def test_benchmark_script_runs_and_writes_its_report(tmp_path):
     report = tmp_path / "BENCH.md"
     done = subprocess.run([sys.executable, str(PROJECT / "benchmarks" / "bench.py"), "--runs", "1", "--scale", "2",
-                           "--no-peers", "--out", str(report)], capture_output=True, text=True, timeout=600)
+                           "--no-peers", "--no-slides", "--out", str(report)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     text = report.read_text(encoding="utf-8")
     for row in ("| a | lessonkit cold build", "| d | floor", "| e | MkDocs 1.6, figures as ready files | skipped",
-                "(b) ≤ 2.0 × (d)", "| 2 |", "| CPU |"):
+                "(b) ≤ 2.0 × (d)", "| 2 |", "| CPU |", "| i | lessonkit `build.py slides`, warm"):
         assert row in text

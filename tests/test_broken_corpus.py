@@ -104,7 +104,7 @@ EXPECTED = {
     ],
     "md-unknown-callout": [
         "md-unknown-callout/lesson.md:5: unknown block kind `::: danger` (expected one of note, tip, warning, "
-        "info, cards, card, toggle, state)",
+        "info, cards, card, toggle, state, notes)",
     ],
     "md-unknown-figure": [
         "md-unknown-figure/lesson.md:5: unknown figure `curve` (expected a figure defined with @lesson.figure"
@@ -261,6 +261,21 @@ EXPECTED = {
         "yaml-wrong-type/lesson.yaml:3: `order` is text ('第一') (expected position on the index page)",
         "yaml-wrong-type/lesson.yaml:4: `objectives` is text ('不是列表') (expected a list of learning objectives"
         " (Markdown))",
+    ],
+    # a lesson's own component script (widgets/<kind>/widget.js), parsed at build time
+    "js-syntax-error": [  # the click handler's `}` is missing: the parser stops at line 11's `);`
+        "js-syntax-error/widgets/shelf/widget.js:11: JavaScript syntax error, column 3: missing `}` before `);` "
+        "(expected valid JavaScript (check brackets, braces and quotes))",
+    ],
+    "js-registers-another-name": [
+        "js-registers-another-name/widgets/jacobian_grid/widget.js:2: registers kind `jacobian-grid`, but its folder "
+        "is `jacobian_grid` (expected `lessonkit.widget('jacobian_grid', function (root, data) { … })`: a component "
+        "registers under its folder's name)",
+    ],
+    "js-registers-nothing": [
+        "js-registers-nothing/widgets/shelf/widget.js: registers no kind: nothing on the page would start this "
+        "component (expected `lessonkit.widget('shelf', function (root, data) { … })`: a component registers under "
+        "its folder's name)",
     ],
     # made by make_generated(): bytes and links git should not carry
     "md-gbk": [

@@ -32,6 +32,15 @@ def inline(page: str, tag: str) -> str:
     return re.search(rf"<{tag}>(.*?)</{tag}>", page, re.S).group(1)
 
 
+def scripts(page: str) -> list[str]:
+    """The page's inline scripts (the base code, then one per component), without its JSON data blocks."""
+    return re.findall(r"<script>(.*?)</script>", page, re.S)
+
+
+def source_url(script: str) -> str:
+    return re.search(r"\n//# sourceURL=(\S+)$", script).group(1)
+
+
 def sha(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
@@ -45,10 +54,37 @@ def test_a_lesson_brings_its_own_widget_kind(make_lesson, run_build):
     assert '<div class="widget widget-counter" id="widget-counter" data-widget="counter">' in page
     assert '<p class="counter-value">1.00</p>' in page  # formatted in Python, shown without JS
     assert re.search(r'id="widget-counter-data">\{"steps":\["1.00","0.500","0.250","0.125"\]\}</script>', page)
-    script, style = inline(page, "script"), inline(page, "style")
-    assert "lessonkit.widget('counter'" in script and ".counter-value{font-weight:700}" in style
+    style = inline(page, "style")
+    by_file = {source_url(s): s for s in scripts(page)}
+    script = by_file["content/demo/widgets/counter/widget.js"]     # its own script, named for devtools
+    assert script.startswith("lessonkit.widget('counter'") and ".counter-value{font-weight:700}" in style
+    assert "counter" not in by_file["themes/default/assets/lesson.js"]
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', page).group(1)
-    assert sha(script) in csp and sha(style) in csp  # the policy covers exactly what is inlined
+    script_src = re.search(r"script-src ([^;]*);", csp).group(1).split()
+    assert sorted(script_src) == sorted(sha(s) for s in by_file.values())  # exactly what is inlined
+    assert sha(style) in csp
+
+
+def test_each_script_keeps_its_files_line_numbers(make_lesson, run_build):
+    """lean_js strips indentation and comment lines but never joins lines: line 6 of widget.js is line 6 of its
+    script, so a console error `widget.js:6` points at the line the author wrote."""
+    js = ("// counter: the first line is a comment\n"
+          "lessonkit.widget('counter', function (root, data) {\n"
+          "\n"
+          "    // a comment inside\n"
+          "    var steps = data.steps;\n"
+          "    root.setAttribute('data-last', steps[steps.length - 1]);  // line 6\n"
+          "});\n")
+    folder = make_lesson(md="## 一 {#one}\n\n{{< widget counter >}}\n", py=COUNTER_PY)
+    add_component(folder, "counter", js=js)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    script = next(s for s in scripts(page) if "'counter'" in s)
+    lines = script.splitlines()
+    assert lines[5] == "root.setAttribute('data-last', steps[steps.length - 1]);  // line 6"
+    assert lines[:5] == ["", "lessonkit.widget('counter', function (root, data) {", "", "", "var steps = data.steps;"]
+    assert lines[-1] == "//# sourceURL=content/demo/widgets/counter/widget.js"
 
 
 def test_a_page_inlines_only_the_kinds_it_places(make_lesson, run_build):
@@ -57,7 +93,7 @@ def test_a_page_inlines_only_the_kinds_it_places(make_lesson, run_build):
     assert code == 0, err
     page = (out / "demo" / "index.html").read_text(encoding="utf-8")
     used = set(re.findall(r'data-widget="([\w-]+)"', page))
-    script = inline(page, "script")
+    script = "\n".join(scripts(page))
     registered = set(re.findall(r"lessonkit\.widget\('([\w-]+)'", script))
     assert registered == used - {"counter"}  # page-level components only: no explorer, mask_table, toggle …
     assert not registered & {"explorer", "mask_table", "toggle", "bars"}
@@ -91,7 +127,7 @@ def test_toggle_states_all_render_and_print(make_lesson, run_build):
     assert code == 0, err
     page = (out / "demo" / "index.html").read_text(encoding="utf-8")
     assert page.count('<section class="toggle-state') == 2 and "值是 1024。" in page and "<msup>" in page
-    assert "lessonkit.widget('toggle'" in inline(page, "script")
+    assert any(s.startswith("lessonkit.widget('toggle'") or "\nlessonkit.widget('toggle'" in s for s in scripts(page))
 
 
 def test_a_toggle_needs_two_states(make_lesson, run_build):
@@ -133,3 +169,23 @@ def test_an_explorer_figure_is_drawn_for_every_state(make_lesson, run_build):
         assert live == [("0", "y = x 的 1 次方"), ("1", "y = x 的 2 次方"), ("2", "y = x 的 3 次方")]
         assert page.count(">幂 2<") == 1 and page.count(">幂 3<") == 2  # key states 1 and 3 printed again
         assert '<span class="ex-value" data-row="0">0.500</span>' in page
+
+
+def test_data_keys_named_like_dict_methods_read_as_written(make_lesson, run_build):
+    """`widget.data.items` is the data's `items`, not the method dict.items (Jinja looks attributes up first); the
+    same for `keys`, `values`, `get`. A dict without such a key still offers its methods."""
+    py = COUNTER_PY + '''
+
+@lesson.widget
+def basket():
+    return {"items": ["苹果", "梨"], "keys": ["甲", "乙"], "values": [1, 2], "get": "拿", "plain": {"a": 1}}
+'''
+    html = ('<ul>{% for i in widget.data.items %}<li>{{ i }}</li>{% endfor %}</ul>'
+            '<p>{{ widget.data.keys | join("、") }}；{{ widget.data.values | sum }}；{{ widget.data.get }}；'
+            '{% for k, v in widget.data.plain.items() %}{{ k }}={{ v }}{% endfor %}</p>\n')
+    folder = make_lesson(md="## 一 {#one}\n\n{{< widget basket >}}\n", py=py)
+    add_component(folder, "basket", html=html, js=None, css=None)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "<ul><li>苹果</li><li>梨</li></ul><p>甲、乙；3；拿；a=1</p>" in page

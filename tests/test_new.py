@@ -24,6 +24,7 @@ def test_new_lesson_builds_and_shows_every_feature(tmp_path, run_build, capsys):
     assert 'data-widget="explorer"' in page                               # a widget
     assert "大约是原来的 2.6 倍" in page                                    # 1.1**10 = 2.594 → .1f
     assert 'class="challenge"' in page
+    assert re.search(r'<aside class="speaker-notes"[^>]* hidden>\s*<p>讲稿只给老师看', page)  # speaker notes
 
 
 @pytest.mark.parametrize("slug", ["注意力", "Attention", "two words", "../escape", "-dash", "dash-", "a" * 65, ""])

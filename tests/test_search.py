@@ -1,111 +1,102 @@
-"""lessonkit.features.search: the index the search component reads, and the reference search its JS follows."""
+"""lessonkit.features.search: what counts as text (the rules, as plain_text applies them and as the component gets
+them), the indexes it builds, the course's index file and what it costs. Searching itself lives in the component's
+widget.js and is tested in Chromium (tests/browser/test_search_in_browser.py)."""
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import json
+import re
 
 import pytest
 
 from lessonkit.features import search as S
 
 ROPE = {"slug": "rope", "title": "旋转位置编码",
-        "sections": [{"id": "why", "title": "为什么需要位置", "html": "<p>注意力本身不知道顺序，所以要加入位置编码。</p>"},
-                     {"id": "rope", "title": "RoPE 的做法",
-                      "html": "<p>RoPE 把向量按角度旋转；<code>rope(x, θ)</code> 与 LayerNorm 无关。</p>"}]}
+        "sections": [{"id": "why", "title": "为什么需要位置", "html": "<p>注意力本身不知道顺序，所以要加入位置编码。</p>",
+                      "page": True},
+                     {"id": "rope", "title": "RoPE 的<em>做法</em>",
+                      "html": "<p>RoPE 把向量按角度旋转；<code>rope(x, θ)</code> 与 LayerNorm 无关。</p>", "page": True}]}
 RESID = {"slug": "residual", "title": "残差连接",
          "sections": [{"id": "", "title": "残差连接", "text": "一节关于残差的课"},
                       {"id": "depth", "title": "深度与梯度", "html": "<p>没有残差时梯度 &lt;b&gt; 会消失 &amp; 爆炸。</p>"
-                                                                 "<p>有残差时，梯度有一条捷径。</p>"}]}
+                                                                 "<p>有残差时，梯度有一条捷径。</p>", "page": True}]}
 
 
-def index(*lessons, **kw):
-    return S.search_index(list(lessons), **kw)
+def script_index(script: str) -> dict:
+    """The index a search-index.js sets, read back as the browser would read its one assignment."""
+    prefix, suffix = "lessonkit.searchIndex=", ";\n"
+    assert script.startswith(prefix) and script.endswith(suffix)
+    return json.loads(script[len(prefix):-len(suffix)])
 
 
-def urls(hits):
-    return [h.url for h in hits]
-
-
-def test_chinese_substring_from_the_middle_of_a_word():
-    data = index(ROPE, RESID)
-    texts = {f"{l['slug']}/index.html#{s['id']}" if s["id"] else f"{l['slug']}/index.html":
-             S.plain_text(s.get("html") or "") + " " + (s.get("text") or "") + " " + s["title"]
-             for l in (ROPE, RESID) for s in l["sections"]}
-    texts["rope/index.html"] = ROPE["title"]      # a lesson without a top section gets one, titled as the lesson
-    for query in ("置编", "残差", "梯度", "旋转"):
-        expected = {u for u, t in texts.items() if query in t}
-        assert expected, query
-        assert set(urls(S.search(data, query))) == expected, query
-    assert S.search(data, "编置") == []          # characters in the other order are not a match
-
-
-def test_latin_terms_are_case_insensitive_and_width_folded():
-    data = index(ROPE, RESID)
-    for query in ("RoPE", "rope", "ROPE", "Ｒｏｐｅ"):
-        assert urls(S.search(data, query)) == ["rope/index.html#rope"], query
-    assert urls(S.search(data, "layernorm")) == ["rope/index.html#rope"]
-    assert S.search(data, "layernorms") == []
-
-
-def test_every_term_must_occur_and_title_matches_come_first():
-    data = index(ROPE, RESID)
-    assert urls(S.search(data, "残差 捷径")) == ["residual/index.html#depth"]
-    assert S.search(data, "残差 旋转") == []
-    hits = S.search(data, "位置")             # in rope#why's title and text; in the lesson title (its top)
-    assert urls(hits) == ["rope/index.html#why", "rope/index.html"]
-
-
-def test_snippet_marks_are_where_the_query_is():
-    data = index(ROPE, RESID)
-    for query in ("置编", "rope", "梯度"):
-        for hit in S.search(data, query):
-            for a, b in hit.marks:
-                assert S.fold(hit.snippet[a:b]) == S.fold(query)
-            # every occurrence inside the snippet is marked
-            folded, want = S.fold(hit.snippet), S.fold(query)
-            starts = [i for i in range(len(folded)) if folded.startswith(want, i)]
-            assert [a for a, _ in hit.marks] == starts
-    hit = S.search(data, "RoPE")[0]
-    assert hit.title_marks == [(0, 4)] and hit.section == "RoPE 的做法"
-    assert [hit.snippet[a:b] for a, b in hit.marks] == ["RoPE", "rope"]   # the original case is shown
-
-
-def test_long_text_snippet_is_a_window_around_the_first_match():
-    text = "甲" * 500 + "位置编码" + "乙" * 500 + "位置编码"
-    data = index({"slug": "x", "title": "X", "sections": [{"id": "s", "title": "S", "text": text}]})
-    hit = S.search(data, "置编")[0]
-    assert len(hit.snippet) == S.SNIPPET_LENGTH and hit.cut_before and hit.cut_after
-    a, b = hit.marks[0]
-    assert a == S.SNIPPET_BEFORE and hit.snippet[a:b] == "置编"
-    assert len(hit.marks) == 1                  # the second occurrence is far outside the window
-    # a match near the end: the window ends with the text instead of running short
-    data = index({"slug": "x", "title": "X", "sections": [{"id": "s", "title": "S", "text": "乙" * 300 + "残差。"}]})
-    hit = S.search(data, "残差")[0]
-    assert len(hit.snippet) == S.SNIPPET_LENGTH and not hit.cut_after and hit.snippet.endswith("残差。")
-
-
+# ── what counts as text ────────────────────────────────────────────────────────────────────────────────────────────
 def test_plain_text_drops_markup_and_hidden_parts_and_unescapes():
     html = ('<p>可见<span class="vh">读屏</span><svg><text>轴标签</text></svg>文字<br>下一行</p>'
             '<div class="print-only">打印版</div><script>var x = "<p>";</script><button>按钮</button>'
-            '<math><mi>x</mi><mo>+</mo><mn>1</mn></math><img src="data:," alt="图"><p>a &lt; b &amp; c</p>')
-    assert S.plain_text(html) == "可见文字 下一行 x+1 a < b & c"
+            '<math><mi>x</mi><mo>+</mo><mn>1</mn></math><img src="data:," alt="图"><p>a &lt; b &amp; c</p>'
+            '<p hidden>藏起</p><span aria-hidden="true">装饰</span><span aria-hidden="false">留下</span>')
+    assert S.plain_text(html) == "可见文字 下一行 x+1 a < b & c 留下"
 
 
-def test_fold_keeps_length():
-    samples = "Ｒｏｐｅ ﬁ İ ½ ① ㎏ 𝐀 \u3000 a\u0301 《》，。ＡＢＣ"
-    assert len(S.fold(samples)) == len(samples)
-    assert S.fold("ＲｏＰＥ") == "rope" and S.fold("ABC") == "abc"
+def test_figure_data_and_its_csv_links_are_not_text():
+    """Figure data tables omit </td> and </tr> (valid HTML); the text after them is still read, the table is not."""
+    html = ('<p>前文</p><details class="figure-data"><summary>数据</summary><table><tr><th>x<td>1'
+            '<tr><th>y<td>2</table><p class="data-csv"><a href="data:," download="a.csv">下载 CSV（a.csv）</a></p>'
+            '</details><p>后文</p>')
+    assert S.plain_text(html) == "前文 后文"
 
 
-def test_lesson_page_links_stay_on_the_page_and_offer_the_whole_course():
-    data = index(ROPE, here="rope", root="../", from_page=False)
+def test_the_rules_the_component_gets_are_the_rules_plain_text_applies():
+    """Each rule in the data widget.js receives, tried on plain_text one at a time: the data describes Python."""
+    rules = json.loads(S.index_json(S.RULES))
+    assert set(rules) == {"skip_tags", "skip_classes", "skip_attributes", "breaks", "spaces"}
+    for tag in rules["skip_tags"]:
+        assert S.plain_text(f"甲<{tag}>乙</{tag}>丙") == "甲丙", tag
+    for name in rules["skip_classes"]:
+        assert S.plain_text(f'甲<span class="x {name}">乙</span>丙') == "甲丙", name
+    for name, value in rules["skip_attributes"].items():
+        assert S.plain_text(f'甲<span {name}="{value if value is not None else ""}">乙</span>丙') == "甲丙", name
+    for tag in rules["breaks"]:
+        assert S.plain_text(f"甲<{tag}>乙</{tag}>丙" if tag != "br" else "甲<br>丙") in ("甲 乙 丙", "甲 丙"), tag
+    for tag in ("span", "em", "a", "code", "mark", "sub"):       # neither skipped nor breaking: words stay whole
+        assert S.plain_text(f"甲<{tag}>乙</{tag}>丙") == "甲乙丙", tag
+    assert S.plain_text('甲<span class="note">乙</span>丙') == "甲乙丙"
+    assert S.plain_text("甲\u3000\t乙\xa0\u2009丙\u200b丁") == "甲 乙 丙\u200b丁"   # zero width: no space
+
+
+def test_spaces_are_exactly_what_python_calls_whitespace_in_a_class_both_languages_read():
+    every = {chr(i) for i in range(0x110000) if chr(i).isspace()}
+    assert len(every) == 29
+    one = re.compile(f"[{S.RULES['spaces']}]")
+    assert {chr(i) for i in range(0x110000) if one.fullmatch(chr(i))} == every
+    assert S.RULES["spaces"].isascii()          # \uXXXX escapes: no control character in a page (Nu checker)
+
+
+# ── the indexes ────────────────────────────────────────────────────────────────────────────────────────────────────
+def test_site_index_carries_every_section_text_and_links_to_each_lesson():
+    data = S.search_index([ROPE, RESID])
+    assert data["scope"] == "site" and "all" not in data and data["rules"] == S.RULES
+    assert data["lessons"] == [["旋转位置编码", "rope/index.html"], ["残差连接", "residual/index.html"]]
+    assert data["sections"] == [
+        [0, "", "旋转位置编码", ""],                   # added: the lesson's title leads to its top
+        [0, "why", "为什么需要位置", "注意力本身不知道顺序，所以要加入位置编码。"],
+        [0, "rope", "RoPE 的做法", "RoPE 把向量按角度旋转；rope(x, θ) 与 LayerNorm 无关。"],
+        [1, "", "残差连接", "一节关于残差的课"],
+        [1, "depth", "深度与梯度", "没有残差时梯度 <b> 会消失 & 爆炸。 有残差时，梯度有一条捷径。"]]
+
+
+def test_a_lesson_page_reads_the_text_of_its_own_sections_from_the_page():
+    data = S.search_index([ROPE, RESID], here="rope", root="../")
     assert data["scope"] == "lesson" and data["all"] == "../index.html"
-    assert urls(S.search(data, "rope")) == ["#rope"]
-    assert urls(S.search(data, "旋转位置")) == ["#"]            # the lesson's title: the top of this page
-    site = index(ROPE, RESID)
-    assert site["scope"] == "site" and "all" not in site
-    assert urls(S.search(site, "残差连接")) == ["residual/index.html"]
-    assert urls(S.search(site, "残差")) == ["residual/index.html", "residual/index.html#depth"]
+    assert data["lessons"] == [["旋转位置编码", ""], ["残差连接", "../residual/index.html"]]
+    assert [s for s in data["sections"] if s[0] == 0] == [[0, "", "旋转位置编码", ""], [0, "why", "为什么需要位置", None],
+                                                          [0, "rope", "RoPE 的做法", None]]
+    assert [s[3] is not None for s in data["sections"] if s[0] == 1] == [True, True]   # other lessons: text
+    unmarked = {**ROPE, "sections": [{**s, "page": False} for s in ROPE["sections"]]}
+    assert [s[3] for s in S.search_index([unmarked], here="rope")["sections"]][1:] == [
+        "注意力本身不知道顺序，所以要加入位置编码。", "RoPE 把向量按角度旋转；rope(x, θ) 与 LayerNorm 无关。"]
 
 
 def test_lesson_entry_from_a_page_context():
@@ -115,66 +106,84 @@ def test_lesson_entry_from_a_page_context():
                "challenges": [{"id": "challenge-1", "number": 1, "title": "挑战题", "question": "<p>问题</p>",
                                "answer": "<p>秘密答案</p>"}],
                "sources": ["<a href='https://example.org'>来源</a>"]}
-    data = S.search_index([S.lesson_entry(context)])
+    entry = S.lesson_entry(context)
+    assert [s.get("page", False) for s in entry["sections"]] == [False, True, False, False]   # only sections
+    data = S.search_index([entry])
     assert [s[1:] for s in data["sections"]] == [["", "标题", "摘要文字 引言 目标一"], ["a", "第一节", "正文"],
                                                  ["challenge-1", "挑战 1 · 挑战题", "问题"],
                                                  ["sources", "参考资料", "来源"]]
-    assert S.search(data, "秘密") == []        # answers are not searchable
+    assert "秘密" not in json.dumps(data, ensure_ascii=False)       # answers are not searchable
+    own = S.search_index([entry], here="s", root="../")
+    assert [s[3] for s in own["sections"]] == ["摘要文字 引言 目标一", None, "问题", "来源"]
 
 
-def test_index_is_json_and_small():
-    """The index is the text once: its gzip size stays near the gzip size of the text itself."""
+# ── the course's index file ────────────────────────────────────────────────────────────────────────────────────────
+def test_the_course_index_is_a_script_the_index_page_loads_by_hash():
+    course = S.course_index([ROPE, RESID])
+    assert script_index(course.script) == {"v": S.VERSION, **{k: v for k, v in S.search_index([ROPE, RESID]).items()
+                                                               if k in ("lessons", "sections")}}
+    box = course.box
+    assert "lessons" not in box and "sections" not in box and box["scope"] == "site" and box["rules"] == S.RULES
+    digest = hashlib.sha256(course.script.encode("utf-8")).digest()
+    assert box["load"]["integrity"] == "sha256-" + base64.b64encode(digest).decode()
+    assert re.fullmatch(r"search-index\.js\?v=[A-Za-z0-9_-]{8}", box["load"]["src"])
+    assert S.csp_sources(box) == [f"'{box['load']['integrity']}'", "file:"]
+    assert S.csp_sources(S.search_index([ROPE], here="rope")) == []          # a lesson page loads nothing
+    assert S.course_index([ROPE], root="../").box["load"]["src"].startswith("../search-index.js?v=")
+    other = S.course_index([ROPE])
+    assert other.box["load"]["src"] != box["load"]["src"]      # another index, another address: no stale cache
+
+
+def test_index_script_cannot_close_a_script_element_or_break_a_line():
+    course = S.course_index([{"slug": "x", "title": "X", "sections": [
+        {"id": "s", "title": "S", "text": "</script><b>&amp; 行\u2028段\u2029"}]}])
+    assert not re.search("[<>&\u2028\u2029]", course.script)
+    assert script_index(course.script)["sections"][1][3] == "</script><b>&amp; 行 段"   # separators are spaces
+    assert S.index_script({"t": "行\u2028段"}) == 'lessonkit.searchIndex={"t":"行\\u2028段"};\n'
+
+
+def test_the_index_file_is_the_text_once():
+    """Its gzip size stays near the gzip size of the text itself; sizes() weighs it as a server sends it."""
     body = "".join(f"<p>第 {i} 段：残差连接让梯度有捷径，位置编码告诉模型顺序，LayerNorm 稳定数值。</p>" for i in range(200))
     lessons = [{"slug": f"l{k}", "title": f"第 {k} 课", "sections": [
         {"id": f"s{j}", "title": f"第 {j} 节", "html": body} for j in range(3)]} for k in range(5)]
-    data = S.search_index(lessons)
-    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    script = S.course_index(lessons).script
     text = "".join(S.plain_text(body) for _ in range(15)).encode()
-    assert json.loads(raw) == data
-    assert len(raw) < 1.02 * len(text)
-    assert len(gzip.compress(raw)) < 1.1 * len(gzip.compress(text)) + 200
+    raw, gz = S.sizes(script)
+    assert raw == len(script.encode("utf-8")) and gz == len(gzip.compress(script.encode("utf-8"), 9))
+    assert len(text) < raw < 1.02 * len(text)
+    assert gz < 1.1 * len(gzip.compress(text)) + 200
+    assert S.sizes("ab") == (2, len(gzip.compress(b"ab", 9)))
 
 
-@pytest.mark.parametrize("query", ["", "   ", "\u3000"])
-def test_empty_query_finds_nothing(query):
-    assert S.search(index(ROPE), query) == []
+# ── in the build ───────────────────────────────────────────────────────────────────────────────────────────────────
+LESSON_MD = """\
+## 第一节 {{#first}}
+
+第 {n} 课独有的句子：{words}。
+"""
 
 
-def test_a_lesson_page_reads_its_own_text_from_the_page():
-    data = index(ROPE, RESID, here="rope", root="../")
-    own = [s for s in data["sections"] if s[0] == 0]
-    assert [s[1] for s in own] == ["", "why", "rope"]
-    assert [s[3] for s in own] == ["", None, None]             # text of sections with an id: in the page already
-    assert [s[3] is not None for s in data["sections"] if s[0] == 1] == [True, True]
-    size = lambda data: len(json.dumps(data, ensure_ascii=False))  # noqa: E731
-    assert size(index(ROPE, here="rope")) < size(index(ROPE)) - len(S.plain_text(ROPE["sections"][1]["html"]))
-
-
-def test_index_json_cannot_close_its_script_element():
-    data = index({"slug": "x", "title": "X", "sections": [{"id": "s", "title": "S", "text": "</script><b>&amp;"}]})
-    text = S.index_json(data)
-    assert "<" not in text and ">" not in text and "&" not in text
-    assert json.loads(text) == data
-    raw, gz = S.index_sizes(data)
-    assert raw == len(text.encode("utf-8")) and gz == len(gzip.compress(text.encode("utf-8"), 9))
-
-
-def test_a_course_too_big_for_the_budget_is_searched_by_titles():
-    full = index(ROPE, RESID)
-    raw, gz = S.index_sizes(full)
-    assert S.search_index_within([ROPE, RESID], raw, gz) == full              # fits exactly
-    small = S.search_index_within([ROPE, RESID], raw - 1, gz)
-    assert small["titles_only"] is True and "titles_only" not in full
-    assert {s[3] for s in small["sections"]} == {""}
-    assert [s[1:3] for s in small["sections"]] == [s[1:3] for s in full["sections"] if s[2]]
-    assert urls(S.search(small, "rope")) == ["rope/index.html#rope"]          # a section title
-    assert S.search(small, "捷径") == []                                      # only in a section's text
-    assert S.index_sizes(small)[0] < raw
-
-
-def test_a_skipped_table_with_omitted_end_tags_does_not_swallow_what_follows():
-    """Figure data tables omit </td> and </tr> (valid HTML); the text after them is still read, the table is not."""
-    from lessonkit.features.search import plain_text
-    html = ('<p>前文</p><details class="figure-data"><summary>数据</summary><table><tr><th>x<td>1'
-            '<tr><th>y<td>2</table></details><p>后文</p>')
-    assert plain_text(html) == "前文 后文"
+@pytest.mark.parametrize("lessons", [1, 3])
+def test_the_build_writes_the_index_beside_the_pages_and_no_page_carries_it(make_lesson, run_build, lessons):
+    unique = ["甲乙丙丁戊", "己庚辛壬癸", "子丑寅卯辰"]
+    for n in range(lessons):
+        make_lesson(f"l{n}", md=LESSON_MD.format(n=n, words=unique[n]), py=None)
+    code, out_text, _, out = run_build()
+    assert code == 0
+    script = (out / "search-index.js").read_text(encoding="utf-8")
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert [s[3] for s in script_index(script)["sections"] if s[1] == "first"] == [
+        f"第 {n} 课独有的句子：{unique[n]}。" for n in range(lessons)]
+    assert not any(w in index for w in unique)             # the index page has the titles, not the text
+    box = json.loads(re.search(r'id="site-search-data">(.*?)</script>', index).group(1))
+    assert box["load"]["integrity"] == "sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    policy = re.search(r'Content-Security-Policy" content="([^"]+)"', index).group(1)
+    assert f"'{box['load']['integrity']}' file:;" in policy
+    for n in range(lessons):                               # a lesson page: its own text once, loading nothing
+        page = (out / f"l{n}" / "index.html").read_text(encoding="utf-8")
+        policy = re.search(r'Content-Security-Policy" content="([^"]+)"', page).group(1)
+        assert page.count(unique[n]) == 1 and "search-index.js" not in page and "file:" not in policy
+    kb = len(script.encode()) / 1024
+    assert re.search(rf"Search index\s+\| {kb:.1f} KB in search-index\.js, loaded when someone searches", out_text), \
+        out_text

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.commands.serve import Preview
+from lessonkit.commands.preview import Preview
 from lessonkit.support.paths import PROJECT
 from lessonkit.site import Options
 
@@ -225,8 +225,9 @@ def test_served_page_runs_the_reload_script_under_its_own_policy_and_build_never
     policy = re.search(r'Content-Security-Policy" content="([^"]*)"', page).group(1)
     directives = {d.split()[0]: d.split()[1:] for d in policy.split("; ")}
     scripts = re.findall(r"<script>(.*?)</script>", page, flags=re.S)
-    assert len(scripts) == 1 and "new EventSource('/__reload?build=" in scripts[0]  # one script, the hook in it
-    assert directives["script-src"] == [sha256_source(scripts[0])]
+    assert "new EventSource('/__reload?build=" in scripts[-1]    # the hook: the page's last script, its own
+    assert not any("__reload" in s for s in scripts[:-1])
+    assert directives["script-src"] == [sha256_source(s) for s in scripts]
     assert directives["connect-src"] == ["'self'"]
     for kept in ("default-src 'none'", "img-src data:", "base-uri 'none'", "form-action 'none'"):
         assert kept in policy
@@ -274,7 +275,7 @@ def test_new_serve_edit_build_as_a_new_author_would(tmp_path, run_build):
 def test_busy_port_is_a_usage_error(make_lesson, tmp_path, capsys, monkeypatch):
     make_lesson()
     # `serve` has no --cache-dir: its first build (before the port is tried) would fill the repository's cache
-    monkeypatch.setattr("lessonkit.commands.serve.PROJECT", tmp_path, raising=False)
+    monkeypatch.setattr("lessonkit.commands.preview.PROJECT", tmp_path, raising=False)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

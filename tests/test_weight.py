@@ -14,6 +14,15 @@ def test_path_data_loses_only_redundant_spaces():
     assert _compact_path(d) == "M44.5 27.36L77.5-27.36L0-1z"
 
 
+def test_lines_along_an_axis_become_horizontal_and_vertical_ones():
+    # a heatmap cell / a bar: right, down, left, back up to its start
+    assert _compact_path("M36.5 5.8L57.1 5.8L57.1 14.8L36.5 14.8L36.5 5.8") == "M36.5 5.8H57.1V14.8H36.5V5.8"
+    # after z the current point is the subpath's start (1, 2): a line to (1, 5) is vertical from there
+    assert _compact_path("M 1 2 C 3 4 5 6 7 8 L 7 9 L 1 9 z L 1 5") == "M1 2C3 4 5 6 7 8V9H1zV5"
+    # a relative command (matplotlib writes none): the path is kept as written
+    assert _compact_path("M 1 2 l 3 0") == "M1 2l3 0"
+
+
 def test_bare_groups_unwrap_and_attributed_groups_stay_balanced():
     svg = '<svg>\n<g>\n<g transform="translate(1 2)">\n<g>\n<text>a</text>\n</g>\n</g>\n</g>\n<path d="M0 0"/>\n</svg>'
     assert _unwrap_bare_groups(svg) == ('<svg>\n<g transform="translate(1 2)">\n<text>a</text>\n</g>\n'

@@ -1,6 +1,6 @@
 """The assemble stage: each page draft filled once — figures, their data tables, the page's code (the theme's base
-code plus exactly the components it mounted, and the dark palette of the colours its figures draw) and the
-Content-Security-Policy listing their hashes — then checked against that policy."""
+code plus exactly the components it mounted, each script its own `<script>`, and the dark palette of the colours its
+figures draw) and the Content-Security-Policy listing their hashes — then checked against that policy."""
 from __future__ import annotations
 
 import functools
@@ -10,10 +10,10 @@ import jinja2
 
 from ..draw.drawing import DrawnFigure, FigureKey
 from ..features import figdata
-from ..features.components import Components
+from ..features.components import Components, source_name
 from ..features.palette import palette_css
 from ..render.draft import CodeHole, FigureDataHole, FigureHole, PageDraft
-from ..render.templates import read_asset
+from ..render.templates import asset_path, read_asset
 from ..support import csp as content_security
 from ..support.errors import UsageError
 from ..support.messages import joined, msg
@@ -28,12 +28,14 @@ class Assembler:
                  figures: dict[FigureKey, DrawnFigure], preview_script: str | None = None):
         self.env, self.components, self.figures = env, components, figures
         self.base_js, self.base_css = read_asset(dirs, "lesson.js"), read_asset(dirs, "style.css")
+        self.base_name = source_name(asset_path(dirs, "lesson.js"), 4)
         self.preview_script = preview_script
         self._code = functools.lru_cache(maxsize=None)(self._page_code)
 
     def site(self, drafts: list[PageDraft]) -> dict[str, bytes]:
         """Every page, and `.nojekyll` for GitHub Pages."""
         pages = {draft.path: self.page(draft) for draft in drafts}
+        pages.update((path, text.encode("utf-8")) for draft in drafts for path, text in draft.files)
         pages[SitePaths.NOJEKYLL] = b""
         return pages
 
@@ -43,16 +45,17 @@ class Assembler:
             drawn = self.figures.get((hole.lesson, hole.name))
             if drawn is not None:
                 palette.update(drawn.palette)
-        js, css = self._code(draft.components, draft.lesson_folder)
+        scripts, css = self._code(draft.components, draft.lesson_folder)
         css = css + ("\n" + palette_css(palette).rstrip() if palette else "")
-        scripts = [js + "\n" + self.preview_script if self.preview_script else js]
-        policy = content_security.policy(scripts=scripts, styles=[css], connect_self=bool(self.preview_script))
-        code = {"script": scripts[0], "style": css, "policy": policy}
+        scripts += (self.preview_script,) if self.preview_script else ()
+        policy = content_security.policy(scripts=list(scripts), styles=[css], connect_self=bool(self.preview_script),
+                                         script_sources=draft.script_sources)
+        code = {"scripts": "\n".join(f"<script>{s}</script>" for s in scripts), "style": css, "policy": policy}
         text = "".join(self._fill(part, code) for part in draft.parts)
         return _checked(text, draft.template, policy)
 
-    def _page_code(self, kinds: tuple[str, ...], lesson_folder: Path | None) -> tuple[str, str]:
-        return self.components.page_code(kinds, self.base_js, self.base_css, lesson_folder)
+    def _page_code(self, kinds: tuple[str, ...], lesson_folder: Path | None) -> tuple[tuple[str, ...], str]:
+        return self.components.page_code(kinds, self.base_js, self.base_css, lesson_folder, self.base_name)
 
     def _fill(self, part, code: dict[str, str]) -> str:
         if isinstance(part, str):

@@ -5,11 +5,11 @@ The defaults suit a phone on a slow connection; a site may set its own in `conte
     budget: {page_kb: 250, gzip_kb: 60}      # KB = 1024 bytes
 
 A page over budget is a content error naming the page, its size and the budget; nothing is written.
-The course-wide search index on the index page is weighed apart (it grows with the course, and lives only there).
+Each page is weighed as it is; the course's search index is a file of its own (features/search.py INDEX_FILE) that
+the index page loads only when someone searches: no page carries it, the build summary reports its size.
 """
 from __future__ import annotations
 
-import re
 import zlib
 from pathlib import Path
 
@@ -17,24 +17,12 @@ from ..load.siteconfig import Budget
 from ..support.errors import ContentError, Problem
 from ..support.messages import joined, msg
 
-SEARCH_INDEX = re.compile(rb'<script type="application/json" id="site-search-data">.*?</script>', re.S)
-
 
 def page_sizes(pages: dict[str, bytes]) -> tuple[dict[str, int], dict[str, int]]:
     """Raw and gzip bytes of every page (gzip -9 as a web server would send it, within a few bytes)."""
     raw = {name: len(data) for name, data in pages.items()}
     gz = {name: len(_gzip(data)) for name, data in pages.items() if name.endswith(".html")}
     return raw, gz
-
-
-def without_search_index(pages: dict[str, bytes]) -> dict[str, bytes]:
-    """The pages as the budget weighs them: the index page without the course's search index."""
-    return {name: SEARCH_INDEX.sub(b"", data) if name == "index.html" else data for name, data in pages.items()}
-
-
-def search_index_size(pages: dict[str, bytes]) -> int:
-    found = SEARCH_INDEX.search(pages.get("index.html", b""))
-    return len(found.group(0)) if found else 0
 
 
 def _gzip(data: bytes) -> bytes:

@@ -38,8 +38,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_site(args: argparse.Namespace):
-    """Build as the options say; the build's report and the output folder (for commands that go on from there)."""
+def build_site(args: argparse.Namespace, figure_png: bool = False):
+    """Build as the options say; the build's report and the output folder (for commands that go on from there:
+    pdf, slides). `figure_png`: every lesson figure also as a PNG picture (for the slides)."""
     from ..site import Options, build
     from ..write.output import check_out_dir, recover_killed_build
 
@@ -48,7 +49,7 @@ def build_site(args: argparse.Namespace):
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
                            theme=args.theme, lesson=args.lesson,
                            cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs,
-                           strict=args.strict))
+                           strict=args.strict, figure_png=figure_png))
     print_warnings(report.warnings, args.say)
     return report, out
 
@@ -87,6 +88,7 @@ def report_theme(args: argparse.Namespace) -> str:
 def print_summary(report, out: Path, say) -> None:
     """One screen, like Hugo's: what was built, from where, how heavy and how fast (`say`: the command's voice,
     support.i18n.Speaker)."""
+    from ..features import search
 
     lessons = report.lessons
     html = sorted(name for name in report.sizes if name.endswith(".html"))
@@ -97,7 +99,8 @@ def print_summary(report, out: Path, say) -> None:
         (say("Figures cached"), f"{report.figures_cached}"),
         (say("Font"), report.font or say("none (no figures)")),
         (say("Bytes"), f"{sum(report.sizes.values()) / 1024:.1f} KB, gzip {sum(report.gzip_sizes.values()) / 1024:.1f} KB"),
-        (say("Search index"), say("{kb:.1f} KB in index.html (outside its budget)", kb=report.search_bytes / 1024)),
+        (say("Search index"), say("{kb:.1f} KB in {file}, loaded when someone searches", kb=report.search_bytes / 1024,
+                                  file=search.INDEX_FILE)),
     ]
     print(say("built {n} lesson(s) + index into {out}", n=len(lessons), out=out))
     for label, value in rows:

@@ -24,6 +24,7 @@ class DrawnFigure:
     svg: str
     data: dict               # what it plots (features.figdata.record)
     palette: dict[str, str]  # each colour it draws → its dark-mode counterpart (features.palette)
+    png: bytes | None = None  # the same figure as a picture, when the build asks for them (the slides)
 
 
 FigureKey = tuple[str, str]  # (lesson slug, figure name)
@@ -43,12 +44,15 @@ class Drawn:
     problems: list[Problem] = field(default_factory=list)
 
 
-def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None) -> "Drawing":
+def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None,
+                  png: bool = False) -> "Drawing":
     """Take every figure whose key is in the cache from there; start drawing the rest (across cores). matplotlib
-    is imported only when something must be drawn or the installed fonts changed."""
+    is imported only when something must be drawn or the installed fonts changed. `png`: the lessons' own figures
+    (not widgets' state figures) also as PNG pictures, drawn in the same run as their SVG and cached beside it."""
     todo = [job for lesson in computed for job in lesson.figure_jobs]
+    pictures = {(lesson.slug, name) for lesson in computed for name in lesson.registry.figures} if png else set()
     if not todo:
-        return Drawing(DrawStats(), Drawn(), [], cache)
+        return Drawing(DrawStats(), Drawn(), [], cache, set())
     font = cache.font()
     if font is None:
         font = _font_choice()
@@ -58,13 +62,15 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
     for job in todo:
         key = _key(engine, font, job) if cache.enabled else None
         saved = cache.get_figure(key) if key else None
-        if saved is None:
+        wants_png = (job.lesson, job.name) in pictures
+        picture = cache.get_png(key) if saved is not None and wants_png else None
+        if saved is None or (wants_png and picture is None):
             to_draw.append((job, key))
         else:
-            done.figures[(job.lesson, job.name)] = DrawnFigure(*saved)
+            done.figures[(job.lesson, job.name)] = DrawnFigure(*saved, png=picture)
             stats.cached += 1
     stats.drawn = len(to_draw)
-    drawing = Drawing(stats, done, to_draw, cache)
+    drawing = Drawing(stats, done, to_draw, cache, pictures)
     drawing.start(font.family, jobs)
     return drawing
 
@@ -92,8 +98,9 @@ class Drawing:
     (tests/test_cache.py)."""
 
     def __init__(self, stats: DrawStats, done: Drawn, to_draw: list[tuple[FigureJob, str | None]],
-                 cache: FigureCache):
+                 cache: FigureCache, pictures: set[FigureKey]):
         self.stats, self.done, self.to_draw, self.cache = stats, done, to_draw, cache
+        self.pictures = pictures  # the figures wanted as PNG too
         self.workers: list = []
         self.collector = None          # a thread reading the workers' results as they come (so no worker waits)
         self.results: list[tuple[int, tuple[str, Any]]] = []
@@ -109,7 +116,7 @@ class Drawing:
         if count > 1 and "fork" in multiprocessing.get_all_start_methods():
             context = multiprocessing.get_context("fork")
             todo, results = context.SimpleQueue(), context.SimpleQueue()
-            jobs_only = [job for job, _ in self.to_draw]
+            jobs_only = [(job, (job.lesson, job.name) in self.pictures) for job, _ in self.to_draw]
             self.workers = [context.Process(target=_worker, args=(jobs_only, font, todo, results), daemon=True)
                             for _ in range(count)]
             for worker in self.workers:
@@ -121,7 +128,8 @@ class Drawing:
             self.collector = threading.Thread(target=self._collect, args=(results, len(jobs_only)), daemon=True)
             self.collector.start()
         else:
-            self._store([(i, draw_job(job, font)) for i, (job, _) in enumerate(self.to_draw)])
+            self._store([(i, draw_job(job, font, (job.lesson, job.name) in self.pictures))
+                         for i, (job, _) in enumerate(self.to_draw)])
 
     def _collect(self, results, count: int) -> None:
         for _ in range(count):
@@ -152,6 +160,8 @@ class Drawing:
             self.done.figures[(job.lesson, job.name)] = result
             if key:
                 self.cache.put_figure(key, result.svg, result.data, result.palette)
+                if result.png is not None:
+                    self.cache.put_png(key, result.png)
 
     def _close(self) -> None:
         for worker in self.workers:
@@ -174,25 +184,26 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _worker(jobs: list[FigureJob], font: str, todo, results) -> None:
-    """A forked process: draw the jobs whose index arrives until None does."""
+def _worker(jobs: list[tuple[FigureJob, bool]], font: str, todo, results) -> None:
+    """A forked process: draw the jobs (each with: also as PNG?) whose index arrives until None does."""
     for index in iter(todo.get, None):
+        job, png = jobs[index]
         try:
-            results.put((index, draw_job(jobs[index], font)))
+            results.put((index, draw_job(job, font, png)))
         except BaseException:  # our bug: its traceback goes to the parent, which raises it
             results.put((index, ("bug", traceback.format_exc())))
 
 
-def draw_job(job: FigureJob, font: str) -> tuple[str, Any]:
+def draw_job(job: FigureJob, font: str, png: bool = False) -> tuple[str, Any]:
     """("figure", DrawnFigure) or ("problems", [Problem…]): the author's errors travel back as data."""
     from ..features.palette import dark_palette, figure_colors
-    from .figures import draw_figure
+    from .figures import draw_figure_files
 
     try:
         args = copy.deepcopy(list(job.args))  # a figure may not change values
         kwargs = copy.deepcopy(job.kwargs)
         func = job.func if not kwargs else (lambda plt, *a: job.func(plt, *a, **kwargs))
-        svg, data = draw_figure(job.name, func, args, font, job.path, job.line)
+        svg, data, picture = draw_figure_files(job.name, func, args, font, job.path, job.line, png=png)
     except ContentError as err:
         return "problems", err.problems
-    return "figure", DrawnFigure(svg, data, dark_palette(figure_colors(svg)))
+    return "figure", DrawnFigure(svg, data, dark_palette(figure_colors(svg)), picture)

@@ -102,9 +102,17 @@ def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int 
 
 def draw_figure(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> tuple[str, dict]:
     """Run one figure function: its SVG (ids unique for `name`) and the numbers it plots (lessonkit.figdata)."""
+    svg, data, _ = draw_figure_files(name, func, args, font, path, line)
+    return svg, data
+
+
+def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, line: int | None,
+                      png: bool = False) -> tuple[str, dict, bytes | None]:
+    """draw_figure, and with `png` the same figure as a PNG picture (draw/raster.py) from the same run."""
     import matplotlib
 
     from ..features import figdata
+    from .raster import figure_png
 
     with matplotlib.rc_context(style(font)), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -123,12 +131,13 @@ def draw_figure(name: str, func, args: list[Any], font: str, path: Path, line: i
         fig.draw_without_rendering()  # lay out once (constrained layout): tick labels are known from here on
         data = figdata.record(fig)    # before the panels are cut out (that hides axes in turn)
         svg = _figure_markup(fig, name)
+        picture = figure_png(fig) if png else None
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
     if glyphs:
         raise ContentError([Problem(path, line, msg("figure `{name}`: {warning}", name=name, warning=g),
                                     msg("text the font {font} can draw", font=font))
                             for g in glyphs])
-    return svg, data
+    return svg, data, picture
 
 
 def _figure_markup(fig, name: str) -> str:
@@ -154,6 +163,8 @@ def _figure_markup(fig, name: str) -> str:
             ax.set_visible(visible[ax] and ax in group)
         box = _crop(fig, [ax.get_tightbbox(renderer) for ax in group])
         parts.append(clean_svg(_save(fig, box), f"{name}-{i}", sized=True, css_class="figure-panel"))
+    for artist in [*fig.axes, *extras]:  # the whole figure again (draw_figure_files may save it once more)
+        artist.set_visible(visible.get(artist, True))
     return title + '<div class="figure-panels">\n' + "\n".join(parts) + "\n</div>"
 
 

@@ -4,15 +4,17 @@ Two kinds, kept apart in the theme: widget kinds an author places (`{{< widget N
 in `widgets/<kind>/` — found, first match wins, in the lesson's own folder (`content/<slug>/widgets/<kind>/`), the
 selected theme, then `themes/default/`; and the page's own components that the engine or a page template places
 (search, self-checks, glossary terms, toggles, projector, colour mode, course navigation), in
-`themes/<theme>/components/<name>/`, then `themes/default/components/<name>/`. A page inlines the theme's base code (assets/lesson.js, assets/style.css) plus the JS and CSS of
-exactly the kinds it uses — any element with `data-widget="KIND"` — in sorted kind order, and its
-Content-Security-Policy lists the hashes of exactly that code.
+`themes/<theme>/components/<name>/`, then `themes/default/components/<name>/`. A page inlines the theme's base code
+(assets/lesson.js, assets/style.css) plus the JS and CSS of exactly the kinds it uses — any element with
+`data-widget="KIND"` — in sorted kind order, each script its own `<script>`, and its Content-Security-Policy lists
+the hashes of exactly that code. Each script is checked at build time (features/scriptcheck.py).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 from ..support.errors import UsageError
 from ..support.messages import msg
@@ -28,6 +30,10 @@ class Component:
     @property
     def template(self) -> Path:
         return self.folder / "widget.html"
+
+    def source_name(self, name: str) -> str:
+        """`content/<slug>/widgets/<kind>/<name>` or `themes/<theme>/components/<kind>/<name>`."""
+        return source_name(self.folder / name, 5)
 
     def asset(self, name: str) -> str:
         path = self.folder / name
@@ -63,27 +69,48 @@ class Components:
         """Widget kinds first (a lesson may bring its own), then the page components."""
         return self._widget_roots(lesson_folder) + [(d / "components", False) for d in self.theme_dirs]
 
-    def page_code(self, kinds: tuple[str, ...], base_js: str, base_css: str,
-                  lesson_folder: Path | None) -> tuple[str, str]:
-        """The page's one inline script and one inline style (without its figures' palette): the theme's base code
-        plus the code of exactly these kinds, in sorted order."""
-        js, css = [base_js], [base_css]
+    def used(self, pages: Iterable[tuple[tuple[str, ...], Path | None]]) -> set[Component]:
+        """The components pages mount, given each page's kinds and lesson folder (a kind without a component is
+        reported when its page's code is assembled)."""
+        found = (self.find(kind, folder) for kinds, folder in pages for kind in kinds)
+        return {c for c in found if c is not None}
+
+    def page_code(self, kinds: tuple[str, ...], base_js: str, base_css: str, lesson_folder: Path | None,
+                  base_name: str = "") -> tuple[tuple[str, ...], str]:
+        """The page's inline scripts and its one inline style (without its figures' palette): the theme's base code
+        first, then the code of exactly these kinds, in sorted order. Each script is its own `<script>`, so one that
+        fails to parse or throws stops only itself, and ends with `//# sourceURL=` naming its file (devtools and
+        error stacks show `…/widgets/<kind>/widget.js` and its own lines)."""
+        scripts, css = [with_source_url(lean_js(base_js), base_name)], [base_css]
         for kind in sorted(kinds):
             component = self.find(kind, lesson_folder)
             if component is None:
                 raise UsageError(msg("a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ or "
                                      "components/{kind}/ exists (searched: {dirs})", kind=kind,
                                      dirs=", ".join(str(f) for f, _ in self._roots(lesson_folder))))
-            js.append(component.asset("widget.js"))
+            js = lean_js(component.asset("widget.js"))
+            if js.strip():
+                scripts.append(with_source_url(js, component.source_name("widget.js")))
             css.append(component.asset("widget.css"))
-        return lean_js("\n".join(filter(None, js))), lean_css("\n".join(filter(None, css)))
+        return tuple(scripts), lean_css("\n".join(filter(None, css)))
+
+
+def source_name(path: Path, parts: int) -> str:
+    """A script's name for devtools and error stacks: the last `parts` parts of its path (`content/<slug>/widgets/
+    <kind>/widget.js`, `themes/default/assets/lesson.js`), never the machine's absolute path."""
+    return "/".join(path.parts[-parts:])
+
+
+def with_source_url(js: str, name: str) -> str:
+    return js + f"\n//# sourceURL={name}" if name else js
 
 
 def lean_js(code: str) -> str:
-    """The code without its indentation, blank lines and whole-line `//` comments: a tenth of a page's weight
-    for nothing a browser reads. (Nothing cleverer: lines are never joined, strings never touched.)"""
-    lines = (line.strip() for line in code.splitlines())
-    return "\n".join(line for line in lines if line and not line.startswith("//"))
+    """The code without its indentation and whole-line `//` comments: a tenth of a page's weight for nothing a
+    browser reads. Every line keeps its number (a removed line leaves an empty one), so an error names the line of
+    the file the author edits. (Nothing cleverer: lines are never joined, strings never touched.)"""
+    lines = (line.strip() for line in code.rstrip().splitlines())
+    return "\n".join("" if line.startswith("//") else line for line in lines)
 
 
 def lean_css(css: str) -> str:

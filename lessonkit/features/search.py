@@ -1,48 +1,73 @@
-"""Offline full-text search: the index the `search` component (themes/default/components/search/) reads in the page.
+"""Offline full-text search: what the `search` component (themes/default/components/search/) searches, made here.
 
-No server, no fetch: the build writes the index into the page as JSON (`<script type="application/json">`), and the
-component's widget.js scans it as one types. Chinese has no spaces between words, so there are no words to index:
-a query matches wherever its characters occur, like `in` on a string («置编» finds «位置编码»). A linear scan of the
-section texts is fast enough (a 50-lesson course is well under a megabyte of text; see benchmarks/search_bench.py),
-so the index is just the plain text of each section — no n-gram table to ship.
+No server, no fetch. Chinese has no spaces between words, so there are no words to index: a query matches wherever
+its characters occur, like `in` on a string («置编» finds «位置编码»). A linear scan of the section texts is fast
+enough (see benchmarks/search_bench.py), so the index is just the plain text of each section.
 
-Folding (the same in Python and JS, one UTF-16 unit / BMP character at a time so positions never move): NFKC
-(full-width Ｒｏｐｅ → Rope, ﬁ stays when it would grow) then lower case. A character whose folded form would not be
-exactly one character is kept as it is. Whitespace runs become one space. The text shipped is the original (folded
-only for comparison), so snippets show what the page shows.
+Each rule is written once:
+- **What counts as text** (RULES: skipped tags, classes and attributes, the tags that break words, what is a space:
+  a regular expression character class, the one syntax Python and JS share)
+  is defined here. plain_text() applies it to rendered HTML for the index; the same dict travels in the
+  component's data (`rules`) to widget.js, whose reader of a lesson page's own sections applies it to the page.
+- **Folding, ranking, snippets** exist only in widget.js. Folding (one UTF-16 unit at a time so positions never
+  move: NFKC, then lower case, a unit whose fold would not be one unit kept as it is, a space of RULES → " ") has
+  to run in the browser anyway — the query is typed there and a lesson page's text is read there — and nothing in
+  Python compares text, so Python ships the original text and never folds: there is no second copy to drift.
+  Tests and the benchmark drive the shipped widget.js in Chromium.
 
-Where the index lives (measured by benchmarks/search_bench.py): the whole course only on the index page; a lesson
-page searches its own sections, whose text it already shows (the index there lists their ids and titles; the
-component reads the text from the page with the same rules as plain_text), and links «在全部课程中搜索» to
-`../index.html?q=…`. A course's text costs ~2.3 bytes per character raw, so the whole text fits the default page
-budget (150 KiB raw, 40 KiB gzip) only for a handful of lessons: search_index_within() falls back to lesson and
-section titles (the page says so) when the text does not fit the room the budget leaves.
+Where the index lives:
+- **The course** (the index page's search): one script at the site root, INDEX_FILE, setting
+  `lessonkit.searchIndex`. The index page carries only a few hundred bytes (where the file is, its integrity
+  hash); the component adds `<script src>` for the file the first time someone types (or arrives with `?q=`), so
+  the page weighs the same at 2 lessons or 200 and a reader who never searches never loads it. A script, not JSON
+  fetched, because file:// allows a relative script but no fetch. Under the page's policy the script is allowed by
+  its hash, which a browser matches against the `integrity` the component gives it, over http(s); from disk a
+  browser cannot check integrity (Subresource Integrity needs CORS, which file:// lacks), so the component leaves
+  it off there and the policy also allows `file:` (which matches nothing on a page served over http).
+  course_index() returns the file and the component's data; csp_sources() what that page's policy must add.
+- **A lesson page** searches its own sections, whose text it already shows: its data lists their ids and titles
+  with text null, and the component reads each one's text from the element with that id (minus the heading that
+  labels it, `aria-labelledby`: that is the section's title) by RULES. The lesson's head (summary, intro,
+  objectives, question), its challenges' questions (the page shows answers and self-checks there too) and its
+  sources are shipped as text (short). It links «在全部课程中搜索» to `../index.html?q=…`.
 
-    entries = [lesson_entry(context) for context in contexts]
-    data = search_index_within(entries, raw_room, gzip_room)                        # index page
-    data = search_index([lesson_entry(context)], here=context["slug"], root="../")    # that lesson's page
+    entries = [lesson_entry(context, ui) for context in contexts]
+    course = course_index(entries)            # index page: data course.box, file INDEX_FILE = course.script,
+    sources = csp_sources(course.box)         #   its policy's script-src + sources
+    data = search_index([entries[i]], here=entries[i]["slug"], root="../")     # that lesson's page
 """
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import re
-import unicodedata
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any, Iterable, Mapping
 
-VERSION = 1
-SNIPPET_BEFORE = 24          # characters of context before the first match …
-SNIPPET_LENGTH = 90          # … and the whole snippet's length (the JS uses the same numbers, from the data)
+from ..support.paths import SitePaths
+
+VERSION = 2
+INDEX_FILE = SitePaths.SEARCH_INDEX  # the course's index, at the site root
+SNIPPET_BEFORE = 24              # characters of context before the first match …
+SNIPPET_LENGTH = 90              # … and the whole snippet's length (the JS reads them from the data)
 MAX_RESULTS = 30
 
-# ── plain text from rendered HTML ───────────────────────────────────────────────────────────────────────────────────
+# ── what counts as text: the rules plain_text applies here and widget.js applies to a lesson page ─────────────────
+SKIPPED_TAGS = ("annotation", "button", "noscript", "script", "style", "svg", "template")
+SKIPPED_CLASSES = ("answer", "figure-data", "print-only", "sec-num", "vh")  # figure-data: plotted numbers and their
+                                                                          # CSV links, not prose
+SKIPPED_ATTRIBUTES = {"aria-hidden": "true", "hidden": None}             # name → value (None: any value)
+BREAKS = ("article", "blockquote", "br", "dd", "div", "dt", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5",
+          "h6", "header", "li", "ol", "p", "pre", "section", "summary", "table", "td", "th", "tr", "ul")
+SPACES = (r"\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000")  # what
+# str.isspace() calls a space, as the inside of a regular expression's [character class] both Python and JS read
+RULES = {"skip_tags": list(SKIPPED_TAGS), "skip_classes": list(SKIPPED_CLASSES),
+         "skip_attributes": dict(SKIPPED_ATTRIBUTES), "breaks": list(BREAKS), "spaces": SPACES}
+
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-SKIPPED_TAGS = {"script", "style", "svg", "template", "noscript", "button", "annotation"}
-SKIPPED_CLASSES = {"print-only", "vh", "sec-num", "answer", "figure-data"}  # figure-data: the plotted numbers, not prose
-BREAKS = {"p", "div", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "br", "tr", "td", "th", "table",
-          "figcaption", "figure", "section", "article", "blockquote", "pre", "dt", "dd", "summary", "header"}
-SPACE = re.compile(r"\s+")
+SPACE_RUN = re.compile(f"[{SPACES}]+")
 
 
 class _Text(HTMLParser):
@@ -54,34 +79,31 @@ class _Text(HTMLParser):
         self.skip = 0            # depth inside a skipped element, counting only tags of its name: end tags of
         self.skip_tag = ""       # cells and rows may be omitted inside it (figure data tables omit them)
 
-    def _skipped(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+    @staticmethod
+    def _skipped(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         a = dict(attrs)
-        classes = set((a.get("class") or "").split())
-        return tag in SKIPPED_TAGS or bool(classes & SKIPPED_CLASSES) or a.get("aria-hidden") == "true" \
-            or "hidden" in a
+        classes = (a.get("class") or "").split()
+        return tag in SKIPPED_TAGS or any(c in SKIPPED_CLASSES for c in classes) or any(
+            name in a and (value is None or a[name] == value) for name, value in SKIPPED_ATTRIBUTES.items())
 
     def handle_starttag(self, tag, attrs):
-        if tag in VOID:
-            if tag == "br" and not self.skip:
-                self.parts.append(" ")
-            return
         if self.skip:
-            self.skip += tag == self.skip_tag
+            self.skip += tag == self.skip_tag and tag not in VOID
         elif self._skipped(tag, attrs):
-            self.skip, self.skip_tag = 1, tag
+            if tag not in VOID:
+                self.skip, self.skip_tag = 1, tag
         elif tag in BREAKS:
             self.parts.append(" ")
 
     def handle_startendtag(self, tag, attrs):
-        if tag == "br" and not self.skip:
+        """`<br/>`: a break; `<x/>` otherwise an empty element (as SVG and MathML write them)."""
+        if not self.skip and tag in BREAKS and not self._skipped(tag, attrs):
             self.parts.append(" ")
 
     def handle_endtag(self, tag):
-        if tag in VOID:
-            return
         if self.skip:
             self.skip -= tag == self.skip_tag
-        elif tag in BREAKS:
+        elif tag in BREAKS and tag not in VOID:
             self.parts.append(" ")
 
     def handle_data(self, data):
@@ -90,51 +112,24 @@ class _Text(HTMLParser):
 
 
 def plain_text(html: str) -> str:
-    """The visible text of rendered HTML on one line (whitespace runs → one space)."""
+    """The visible text of rendered HTML on one line (runs of SPACES → one space)."""
     reader = _Text()
     reader.feed(html)
     reader.close()
-    return SPACE.sub(" ", "".join(reader.parts)).strip()
+    return collapse("".join(reader.parts))
 
 
-# ── folding ─────────────────────────────────────────────────────────────────────────────────────────────────────────
-def _fold_char(c: str) -> str:
-    if ord(c) > 0xFFFF:                      # JS sees two surrogates and leaves them alone: so do we
-        return c
-    k = unicodedata.normalize("NFKC", c).lower()
-    return k if len(k) == 1 and ord(k) <= 0xFFFF else c
-
-
-_FOLD = {}
-
-
-def fold(text: str) -> str:
-    """Text for comparison, exactly as long as `text` (position i folds character i)."""
-    out = []
-    for c in text:
-        k = _FOLD.get(c)
-        if k is None:
-            k = _FOLD[c] = SPACE.sub(" ", _fold_char(c))
-        out.append(k)
-    return "".join(out)
-
-
-def terms(query: str) -> list[str]:
-    """The folded query split at whitespace, longest first, duplicates and terms inside others dropped."""
-    words = sorted(set(fold(SPACE.sub(" ", query)).split()), key=lambda w: (-len(w), w))
-    kept: list[str] = []
-    for w in words:
-        if not any(w in k for k in kept):
-            kept.append(w)
-    return kept
+def collapse(text: str) -> str:
+    return SPACE_RUN.sub(" ", text).strip(" ")
 
 
 # ── the index ───────────────────────────────────────────────────────────────────────────────────────────────────────
 def lesson_entry(context: Mapping[str, Any], ui=None) -> dict:
-    """{slug, title, sections} for search_index from the context lesson.html renders (site.lesson_context): the
-    lesson's head (summary, intro, objectives, question) as a section without id (linking to the page's top), each
-    section, each challenge's question (not its answer), the sources. `ui`: the UI strings naming challenges and
-    sources (default: the default theme's, in the default language)."""
+    """{slug, title, sections} for search_index from the context lesson.html renders (render.pages.lesson_context):
+    the lesson's head (summary, intro, objectives, question) as a section without id (linking to the page's top),
+    each section (`page`: its element on the lesson page holds its heading and exactly this html, so that page
+    reads its text there), each challenge's question (not its answer), the sources. `ui`: the UI strings naming
+    challenges and sources (default: the default theme's, in the default language)."""
     if ui is None:
         from ..support.i18n import DEFAULT, load_ui
         from ..support.paths import PROJECT
@@ -142,7 +137,8 @@ def lesson_entry(context: Mapping[str, Any], ui=None) -> dict:
     head = " ".join([context.get("summary") or "", context.get("intro") or "",
                      *[f"<li>{o}</li>" for o in context.get("objectives") or []], context.get("question") or ""])
     sections = [{"id": "", "title": context.get("title") or "", "html": head}]
-    sections += [{"id": s["id"], "title": s["title"], "html": s["body"]} for s in context.get("sections") or []]
+    sections += [{"id": s["id"], "title": s["title"], "html": s["body"], "page": True}
+                 for s in context.get("sections") or []]
     sections += [{"id": c["id"], "title": f"{ui.challenge} {c['number']} · {c.get('title') or ''}", "html": c.get("question")}
                  for c in context.get("challenges") or []]
     if context.get("sources"):
@@ -152,21 +148,20 @@ def lesson_entry(context: Mapping[str, Any], ui=None) -> dict:
 
 
 def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, root: str = "",
-                 all_url: str | None = None, from_page: bool | None = None, text: bool = True) -> dict:
-    """The data of a `search` component.
+                 all_url: str | None = None, from_page: bool | None = None) -> dict:
+    """The data of a `search` component that carries its sections.
 
-    lessons: [{slug, title, url? (default "SLUG/index.html"), sections: [{id, title, text | html}]}] — title and
-    html are rendered HTML (tags dropped), text is plain; a section with id "" stands for the page's top (added,
-    titled with the lesson's title, when there is none).
+    lessons: [{slug, title, url? (default "SLUG/index.html"), sections: [{id, title, text | html, page?}]}] —
+    title and html are rendered HTML (tags dropped), text is plain; a section with id "" stands for the page's top
+    (added, titled with the lesson's title, when there is none).
     here: the slug of the lesson whose page this is (its links become "#id"; the component then searches this
     page and offers the whole course at all_url, default ROOT + "index.html"). root: the way from this page to
     the site's root ("" on the index page, "../" on a lesson page). from_page (default: when `here` is given): the
-    text of this page's own sections that have an id is not copied into the index (null instead): the component
-    reads it from the element with that id in the page, which already carries it — a lesson page's index then
-    weighs a few hundred bytes instead of its whole text again. text=False: titles only (lesson and section
-    titles, no section text: "titles_only": true), for a course whose text does not fit the page budget.
+    text of this page's own sections marked `page` is not copied into the index (null instead): the component
+    reads it from the element with that id, which already carries it — a lesson page's index then weighs a few
+    hundred bytes instead of its whole text again.
 
-    Result (JSON-able): {"v", "scope": "site"|"lesson", "all"?, "before", "length", "max",
+    Result (JSON-able): {"v", "scope": "site"|"lesson", "all"?, "before", "length", "max", "rules",
     "lessons": [[title, url]], "sections": [[lesson index, id, title, text | null]]}, urls relative to this page.
     """
     if from_page is None:
@@ -182,20 +177,47 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
         if not any(not s.get("id") for s in sections):      # the lesson's title leads to its top
             sections.insert(0, {"id": "", "title": lesson.get("title") or slug, "text": ""})
         for s in sections:
-            body = s["text"] if s.get("text") is not None else plain_text(s.get("html") or "")
-            body = SPACE.sub(" ", body).strip() if text else ""
             title = plain_text(s.get("title") or "")
-            if from_page and slug == here and s.get("id"):
+            if from_page and slug == here and s.get("id") and s.get("page"):
                 out_sections.append([n, s["id"], title, None])
-            elif body or title:
+                continue
+            body = collapse(s["text"]) if s.get("text") is not None else plain_text(s.get("html") or "")
+            if body or title:
                 out_sections.append([n, s.get("id") or "", title, body])
     data = {"v": VERSION, "scope": "lesson" if here else "site", "before": SNIPPET_BEFORE,
-            "length": SNIPPET_LENGTH, "max": MAX_RESULTS, "lessons": out_lessons, "sections": out_sections}
+            "length": SNIPPET_LENGTH, "max": MAX_RESULTS, "rules": RULES, "lessons": out_lessons,
+            "sections": out_sections}
     if here:
         data["all"] = all_url or root + "index.html"
-    if not text:
-        data["titles_only"] = True
     return data
+
+
+# ── the course's index, in its own file ─────────────────────────────────────────────────────────────────────────────
+@dataclass(frozen=True)
+class CourseIndex:
+    script: str          # the text of INDEX_FILE
+    box: dict            # the data of the component on the page that loads it
+
+
+def course_index(lessons: Iterable[Mapping[str, Any]], root: str = "") -> CourseIndex:
+    """The whole course's index as INDEX_FILE, and the data of a search component that loads it when someone
+    searches: search_index's data without lessons and sections, plus `load` {src, integrity} (src: ROOT +
+    INDEX_FILE + `?v=` part of its hash, so a browser never pairs a page with a cached older file)."""
+    data = search_index(lessons)
+    script = index_script({"v": data["v"], "lessons": data.pop("lessons"), "sections": data.pop("sections")})
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    version = base64.urlsafe_b64encode(digest[:6]).decode("ascii")
+    data["load"] = {"src": f"{root}{INDEX_FILE}?v={version}",
+                    "integrity": "sha256-" + base64.b64encode(digest).decode("ascii")}
+    return CourseIndex(script, data)
+
+
+def csp_sources(data: Mapping[str, Any]) -> list[str]:
+    """What the script-src of the page carrying a component with `data` adds: for the index it loads, its hash
+    (matched with the integrity the component sets over http) and `file:` (from disk, where integrity cannot be
+    checked); nothing for a component that carries its sections."""
+    load = data.get("load")
+    return [f"'{load['integrity']}'", "file:"] if load else []
 
 
 def index_json(data: Mapping[str, Any]) -> str:
@@ -205,90 +227,14 @@ def index_json(data: Mapping[str, Any]) -> str:
     return json_for_script(data)
 
 
-def index_sizes(data: Mapping[str, Any]) -> tuple[int, int]:
-    """(raw bytes, gzip -9 bytes) of index_json(data): what it adds to a page, near enough (gzip is not additive
-    to the byte, but the text of other lessons shares little with the page around it)."""
-    raw = index_json(data).encode("utf-8")
+def index_script(index: Mapping[str, Any]) -> str:
+    """INDEX_FILE's text: a script setting lessonkit.searchIndex to `index` (JSON is a JavaScript expression; the
+    line and paragraph separators escaped for engines older than ES2019)."""
+    body = index_json(index).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return f"lessonkit.searchIndex={body};\n"
+
+
+def sizes(text: str) -> tuple[int, int]:
+    """(raw bytes, gzip -9 bytes) of a text as a server would send it."""
+    raw = text.encode("utf-8")
     return len(raw), len(gzip.compress(raw, 9))
-
-
-def search_index_within(lessons: Iterable[Mapping[str, Any]], raw_room: int, gzip_room: int, **kw) -> dict:
-    """The whole course's index with text if it fits raw_room and gzip_room bytes (what the page budget leaves
-    on the page that carries it), else titles only (see README of the component / the report)."""
-    lessons = list(lessons)
-    full = search_index(lessons, **kw)
-    raw, gz = index_sizes(full)
-    if raw <= raw_room and gz <= gzip_room:
-        return full
-    return search_index(lessons, text=False, **kw)
-
-
-# ── the search itself (the reference the JS follows; used by tests and the benchmark) ─────────────────────────────
-@dataclass
-class Hit:
-    lesson: str                         # lesson title
-    section: str                        # section title
-    url: str                            # url + "#" + id (or url alone for the top)
-    title_marks: list[tuple[int, int]]  # (start, end) of matches in the section title
-    snippet: str                        # a window of the text, "…" added where cut
-    marks: list[tuple[int, int]]        # (start, end) of matches in snippet (… not counted)
-    cut_before: bool
-    cut_after: bool
-    score: int
-
-
-def _find_all(hay: str, needle: str) -> list[int]:
-    found, i = [], hay.find(needle)
-    while i >= 0:
-        found.append(i)
-        i = hay.find(needle, i + len(needle))
-    return found
-
-
-def _ranges(hay: str, words: list[str]) -> list[tuple[int, int]]:
-    """Matches of every word, sorted, overlapping ones merged."""
-    spans = sorted((i, i + len(w)) for w in words for i in _find_all(hay, w))
-    merged: list[list[int]] = []
-    for a, b in spans:
-        if merged and a <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], b)
-        else:
-            merged.append([a, b])
-    return [(a, b) for a, b in merged]
-
-
-def link(data: Mapping[str, Any], lesson: int, section_id: str) -> str:
-    url = data["lessons"][lesson][1]
-    if section_id:
-        return f"{url}#{section_id}"
-    return url or "#"
-
-
-def search(data: Mapping[str, Any], query: str) -> list[Hit]:
-    """Every section where each query term occurs (in its text or its title; a lesson's title is the title of its
-    top), best first: more terms in the section title, then more matches, then reading order."""
-    words = terms(query)
-    if not words:
-        return []
-    hits = []
-    for order, (li, sid, title, text) in enumerate(data["sections"]):
-        text = text or ""                     # null: the page's own text, which only the browser has
-        lesson_title = data["lessons"][li][0]
-        ft, fx = fold(title), fold(text)
-        if not all(w in ft or w in fx for w in words):
-            continue
-        in_title = sum(w in ft for w in words)
-        marks = _ranges(fx, words)
-        start = 0
-        if marks:
-            first = marks[0][0]
-            start = max(0, first - data["before"])
-            end = min(len(text), start + data["length"])
-            start = max(0, min(start, end - data["length"]))
-        end = min(len(text), start + data["length"])
-        inside = [(max(a, start) - start, min(b, end) - start) for a, b in marks if a < end and b > start]
-        count = len(marks) + sum(len(_find_all(ft, w)) for w in words)
-        hits.append((-in_title, -count, order, Hit(lesson_title, title, link(data, li, sid), _ranges(ft, words),
-                                                     text[start:end], inside, start > 0, end < len(text), count)))
-    hits.sort(key=lambda h: h[:3])
-    return [h[3] for h in hits]

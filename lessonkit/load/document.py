@@ -8,7 +8,7 @@ Block kinds:
   text        ordinary Markdown lines, handed to Python-Markdown (after our inline syntax is swapped for tokens)
   fence       a fenced code block (``` or ~~~, CommonMark rules: closed by the same character, at least as many)
   directive   `{{< kind name [args] >}}` alone on a line: figure, widget, table …
-  container   `::: kind title` … `:::`, nested blocks inside (callouts, cards, toggles and their states)
+  container   `::: kind title` … `:::`, nested blocks inside (callouts, cards, toggles and their states, speaker notes)
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ FENCE_OPEN = re.compile(r"^ {0,3}(?P<marker>`{3,}|~{3,})(?P<info>.*)$")
 DIRECTIVE = re.compile(r"^\{\{<\s*(?P<kind>\w+)\s+(?P<name>[\w-]+)(?P<args>(?:\s+[^\s>]+)*)\s*>\}\}\s*$")
 CONTAINER_OPEN = re.compile(r"^:::\s*(?P<kind>[\w-]+)(?:\s+(?P<title>.*?))?\s*$")
 CONTAINER_CLOSE = re.compile(r"^:::\s*$")
-CONTAINER_KINDS = ("note", "tip", "warning", "info", "cards", "card", "toggle", "state")
+CONTAINER_KINDS = ("note", "tip", "warning", "info", "cards", "card", "toggle", "state", "notes")
 
 
 @dataclass

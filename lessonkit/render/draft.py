@@ -1,7 +1,8 @@
 """Page drafts: what the render stage hands to assembly. A draft is finished HTML text with typed holes for what is
 not known yet when the page is rendered — a figure still being drawn, the numbers it plots, and the page's own code
-(its one inline script and style, and the Content-Security-Policy listing their hashes), which depends on the
-components the page mounted and the colours its figures draw.
+(its inline scripts — the base code, then one `<script>` element per component —, its one inline style, and the
+Content-Security-Policy listing their hashes), which depends on the components the page mounted and the colours its
+figures draw.
 
 Templates receive holes as objects and print them like any value (`{{ figure.svg }}`, `{{ assets.css | safe }}`):
 each prints a marker unique to this build, and `Holes.draft()` splits the rendered text at the markers right away,
@@ -35,11 +36,11 @@ class FigureDataHole:
 
 @dataclass(frozen=True)
 class CodeHole:
-    what: str           # "script" | "style" | "policy"
+    what: str           # "scripts" (the page's <script> elements) | "style" (one style's text) | "policy"
 
 
 Hole = Union[FigureHole, FigureDataHole, CodeHole]
-SCRIPT, STYLE, POLICY = CodeHole("script"), CodeHole("style"), CodeHole("policy")
+SCRIPTS, STYLE, POLICY = CodeHole("scripts"), CodeHole("style"), CodeHole("policy")
 WIDGET_ATTRIBUTE = re.compile(r'\sdata-widget="([\w-]+)"')
 
 
@@ -50,7 +51,8 @@ class PageDraft:
     parts: tuple[Union[str, Hole], ...]
     components: tuple[str, ...]         # the kinds it mounts (elements with data-widget="KIND"), sorted
     lesson_folder: Path | None = None   # where its lesson's own components live
-    set_aside: int = 0                  # bytes of a course search index it carries, weighed apart from its budget
+    script_sources: tuple[str, ...] = ()  # script-src sources beyond its inline scripts (a script file it loads)
+    files: tuple[tuple[str, str], ...] = ()  # (output path, text) of files written with it, e.g. the search index
 
     def figures(self) -> list[FigureHole]:
         return [p for p in self.parts if isinstance(p, FigureHole)]
@@ -71,7 +73,7 @@ class Holes:
         return Markup(f"<!--lk-{self.nonce}-{self.index[hole]}-->")
 
     def draft(self, text: str, path: str, template: str, lesson_folder: Path | None = None,
-              set_aside: int = 0) -> PageDraft:
+              script_sources: tuple[str, ...] = (), files: tuple[tuple[str, str], ...] = ()) -> PageDraft:
         pieces = re.split(f"<!--lk-{self.nonce}-(\\d+)-->", text)
         parts: list[Union[str, Hole]] = []
         for i, piece in enumerate(pieces):
@@ -80,4 +82,4 @@ class Holes:
             elif piece:
                 parts.append(piece)
         kinds = sorted({k for p in parts if isinstance(p, str) for k in WIDGET_ATTRIBUTE.findall(p)})
-        return PageDraft(path, template, tuple(parts), tuple(kinds), lesson_folder, set_aside)
+        return PageDraft(path, template, tuple(parts), tuple(kinds), lesson_folder, script_sources, files)

@@ -14,6 +14,7 @@ import jinja2
 
 from ..compute.run import ComputedLesson, ComputedWidget
 from ..features import glossary as terms
+from ..features import notes
 from ..features.glossary import glossary_entry
 from ..features.components import Component, Components
 from ..features.coursenav import Course, course_entry
@@ -202,6 +203,8 @@ class LessonRenderer:
         kind = block["kind"]
         if kind == "toggle":
             return self.toggle(block)
+        if kind == notes.KIND:
+            return notes.notes_html(block)
         return self.env.get_template(CALLOUT_TEMPLATES.get(kind, "partials/callout.html")).render(callout=block)
 
     def toggle(self, block: dict[str, Any]) -> str:
@@ -267,6 +270,7 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     renderer = LessonRenderer(lesson, env, components, course, holes or Holes(), converters or markup.Converters())
     ctx = renderer.ctx
     _check_placements(src, renderer.figure_order, ctx.problems)
+    ctx.problems += notes.misplaced(src.sections, src.body_path)
     meta, lines, meta_path = src.meta, src.meta_lines, src.meta_path
     yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "check": _not_in_yaml, "table": renderer.table}
     yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers)  # same values and problem list

@@ -19,7 +19,7 @@ from ..support.errors import ContentError, Problem
 from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
-from .draft import POLICY, SCRIPT, STYLE, Holes, PageDraft
+from .draft import POLICY, SCRIPTS, STYLE, Holes, PageDraft
 from .lesson import lesson_context
 from .templates import theme_problem
 
@@ -52,7 +52,7 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     holes, env = renderer.holes, renderer.env
     has_glossary = glossary is not None and bool(glossary.terms)
     common = {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
-              "assets": {"css": holes.mark(STYLE), "js": holes.mark(SCRIPT)}, "csp": holes.mark(POLICY),
+              "assets": {"css": holes.mark(STYLE), "scripts": holes.mark(SCRIPTS)}, "csp": holes.mark(POLICY),
               "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary else None}
     ordered = in_course_order(computed)
     everyone = in_course_order(sources) if sources else [c.source for c in ordered]
@@ -81,10 +81,12 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     entries = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": SitePaths.lesson(c["slug"]),
                 "objectives": c["objectives"], "minutes": c["minutes"], "number": n}
                for n, c in enumerate(contexts, start=1)]
-    box = _search_box(search.search_index(found))
-    text = env.get_template("index.html").render(lessons=entries, course=course.lessons, root="", search=box,
-                                                 **common)
-    drafts.append(holes.draft(text, SitePaths.INDEX, "index.html", set_aside=len(box["json"].encode("utf-8"))))
+    course_index = search.course_index(found)
+    text = env.get_template("index.html").render(lessons=entries, course=course.lessons, root="",
+                                                 search=_search_box(course_index.box), **common)
+    drafts.append(holes.draft(text, SitePaths.INDEX, "index.html",
+                              script_sources=tuple(search.csp_sources(course_index.box)),
+                              files=((search.INDEX_FILE, course_index.script),)))
     if has_glossary:
         text = glossary_page(env, course, contexts, common)
         drafts.append(holes.draft(text, SitePaths.GLOSSARY, "glossary.html"))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -37,6 +38,17 @@ def theme_dirs(themes_root: Path, name: str) -> list[Path]:
     return dirs
 
 
+class ThemeEnvironment(jinja2.Environment):
+    """Jinja as the theme uses it, with one change: `a.key` on a dict finds the key before a dict method, so widget
+    data with keys named `items`, `keys`, `values`, `get` … reads as written (`{{ widget.data.items }}` is the data,
+    not the method `dict.items`). Without such a key, methods are found as usual."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if isinstance(obj, dict) and attribute in obj:
+            return obj[attribute]
+        return super().getattr(obj, attribute)
+
+
 def make_env(dirs: list[Path], ui=None, compiled: Path | None = None) -> jinja2.Environment:
     """`ui`: the UI strings every template reads as `{{ ui.key }}` (lessonkit.support.i18n.load_ui); default the
     default language's. `compiled`: a folder keeping compiled templates between builds (the session's): compiling
@@ -46,7 +58,7 @@ def make_env(dirs: list[Path], ui=None, compiled: Path | None = None) -> jinja2.
     if compiled is not None:
         compiled.mkdir(parents=True, exist_ok=True)
         bytecode = TouchingBytecodeCache(str(compiled))
-    env = jinja2.Environment(
+    env = ThemeEnvironment(
         # theme templates by name along the search path; component templates by their absolute path
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader([str(d) for d in dirs]), PathLoader()]),
         undefined=jinja2.StrictUndefined,
@@ -66,10 +78,14 @@ def make_env(dirs: list[Path], ui=None, compiled: Path | None = None) -> jinja2.
 
 def read_asset(dirs: list[Path], name: str) -> str:
     """First `assets/<name>` on the theme search path."""
+    return asset_path(dirs, name).read_text(encoding="utf-8")
+
+
+def asset_path(dirs: list[Path], name: str) -> Path:
     for d in dirs:
         candidate = d / "assets" / name
         if candidate.exists():
-            return candidate.read_text(encoding="utf-8")
+            return candidate
     raise UsageError(msg("theme asset assets/{name} not found in: {dirs}", name=name,
                          dirs=", ".join(str(d) for d in dirs)))
 

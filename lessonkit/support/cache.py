@@ -11,6 +11,10 @@ A lesson's values and widget data are keyed by its code and data files, compute.
 Lesson code is assumed deterministic: no unseeded randomness, no network, no clock, no files outside its folder;
 `--no-cache` computes and draws everything afresh.
 
+A component script's check (features.scriptcheck: its syntax and registrations) is kept by a key over its bytes,
+its folder's name, the engine's code and the JavaScript grammar's version (scripts/<key>.json), so a warm build never
+imports the parser.
+
 The font itself is cached too (font.json), keyed by a fingerprint of the installed font files, so a build whose
 figures are all cached never imports matplotlib. Before a cached font is trusted, its file must still exist unchanged.
 
@@ -103,6 +107,31 @@ class FigureCache:
                           json.dumps({"data": data, "palette": palette}, ensure_ascii=False, sort_keys=True))
             _write_atomic(self.folder / "figures" / f"{key}.svg", svg)
 
+    def get_png(self, key: str) -> bytes | None:
+        """The figure as a PNG picture (draw/raster.py), drawn by a build that asked for pictures (the slides)."""
+        if not self.enabled:
+            return None
+        path = self.folder / "figures" / f"{key}.png"
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        touch(path)
+        return data
+
+    def put_png(self, key: str, picture: bytes) -> None:
+        if self.enabled:
+            _write_atomic(self.folder / "figures" / f"{key}.png", picture)
+
+    def get_data(self, key: str) -> dict | None:
+        if not self.enabled:
+            return None
+        try:
+            data = json.loads((self.folder / "figures" / f"{key}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
     def get_values(self, key: str) -> Any | None:
         """A lesson's computed values as an earlier build pickled them (our own file, as trusted as lesson.py).
         Call after the lesson module is loaded: pickles of its classes refer to it by module name."""
@@ -142,6 +171,24 @@ class FigureCache:
         if self.enabled:
             _write_atomic(self._math_file(), json.dumps(memo, ensure_ascii=False, sort_keys=True))
 
+    def get_script_verdict(self, key: str) -> list | None:
+        """What features.scriptcheck found in a component script with this key (a list of faults, maybe empty)."""
+        if not self.enabled:
+            return None
+        path = self.folder / "scripts" / f"{key}.json"
+        try:
+            verdict = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(verdict, list):
+            return None
+        touch(path)
+        return verdict
+
+    def put_script_verdict(self, key: str, verdict: list) -> None:
+        if self.enabled:
+            _write_atomic(self.folder / "scripts" / f"{key}.json", json.dumps(verdict, ensure_ascii=False))
+
     def _math_file(self) -> Path:
         return self.folder / f"mathml-{package_version('latex2mathml')}.json"
 
@@ -174,7 +221,8 @@ def touch(path: Path | str) -> None:
 
 
 # what prune may remove, by folder: lessonkit's own entries only, whatever else a --cache-dir folder holds stays
-PRUNABLE = {"figures": re.compile(r"[0-9a-f]{64}\.(?:svg|json)"), "values": re.compile(r"[0-9a-f]{64}\.pickle"),
+PRUNABLE = {"figures": re.compile(r"[0-9a-f]{64}\.(?:svg|json|png)"), "values": re.compile(r"[0-9a-f]{64}\.pickle"),
+            "scripts": re.compile(r"[0-9a-f]{64}\.json"),
             "templates": re.compile(r"__jinja2_.+\.cache"), "": re.compile(r"mathml-.+\.json|font\.json")}
 STALE_TMP = re.compile(r"\..+\.\d+\.tmp")   # left by a build killed while writing (see _write_atomic)
 

@@ -26,12 +26,13 @@ def source_hash(text: str) -> str:
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def policy(scripts: list[str], styles: list[str], connect_self: bool = False) -> str:
-    """The policy allowing exactly these inline script and style bodies (and, for the preview, connections back to
-    the server the page came from)."""
-    def sources(bodies: list[str]) -> str:
-        return " ".join(dict.fromkeys(source_hash(b) for b in bodies)) or "'none'"
-    return POLICY.format(scripts=sources(scripts), styles=sources(styles)) + (CONNECT_SELF if connect_self else "")
+def policy(scripts: list[str], styles: list[str], connect_self: bool = False, script_sources=()) -> str:
+    """The policy allowing exactly these inline script and style bodies, the `script_sources` given (e.g. the hash
+    of a script file the page loads) and, for the preview, connections back to the server the page came from."""
+    def sources(bodies: list[str], more=()) -> str:
+        return " ".join([*dict.fromkeys(source_hash(b) for b in bodies), *more]) or "'none'"
+    return (POLICY.format(scripts=sources(scripts, script_sources), styles=sources(styles))
+            + (CONNECT_SELF if connect_self else ""))
 
 
 def violations(page: str, csp: str) -> list[Message]:

@@ -77,6 +77,19 @@ def said(text: Message | str | None, lang: str | None = None) -> str:
     return as_message(text).render(lang)
 
 
+def to_data(text: Any) -> Any:
+    """A message as JSON-able data (for a cache), plain values as they are; `from_data` makes it again."""
+    if isinstance(text, Message):
+        return {"template": text.template, "params": {name: to_data(value) for name, value in text.params}}
+    return text
+
+
+def from_data(data: Any) -> Any:
+    if isinstance(data, dict) and set(data) == {"template", "params"}:
+        return Message(data["template"], tuple((name, from_data(value)) for name, value in data["params"].items()))
+    return data
+
+
 def reason(exc: BaseException) -> Message | str:
     """What an exception says: the Message it was raised with (our own checks), else its text (Python's words)."""
     first = exc.args[0] if len(exc.args) == 1 else None

@@ -14,6 +14,7 @@ class SitePaths:
     INDEX = "index.html"
     GLOSSARY = "glossary.html"   # beside index.html: every `<slug>/index.html` is a lesson
     NOJEKYLL = ".nojekyll"       # GitHub Pages serves folders starting with _ only with it
+    SEARCH_INDEX = "search-index.js"  # the course's search index, loaded by the index page when someone searches
 
     @staticmethod
     def lesson(slug: str) -> str:
@@ -28,6 +29,14 @@ class SitePaths:
     @staticmethod
     def pdf(slug: str, answers: bool = False) -> str:
         return f"{slug}-answers.pdf" if answers else f"{slug}.pdf"
+
+    @staticmethod
+    def slides_pdf(slug: str, answers: bool = False) -> str:
+        return f"{slug}-slides-answers.pdf" if answers else f"{slug}-slides.pdf"
+
+    @staticmethod
+    def pptx(slug: str) -> str:
+        return f"{slug}.pptx"
 
     @staticmethod
     def root(page: str) -> str:

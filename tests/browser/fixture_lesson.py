@@ -1,7 +1,8 @@
 """A small lesson written by the tests (never one from content/) that places the interactive widgets the
 widget-specific browser tests drive: `mask_table` and `block_stack`, with its own data, plus a figure with Chinese
-labels, two challenges and a self-check placed in the text with its own answer, so every generic check (axe, focus,
-PDF, fonts) has something real to look at even when content/ holds no lesson at all.
+labels, two challenges, a self-check placed in the text with its own answer and speaker notes (`::: notes`, each
+with a word no other text has: NOTES_WORDS), so every generic check (axe, focus, PDF, fonts) has something real to
+look at even when content/ holds no lesson at all.
 
 Its numbers are deliberately not the real lesson's: the tests compare the page with numpy results computed here,
 independently of the lesson code.
@@ -21,6 +22,7 @@ KINDS = ("mask_table", "explorer")
 TOKENS = ["小猫", "追", "蝴蝶", "跑", "远"]          # five tokens: 10 masked cells above the diagonal
 LAYERS = list(range(0, 9))                              # 0 … 8 blocks
 INITIAL = 2
+NOTES_WORDS = ("蓝鲸", "海豚")                         # only in the notes: never on the student's page
 
 
 def expected_series() -> dict[str, np.ndarray]:
@@ -65,6 +67,10 @@ MD = """\
 
 下面的表可以切换编码器与解码器。
 
+::: notes
+先让学生猜：解码器遮住几个格子？答案是 {{ masked_count }} 个。讲稿暗号：蓝鲸。
+:::
+
 {{< widget mask_table >}}
 
 {{< check masked >}}
@@ -72,6 +78,14 @@ MD = """\
 ## 块数 {#blocks}
 
 加一块、减一块，看三种数值怎么变。
+
+::: tip 先看一眼
+一直变大的那一行涨得最快。
+
+::: notes
+提示框里的讲稿：问学生为什么是对数刻度。讲稿暗号：海豚。
+:::
+:::
 
 {{< widget block_stack >}}
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.commands.serve import Preview
+from lessonkit.commands.preview import Preview
 from lessonkit.support.paths import PROJECT
 from lessonkit.site import Options
 

@@ -1,8 +1,11 @@
-// The theme's base code: the component registry and what every page needs. Each widget kind's own code
-// (widgets/<kind>/widget.js) follows this in the page's one inline script and registers itself:
+// The theme's base code: the component registry and what every page needs. Each component's own code
+// (widgets/<kind>/widget.js, components/<name>/widget.js) follows this, each in its own inline script, and registers
+// itself:
 //   lessonkit.widget('kind', function (root, data) { … });
 // At DOMContentLoaded every element [data-widget=kind] is handed to its kind's function, with the JSON the build
-// put in #<root id>-data (or null). Numbers arrive formatted: this code never formats one.
+// put in #<root id>-data (or null). A component that throws stops only itself: the console names its kind, and the
+// error's stack its file (each script ends with //# sourceURL=…/widget.js). Numbers arrive formatted: this code
+// never formats one.
 (function () {
   'use strict';
   var doc = document, kinds = {};
@@ -26,7 +29,7 @@
     all('[data-widget]').forEach(function (el) {
       var init = kinds[el.getAttribute('data-widget')];
       if (!init) return;
-      try { init(el, readData(el)); } catch (e) { console.error(el.id || el.getAttribute('data-widget'), e); }
+      try { init(el, readData(el)); } catch (e) { console.error(el.getAttribute('data-widget'), e); }
     });
     started = true;  // the widgets' refresh calls while starting are folded into this one
     keyboardScroll();

@@ -1,77 +1,118 @@
-// search: scans the index the build wrote (lessonkit/search.py) as one types. No requests; text goes into the page
-// only through textContent. Folding and ranking follow lessonkit.search.search() exactly.
+// search: finds a query in the index the build made (lessonkit/features/search.py) as one types. Folding, ranking
+// and snippets are written here only; what counts as text (skipped tags, classes, attributes, word breaks, spaces)
+// comes from the build in data.rules, so a lesson page reads its own sections exactly as the build reads HTML.
+// No requests but one: on the index page, the course's index script (data.load), added the first time someone
+// searches. Text goes into the page only through textContent.
 lessonkit.widget('search', function (root, data) {
   'use strict';
-  if (!data || !data.sections) return;
+  if (!data || !data.rules) return;
   var input = root.querySelector('[data-role="input"]'), list = root.querySelector('[data-role="results"]');
   var status = root.querySelector('[data-role="status"]');
   var allWrap = root.querySelector('[data-role="all-wrap"]'), allLink = root.querySelector('[data-role="all"]');
   if (!input || !list || !status) return;
-  var site = data.scope !== 'lesson';
-  var words = status.dataset;  // the template's words (theme i18n): none, some, found, whereTitles, whereLesson, titlesOnly
+  var site = data.scope !== 'lesson', rules = data.rules;
+  var words = status.dataset;  // the template's words (theme i18n): none, some, found, whereLesson, loading, unavailable
   function fill(template, values) {
     return (template || '').replace(/\{(\w+)\}/g, function (m, k) { return k in values ? String(values[k]) : m; });
   }
+  function set(items) {
+    var s = {};
+    items.forEach(function (k) { s[k] = true; });
+    return s;
+  }
 
-  // one UTF-16 unit at a time, so folded text is exactly as long as the text: NFKC, lower case, kept if it grows
-  var FOLD = {}, NOT_PLAIN = /[^\x21-\x40\x5b-\x7f\u3400-\u4dbf\u4e00-\u9fff]/g, SPACES = /\s+/g;
+  // ── folding: one UTF-16 unit at a time, so folded text is exactly as long as the text: NFKC, lower case, kept if
+  // it would not stay one unit; a space of the rules becomes ' '. Units that fold to themselves are left alone.
+  var CLASS = '[' + rules.spaces + ']';
+  var SPACES = new RegExp(CLASS + '+', 'g'), SPACE = new RegExp('^' + CLASS + '$');
+  var FOLD = {}, NOT_PLAIN = /[^\x21-\x40\x5b-\x7f\u3400-\u4dbf\u4e00-\u9fff]/g;
   function fold1(c) {
     var k = FOLD[c];
     if (k === undefined) {
       k = (c.normalize ? c.normalize('NFKC') : c).toLowerCase();
       if (k.length !== 1) k = c;
-      if (/\s/.test(k)) k = ' ';
+      if (SPACE.test(k)) k = ' ';
       FOLD[c] = k;
     }
     return k;
   }
   function fold(s) { return s.replace(NOT_PLAIN, fold1); }
-  function terms(q) {
-    var seen = {}, words = fold(q.replace(SPACES, ' ')).split(' ').filter(function (w) {
+  function collapse(s) { return s.replace(SPACES, ' ').replace(/^ | $/g, ''); }
+  function terms(q) {   // the folded query split at spaces, longest first, duplicates and terms inside others dropped
+    var seen = {}, found = fold(collapse(q)).split(' ').filter(function (w) {
       if (!w || seen[w]) return false;
       seen[w] = true;
       return true;
     });
-    words.sort(function (a, b) { return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0); });
+    found.sort(function (a, b) { return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0); });
     var kept = [];
-    words.forEach(function (w) {
+    found.forEach(function (w) {
       if (!kept.some(function (k) { return k.indexOf(w) >= 0; })) kept.push(w);
     });
     return kept;
   }
 
-  // a section whose text is null is on this page: its visible text, by the rules of lessonkit.search.plain_text
-  var SKIP_TAGS = /^(SCRIPT|STYLE|SVG|TEMPLATE|NOSCRIPT|BUTTON|ANNOTATION)$/, HEADING = /^H[1-6]$/, BLOCK =
-    /^(P|DIV|LI|UL|OL|H[1-6]|BR|TR|TD|TH|TABLE|FIGCAPTION|FIGURE|SECTION|ARTICLE|BLOCKQUOTE|PRE|DT|DD|SUMMARY|HEADER)$/;
-  var SKIP_CLASSES = ['print-only', 'vh', 'sec-num', 'answer'];
-  function visible(node, out, top) {
+  // ── a section whose text is null is on this page: the text of its element by the rules (its labelling heading
+  // is its title, searched apart)
+  var skipTags = set(rules.skip_tags), breaks = set(rules.breaks), skipClasses = rules.skip_classes;
+  var skipAttributes = Object.keys(rules.skip_attributes);
+  function skipped(e, tag) {
+    if (skipTags[tag]) return true;
+    var cl = e.classList;
+    if (cl && skipClasses.some(function (k) { return cl.contains(k); })) return true;
+    return skipAttributes.some(function (name) {
+      var v = e.getAttribute(name), want = rules.skip_attributes[name];
+      return v !== null && (want === null || v === want);
+    });
+  }
+  function visible(node, out, labels) {
     for (var c = node.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 3) { out.push(c.nodeValue); continue; }
       if (c.nodeType !== 1) continue;
-      var tag = c.tagName.toUpperCase(), cl = c.classList;
-      if (SKIP_TAGS.test(tag) || (top && HEADING.test(tag)) || c.hidden ||   // top: the section's own heading
-          c.getAttribute('aria-hidden') === 'true' || c.getAttribute('data-widget') === 'search' ||
-          SKIP_CLASSES.some(function (k) { return cl && cl.contains(k); })) continue;
-      var block = BLOCK.test(tag);
+      var tag = c.localName.toLowerCase();
+      if (skipped(c, tag) || (c.id && labels[c.id])) continue;
+      var block = breaks[tag];
       if (block) out.push(' ');
-      visible(c, out, false);
+      visible(c, out, labels);
       if (block) out.push(' ');
     }
     return out;
   }
   function pageText(id) {
     var e = document.getElementById(id);
-    return e ? visible(e, [], true).join('').replace(SPACES, ' ').trim() : '';
+    return e ? collapse(visible(e, [], set((e.getAttribute('aria-labelledby') || '').split(' '))).join('')) : '';
   }
 
+  // ── the index: carried (a lesson page) or loaded once (the index page)
   var keys = null;   // [folded title, folded text] per section, made at the first search
   function prepare() {
     data.sections.forEach(function (s) { if (s[3] === null) s[3] = pageText(s[1]); });
     keys = data.sections.map(function (s) { return [fold(s[2]), fold(s[3])]; });
   }
-  function ranges(hay, words) {
+  var loading = null;
+  function load() {   // a promise of the sections; from disk without integrity (it needs CORS), the policy allows file:
+    if (data.sections) return Promise.resolve();
+    if (!loading) loading = new Promise(function (resolve, reject) {
+      var s = document.createElement('script');
+      s.src = data.load.src;
+      if (location.protocol !== 'file:') s.integrity = data.load.integrity;
+      s.onload = function () {
+        var index = window.lessonkit.searchIndex;
+        if (!index || index.v !== data.v) { reject(new Error('search index: not version ' + data.v)); return; }
+        data.lessons = index.lessons;
+        data.sections = index.sections;
+        resolve();
+      };
+      s.onerror = function () { reject(new Error('search index: cannot load ' + data.load.src)); };
+      document.head.appendChild(s);
+    });
+    return loading;
+  }
+
+  // ── the search
+  function ranges(hay, found) {
     var spans = [], merged = [];
-    words.forEach(function (w) {
+    found.forEach(function (w) {
       for (var i = hay.indexOf(w); i >= 0; i = hay.indexOf(w, i + w.length)) spans.push([i, i + w.length]);
     });
     spans.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
@@ -87,20 +128,21 @@ lessonkit.widget('search', function (root, data) {
     for (var i = hay.indexOf(w); i >= 0; i = hay.indexOf(w, i + w.length)) n++;
     return n;
   }
-
+  // every section where each term occurs (in its text or its title; a lesson's title is the title of its top),
+  // best first: more terms in the title, then more matches, then reading order; with a window of the text
   function search(query) {
-    var words = terms(query), hits = [];
-    if (!words.length) return hits;
+    var found = terms(query), hits = [];
+    if (!found.length || !data.sections) return hits;
     if (!keys) prepare();
     for (var n = 0; n < keys.length; n++) {
       var k = keys[n], ft = k[0], fx = k[1], inTitle = 0, ok = true;
-      for (var j = 0; j < words.length; j++) {
-        var w = words[j], t = ft.indexOf(w) >= 0;
+      for (var j = 0; j < found.length; j++) {
+        var w = found[j], t = ft.indexOf(w) >= 0;
         if (!t && fx.indexOf(w) < 0) { ok = false; break; }
         if (t) inTitle++;
       }
       if (!ok) continue;
-      var s = data.sections[n], text = s[3], marks = ranges(fx, words), start = 0, end, c = marks.length;
+      var text = data.sections[n][3], marks = ranges(fx, found), start = 0, end, c = marks.length;
       if (marks.length) {
         start = Math.max(0, marks[0][0] - data.before);
         end = Math.min(text.length, start + data.length);
@@ -109,8 +151,8 @@ lessonkit.widget('search', function (root, data) {
       end = Math.min(text.length, start + data.length);
       if (start > 0 && /[\udc00-\udfff]/.test(text.charAt(start))) start--;          // never split a surrogate pair
       if (end < text.length && /[\udc00-\udfff]/.test(text.charAt(end))) end++;
-      words.forEach(function (w) { c += count(ft, w); });
-      hits.push({n: n, inTitle: inTitle, count: c, titleMarks: ranges(ft, words), start: start, end: end,
+      found.forEach(function (w) { c += count(ft, w); });
+      hits.push({n: n, inTitle: inTitle, count: c, titleMarks: ranges(ft, found), start: start, end: end,
                  marks: marks.filter(function (r) { return r[0] < end && r[1] > start; }).map(function (r) {
                    return [Math.max(r[0], start) - start, Math.min(r[1], end) - start];
                  })});
@@ -119,7 +161,7 @@ lessonkit.widget('search', function (root, data) {
     return hits;
   }
 
-  // ── showing ──
+  // ── showing
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -141,25 +183,11 @@ lessonkit.widget('search', function (root, data) {
     return s[1] ? url + '#' + s[1] : (url || '#');
   }
   function links() { return Array.prototype.slice.call(list.querySelectorAll('a')); }
+  function empty() { while (list.firstChild) list.removeChild(list.firstChild); }
 
-  var last = null;
-  function update() {
-    var query = input.value, trimmed = query.replace(SPACES, ' ').trim();
-    if (trimmed === last) return;
-    last = trimmed;
-    while (list.firstChild) list.removeChild(list.firstChild);
-    if (allLink) {
-      allLink.href = data.all + (trimmed ? '?q=' + encodeURIComponent(trimmed) : '');
-      if (!allLink.hasAttribute('data-plain')) allLink.setAttribute('data-plain', allLink.textContent);
-      allLink.textContent = trimmed ? fill(allLink.getAttribute('data-for'), {q: trimmed}) : allLink.getAttribute('data-plain');
-    }
-    if (allWrap) allWrap.hidden = !trimmed;
-    if (!trimmed) {
-      list.hidden = true;
-      status.textContent = '';
-      return;
-    }
+  function show(trimmed) {
     var hits = search(trimmed), shown = hits.slice(0, data.max);
+    empty();
     shown.forEach(function (h) {
       var s = data.sections[h.n], text = s[3], a = el('a'), li = el('li', 'search-hit');
       var where = el('span', 'search-where');
@@ -178,10 +206,38 @@ lessonkit.widget('search', function (root, data) {
       list.appendChild(li);
     });
     list.hidden = !shown.length;
-    var where = site ? (data.titles_only ? words.whereTitles || '' : '') : words.whereLesson || '';
-    var counts = {where: where, q: trimmed, n: hits.length, shown: shown.length};
-    status.textContent = fill(!hits.length ? words.none : hits.length > shown.length ? words.some : words.found, counts) +
-      (data.titles_only ? words.titlesOnly || '' : '');
+    var counts = {where: site ? '' : words.whereLesson || '', q: trimmed, n: hits.length, shown: shown.length};
+    status.textContent = fill(!hits.length ? words.none : hits.length > shown.length ? words.some : words.found, counts);
+  }
+
+  var last = null;
+  function update() {
+    var trimmed = collapse(input.value);
+    if (trimmed === last) return;
+    last = trimmed;
+    if (allLink) {
+      allLink.href = data.all + (trimmed ? '?q=' + encodeURIComponent(trimmed) : '');
+      if (!allLink.hasAttribute('data-plain')) allLink.setAttribute('data-plain', allLink.textContent);
+      allLink.textContent = trimmed ? fill(allLink.getAttribute('data-for'), {q: trimmed}) : allLink.getAttribute('data-plain');
+    }
+    if (allWrap) allWrap.hidden = !trimmed;
+    if (!trimmed) {
+      empty();
+      list.hidden = true;
+      status.textContent = '';
+      return;
+    }
+    if (data.sections) { show(trimmed); return; }
+    empty();
+    list.hidden = true;
+    status.textContent = words.loading || '';
+    load().then(function () {
+      last = null;
+      update();
+    }, function (err) {
+      status.textContent = fill(words.unavailable, {file: data.load.src.split('?')[0]});
+      console.warn(err.message);
+    });
   }
   function clear() {
     input.value = '';
@@ -231,5 +287,17 @@ lessonkit.widget('search', function (root, data) {
   } else if (input.value) {
     update();                                          // a value the browser restored on "back"
   }
-  root.lessonkitSearch = search;                       // for tests and benchmarks: hits for a query, no DOM
+
+  // for tests and benchmarks, no DOM: load() → a promise of the index; hits(query) → every hit, best first, as
+  // {href, lesson, section, snippet, marks, titleMarks, inTitle, count} (snippet without the … added when cut)
+  root.lessonkitSearch = {
+    load: load,
+    hits: function (query) {
+      return search(query).map(function (h) {
+        var s = data.sections[h.n];
+        return {href: href(s), lesson: data.lessons[s[0]][0], section: s[2], snippet: (s[3] || '').slice(h.start, h.end),
+                marks: h.marks, titleMarks: h.titleMarks, inTitle: h.inTitle, count: h.count};
+      });
+    }
+  };
 });

@@ -1,0 +1,50 @@
+"""Speaker notes: a `::: notes` … `:::` block anywhere in lesson.md (Markdown; values and math allowed) is for the
+teacher. It belongs to the projector screen it sits on: the presenter view shows it beside that screen, the slides
+put it in that slide's notes, the teacher's slides PDF prints it on a page after the screen.
+
+A student never sees it: the block renders into one element that is `hidden` (not shown, not printed, not read by
+screen readers, and skipped by search, which skips hidden elements), carries the class `speaker-notes` (the rule
+search and the presenter view know it by) and mounts the `notes` component, whose CSS keeps it hidden even where a
+theme rule would show an aside, and which the glossary's first-use marks skip like any component.
+
+    render   notes_html(block) from the renderer's container hook (render/pages.py)
+    check    misplaced(sections, path): a figure, widget or self-check placed inside notes would be numbered,
+             counted and then never seen: the author's mistake, at its line
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..load.document import Block, SectionSource, walk
+from ..support.errors import Problem
+from ..support.messages import msg
+
+KIND = "notes"                    # the `::: notes` container and the component it mounts
+CSS_CLASS = "speaker-notes"       # what search skips, what the projector's presenter view reads
+NOT_IN_NOTES = ("figure", "widget", "check")
+
+
+def notes_html(block: dict[str, Any]) -> str:
+    """The hidden element of one `::: notes` block (`block`: the renderer's container part: title and body HTML)."""
+    title = f'<p class="{CSS_CLASS}-title">{block["title"]}</p>\n' if block.get("title") else ""
+    return f'<aside class="{CSS_CLASS}" data-widget="{KIND}" hidden>\n{title}{block["body"]}\n</aside>'
+
+
+def misplaced(sections: list[SectionSource], path: Path) -> list[Problem]:
+    """Figures, widgets and self-checks placed inside a notes block: students would never see them."""
+    problems = []
+    for section in sections:
+        for notes in (b for b in walk(section.blocks) if is_notes(b)):
+            for block in walk(notes.children):
+                if block.kind == "directive" and block.name in NOT_IN_NOTES:
+                    problems.append(Problem(path, block.line,
+                                            msg("`{{< {kind} {name} >}}` inside `::: notes`: notes are hidden from "
+                                                "students", kind=block.name, name=block.arg),
+                                            "figures, widgets and self-checks outside `::: notes` (notes take "
+                                            "text, values, math and tables)"))
+    return list(dict.fromkeys(problems))  # nested notes walk the same block twice
+
+
+def is_notes(block: Block) -> bool:
+    return block.kind == "container" and block.name == KIND
