@@ -131,7 +131,7 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, l
         fig.draw_without_rendering()  # lay out once (constrained layout): tick labels are known from here on
         data = figdata.record(fig)    # before the panels are cut out (that hides axes in turn)
         svg = _figure_markup(fig, name)
-        picture = figure_png(fig) if png else None
+        picture = figure_png(fig, PANEL_PAD) if png else None
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
     if glyphs:
         raise ContentError([Problem(path, line, msg("figure `{name}`: {warning}", name=name, warning=g),

@@ -13,13 +13,12 @@ SLIDE_WIDTH, SLIDE_HEIGHT = 1280, 720   # CSS px: a 16:9 slide (a 720p projector
 PNG_DPI = 220
 
 
-def figure_png(fig) -> bytes:
-    """The figure as PNG bytes, cropped to what it draws (labels included), without metadata that changes."""
-    from .figures import PANEL_PAD
-
-    box = fig.get_tightbbox(fig._get_renderer()).padded(PANEL_PAD)   # inches
+def figure_png(fig, pad: float) -> bytes:
+    """The figure as PNG bytes, cropped to what it draws (labels included) with `pad` inches of margin (the SVG's),
+    without metadata that changes."""
+    box = fig.get_tightbbox(fig._get_renderer()).padded(pad)   # inches
     dpi = max(PNG_DPI, 2.02 * min(SLIDE_WIDTH / box.width, SLIDE_HEIGHT / box.height))   # 1 %: the crop rounds
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight", pad_inches=PANEL_PAD, transparent=True,
+    fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight", pad_inches=pad, transparent=True,
                 metadata={"Software": None})
     return buffer.getvalue()

@@ -351,7 +351,7 @@ def test_pe_offset_header_shows_the_formula(page):
 def draw(registry, values, name):
     import matplotlib
 
-    from lessonkit.figures import FigureMaker, find_cjk_font, style
+    from lessonkit.draw.figures import FigureMaker, find_cjk_font, style
 
     spec = registry.figures[name]
     with matplotlib.rc_context(style(find_cjk_font())):
