@@ -473,3 +473,10 @@ def test_every_schema_help_text_has_a_chinese_translation():
     helps = [key.help for table in tables for key in table.values() if isinstance(key, schema.Key)]
     assert len(helps) > 40
     assert [h for h in helps if h not in CATALOG] == []
+
+
+def test_a_parameter_may_have_any_name_even_template():
+    message = msg("the theme's {template} makes a page its Content-Security-Policy would break: {found} (inline code "
+                  "belongs in assets/lesson.js and assets/style.css, or in a component's widget.js and widget.css, "
+                  "whose hashes the policy lists)", template="lesson.html", found="x")
+    assert message.render("zh-CN").startswith("主题的 lesson.html 生成的页面会被它的内容安全策略")

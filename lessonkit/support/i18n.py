@@ -31,7 +31,7 @@ class Speaker:
         self.lang = lang or message_language()
         self.root = root  # problems show their files from here (support.errors.project_root)
 
-    def __call__(self, template: str, **values: Any) -> str:
+    def __call__(self, template: str, /, **values: Any) -> str:
         return Message(template, tuple(values.items())).render(self.lang)
 
     def text(self, message: Message | str | None) -> str:

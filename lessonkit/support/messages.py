@@ -49,7 +49,7 @@ class Message:
 NOTHING = Message("")  # e.g. no did-you-mean
 
 
-def msg(template: str, **params: Any) -> Message:
+def msg(template: str, /, **params: Any) -> Message:
     return Message(template, tuple(params.items()))
 
 
