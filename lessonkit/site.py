@@ -32,6 +32,7 @@ from .render.pages import Renderer, render_site
 from .render.templates import asset_path, make_env, theme_dirs, theme_problem
 from .support.cache import FigureCache, prune
 from .support.errors import ContentError, Problem, UsageError
+from .support.messages import msg, reason
 from .support.i18n import DEFAULT as DEFAULT_LANGUAGE
 from .support.i18n import UiStrings, available_languages, load_ui
 from .support.paths import SitePaths
@@ -132,15 +133,16 @@ def load_sources(content_dir: Path, only: str | None,
     """The lessons to build (every folder, or `only`), read as far as possible, their problems added to
     `problems`; and every lesson of the course, which links and navigation refer to even when one is built alone."""
     if not content_dir.is_dir():
-        raise UsageError(f"content folder {content_dir} does not exist")
+        raise UsageError(msg("content folder {path} does not exist", path=content_dir))
     folders = find_lessons(content_dir)
     if only is not None:
         folders = [f for f in folders if f.name == only]
         if not folders:
-            raise UsageError(f"no lesson `{only}` in {content_dir} (lessons: "
-                             f"{', '.join(f.name for f in find_lessons(content_dir)) or 'none'})")
+            raise UsageError(msg("no lesson `{slug}` in {path} (lessons: {slugs})", slug=only, path=content_dir,
+                                 slugs=", ".join(f.name for f in find_lessons(content_dir)) or msg("none")))
     if not folders:
-        raise UsageError(f"no lessons in {content_dir}: a lesson is a folder with lesson.yaml and lesson.md")
+        raise UsageError(msg("no lessons in {path}: a lesson is a folder with lesson.yaml and lesson.md",
+                             path=content_dir))
     sources = [read_lesson(folder) for folder in folders]
     problems += [p for s in sources for p in s.problems]
     if only is None:
@@ -169,11 +171,11 @@ def site_ui(dirs: list[Path], config, content_dir: Path, problems: list[Problem]
         return load_ui(dirs, config.language)
     except ValueError as exc:
         if config.language_line is None:  # the default language itself: the theme lacks its file
-            raise UsageError(str(exc)) from None
+            raise UsageError(reason(exc)) from None
         problems.append(Problem(content_dir / "site.yaml", config.language_line,
-                                f"unknown language `{config.language}`",
-                                f"one of: {', '.join(available_languages(dirs)) or 'none'} "
-                                f"(a theme file i18n/<language>.yaml)"))
+                                msg("unknown language `{lang}`", lang=config.language),
+                                msg("one of: {langs} (a theme file i18n/<language>.yaml)",
+                                    langs=", ".join(available_languages(dirs)) or msg("none"))))
         return load_ui(dirs, DEFAULT_LANGUAGE)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from ..compute.run import ComputedLesson, FigureJob
 from ..support.cache import FigureCache, Uncacheable, engine_digest, figure_key
 from ..support.errors import ContentError, Problem, UsageError
+from ..support.messages import reason
 
 WORKER_POLL_SECONDS = 1.0  # how often a waiting parent checks that its workers are still alive
 
@@ -87,7 +88,7 @@ def _font_choice():
     try:
         return font_choice()
     except FontMissing as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(reason(exc)) from None
 
 
 class Drawing:

@@ -9,6 +9,7 @@ import jinja2
 
 from ..support.cache import touch
 from ..support.errors import UsageError
+from ..support.messages import msg
 from ..support.numbers import format_value
 
 DEFAULT_THEME = "default"
@@ -27,8 +28,10 @@ def theme_dirs(themes_root: Path, name: str) -> list[Path]:
     """Search path for templates: the chosen theme, then `default` for whatever it does not override."""
     chosen = themes_root / name
     if not chosen.is_dir():
-        available = ", ".join(sorted(p.name for p in themes_root.iterdir() if p.is_dir())) if themes_root.is_dir() else "none"
-        raise UsageError(f"theme `{name}` not found in {themes_root} (available: {available})")
+        available = ", ".join(sorted(p.name for p in themes_root.iterdir() if p.is_dir())) \
+            if themes_root.is_dir() else ""
+        raise UsageError(msg("theme `{name}` not found in {path} (available: {names})", name=name, path=themes_root,
+                             names=available or msg("none")))
     dirs = [chosen]
     if name != DEFAULT_THEME:
         dirs.append(themes_root / DEFAULT_THEME)
@@ -83,7 +86,8 @@ def asset_path(dirs: list[Path], name: str) -> Path:
         candidate = d / "assets" / name
         if candidate.exists():
             return candidate
-    raise UsageError(f"theme asset assets/{name} not found in: {', '.join(str(d) for d in dirs)}")
+    raise UsageError(msg("theme asset assets/{name} not found in: {dirs}", name=name,
+                         dirs=", ".join(str(d) for d in dirs)))
 
 
 
@@ -98,8 +102,9 @@ def theme_problem(exc: Exception) -> UsageError:
     elif frames:
         where = f"{frames[-1].filename}:{frames[-1].lineno}"
     else:
-        where = "theme"
-    return UsageError(f"{where}: template error: {exc.message if hasattr(exc, 'message') else exc}")
+        where = msg("the theme")
+    return UsageError(msg("{where}: template error: {reason}", where=where,
+                          reason=getattr(exc, "message", None) or str(exc)))
 
 class PathLoader(jinja2.BaseLoader):
     """Loads component templates by absolute path, so a template error names the real file."""
