@@ -19,7 +19,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import yaml
 
 DEFAULT = "zh-CN"
@@ -146,8 +145,9 @@ def _raw_catalog(lang: str) -> dict[str, str]:
 
 
 # ── UI strings ──────────────────────────────────────────────────────────────────────────────────────────────────────
-class UnknownUiString(jinja2.UndefinedError):
-    """A template asks for `ui.KEY` that no i18n file on the theme search path defines."""
+class UnknownUiString(Exception):
+    """A template asks for `ui.KEY` that no i18n file on the theme search path defines. (Not a Jinja error class: a build that renders
+    nothing need not import Jinja; the render stage reports it like one.)"""
 
 
 class UiStrings:
