@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -122,6 +122,9 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
     saved = cache.get_values(values_key(files)) if files else None
     if isinstance(saved, tuple) and len(saved) == 3:
         values, widgets, rerun = saved
+        # lines as the code stands (the cache keys lesson.py by its syntax: a comment edit may have moved them)
+        widgets = {n: replace(w, line=registry.widgets[n].func.__code__.co_firstlineno) if n in registry.widgets else w
+                   for n, w in widgets.items()}
         built = compute_widgets(registry, values, path, problems, only=set(rerun))
         widgets = {**widgets, **{name: built[name][0] for name in built}}
         drawers = {name: drawer for name in built for name, drawer in built[name][1].items()}

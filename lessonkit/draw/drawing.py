@@ -42,6 +42,7 @@ class Drawn:
     """What the draw stage hands on: every figure that could be drawn, and the author's problems of the rest."""
     figures: dict[FigureKey, DrawnFigure] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    keys: dict[FigureKey, str] = field(default_factory=dict)  # each figure's cache key (what a kept page was made of)
 
 
 def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None,
@@ -61,6 +62,8 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
     stats, done, to_draw = DrawStats(font=font.family), Drawn(), []
     for job in todo:
         key = _key(engine, font, job) if cache.enabled else None
+        if key:
+            done.keys[(job.lesson, job.name)] = key
         saved = cache.get_figure(key) if key else None
         wants_png = (job.lesson, job.name) in pictures
         picture = cache.get_png(key) if saved is not None and wants_png else None

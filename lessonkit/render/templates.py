@@ -8,12 +8,10 @@ from typing import Any
 import jinja2
 
 from ..support.cache import touch
+from ..load.theme import DEFAULT_THEME, asset_path, theme_dirs  # noqa: F401 (the theme's search path)
 from ..support.errors import UsageError
 from ..support.messages import msg
 from ..support.numbers import format_value
-
-DEFAULT_THEME = "default"
-
 
 class TouchingBytecodeCache(jinja2.FileSystemBytecodeCache):
     """Marks a compiled template as used when a build reads it, so cache pruning keeps it (cache.prune)."""
@@ -22,20 +20,6 @@ class TouchingBytecodeCache(jinja2.FileSystemBytecodeCache):
         super().load_bytecode(bucket)
         if bucket.code is not None:
             touch(os.path.join(self.directory, self._get_cache_filename(bucket)))
-
-
-def theme_dirs(themes_root: Path, name: str) -> list[Path]:
-    """Search path for templates: the chosen theme, then `default` for whatever it does not override."""
-    chosen = themes_root / name
-    if not chosen.is_dir():
-        available = ", ".join(sorted(p.name for p in themes_root.iterdir() if p.is_dir())) \
-            if themes_root.is_dir() else ""
-        raise UsageError(msg("theme `{name}` not found in {path} (available: {names})", name=name, path=themes_root,
-                             names=available or msg("none")))
-    dirs = [chosen]
-    if name != DEFAULT_THEME:
-        dirs.append(themes_root / DEFAULT_THEME)
-    return dirs
 
 
 class ThemeEnvironment(jinja2.Environment):
@@ -79,17 +63,6 @@ def make_env(dirs: list[Path], ui=None, compiled: Path | None = None) -> jinja2.
 def read_asset(dirs: list[Path], name: str) -> str:
     """First `assets/<name>` on the theme search path."""
     return asset_path(dirs, name).read_text(encoding="utf-8")
-
-
-def asset_path(dirs: list[Path], name: str) -> Path:
-    for d in dirs:
-        candidate = d / "assets" / name
-        if candidate.exists():
-            return candidate
-    raise UsageError(msg("theme asset assets/{name} not found in: {dirs}", name=name,
-                         dirs=", ".join(str(d) for d in dirs)))
-
-
 
 
 def theme_problem(exc: Exception) -> UsageError:

@@ -14,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import yaml
 
 from .messages import DEFAULT, MESSAGE_LANGUAGES, Message, locale_language, message_language, msg, normalize, said
@@ -42,8 +41,9 @@ class Speaker:
 
 
 # ── UI strings ──────────────────────────────────────────────────────────────────────────────────────────────────────
-class UnknownUiString(jinja2.UndefinedError):
-    """A template asks for `ui.KEY` that no i18n file on the theme search path defines."""
+class UnknownUiString(Exception):
+    """A template asks for `ui.KEY` that no i18n file on the theme search path defines. (Not a Jinja error class: a build that renders
+    nothing need not import Jinja; the render stage reports it like one.)"""
 
 
 class UiStrings:
