@@ -89,14 +89,14 @@ def build(options: Options) -> BuildReport:
     made = stages.make_pages(sources, course, kept, options, session, config, glossary, dirs, ui, problems)
     if problems:
         raise ContentError(by_lesson(problems, options.content))
-    if not reuse.keys:  # a first build: the figures' font is known only now
-        reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options)
-    stages.remember(reuse, made)
     site = {**{SitePaths.lesson(slug): k.page for slug, k in kept.items()}, **made.pages}
     sizes = {path: len(data) for path, data in site.items()}
     gzip_sizes = {**made.gzip_sizes, **{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()}}
-    check_budget(sizes, gzip_sizes, config.budget)
+    check_budget(sizes, gzip_sizes, config.budget, site)
     write_site(site, options.out)                                                 # write
+    if not reuse.keys:  # a first build: the figures' font is known only now
+        reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options)
+    stages.remember(reuse, made)  # only pages a build wrote may be taken again
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
     lessons = [s.slug for s in in_course_order(sources) if SitePaths.lesson(s.slug) in site]

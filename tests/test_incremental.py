@@ -174,3 +174,14 @@ def test_a_problem_in_a_kept_course_is_still_reported(course, tmp_path):
     with pytest.raises(ContentError) as info:
         site(course, tmp_path / "b", cache)
     assert any("unknown value `nothing`" in str(p) for p in info.value.problems)
+
+
+def test_a_page_over_its_budget_is_never_kept(course, tmp_path):
+    from lessonkit.support.errors import ContentError
+
+    cache = tmp_path / "cache"
+    (course / "site.yaml").write_text("budget: {page_kb: 20, gzip_kb: 60}\n", encoding="utf-8")
+    for _ in range(2):  # the second build must not take what the first could not write
+        with pytest.raises(ContentError) as info:
+            site(course, tmp_path / "out", cache)
+        assert any("over its weight budget" in str(p) for p in info.value.problems)

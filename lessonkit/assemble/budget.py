@@ -10,12 +10,13 @@ the index page loads only when someone searches: no page carries it, the build s
 """
 from __future__ import annotations
 
+import re
 import zlib
 from pathlib import Path
 
 from ..load.siteconfig import Budget
 from ..support.errors import ContentError, Problem
-from ..support.messages import joined, msg
+from ..support.messages import Message, joined, msg
 
 
 def page_sizes(pages: dict[str, bytes]) -> tuple[dict[str, int], dict[str, int]]:
@@ -30,7 +31,36 @@ def _gzip(data: bytes) -> bytes:
     return compressor.compress(data) + compressor.flush()
 
 
-def check_budget(raw: dict[str, int], gz: dict[str, int], budget: Budget) -> None:
+# what a page's bytes are made of, in one pass: the engine's code (inline scripts and styles), figures (their SVG and
+# 「数据」 tables), maths (MathML), component data (JSON), and the rest: the lesson's text and the theme's markup
+PARTS = re.compile(r'(?P<data><script type="application/json".*?</script>)|(?P<code><script>.*?</script>|<style>.*?</style>)'
+                   r'|(?P<figures><svg\b.*?</svg>|<details class="figure-data">.*?</details>)|(?P<maths><math\b.*?</math>)',
+                   re.S)
+PART_NAMES = ("figures", "maths", "code", "data", "text")
+
+
+def _part_word(name: str) -> Message:
+    return {"figures": msg("figures"), "maths": msg("maths"), "code": msg("code"), "data": msg("data"),
+            "text": msg("text")}[name]
+
+
+def weigh(page: bytes) -> dict[str, int]:
+    """Bytes of the page by part (PART_NAMES): what to trim when a page is too heavy."""
+    text = page.decode("utf-8")
+    found = dict.fromkeys(PART_NAMES, 0)
+    for m in PARTS.finditer(text):
+        found[m.lastgroup] += len(m.group(0).encode("utf-8"))
+    found["text"] = len(page) - sum(found.values())
+    return found
+
+
+def breakdown(parts: dict[str, int]) -> Message:
+    """`figures 81.0 KB, maths 26.8 KB, …`, in the message language."""
+    return joined([msg("{part} {kb} KB", part=_part_word(name), kb=f"{parts[name] / 1024:.1f}") for name in PART_NAMES])
+
+
+def check_budget(raw: dict[str, int], gz: dict[str, int], budget: Budget, pages: dict[str, bytes] | None = None) -> None:
+    """Every page within the budget; a page over it is named with its sizes and what they are made of."""
     problems = []
     for name in sorted(gz):
         over = []
@@ -40,6 +70,8 @@ def check_budget(raw: dict[str, int], gz: dict[str, int], budget: Budget) -> Non
         if gz[name] > budget.gzip_kb * 1024:
             over.append(msg("{size} KB gzip > budget {limit} KB", size=f"{gz[name] / 1024:.1f}",
                             limit=f"{budget.gzip_kb:g}"))
+        if over and pages is not None and name in pages:
+            over.append(msg("of which {parts}", parts=breakdown(weigh(pages[name]))))
         if over:
             problems.append(Problem(Path(name), None, msg("page is over its weight budget: {over}", over=joined(over)),
                                     msg("at most {raw} KB raw and {gz} KB gzip ({source}; trim figures or split the "

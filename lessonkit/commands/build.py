@@ -88,6 +88,7 @@ def report_theme(args: argparse.Namespace) -> str:
 def print_summary(report, out: Path, say) -> None:
     """One screen, like Hugo's: what was built, from where, how heavy and how fast (`say`: the command's voice,
     support.i18n.Speaker)."""
+    from ..assemble.budget import weigh
     from ..features import search
 
     lessons = report.lessons
@@ -95,6 +96,8 @@ def print_summary(report, out: Path, say) -> None:
     rows = [
         (say("Lessons"), f"{len(lessons)}"),
         (say("Pages"), f"{len(html)}"),
+        (say("Pages unchanged"), say("{n} of {total} (taken as the last build wrote them)", n=report.pages_kept,
+                                     total=len(lessons))),
         (say("Figures new"), f"{report.figures_drawn}"),
         (say("Figures cached"), f"{report.figures_cached}"),
         (say("Font"), report.font or say("none (no figures)")),
@@ -106,10 +109,12 @@ def print_summary(report, out: Path, say) -> None:
     for label, value in rows:
         print(f"  {_pad(label, 15)} | {value}")
     budget = report.budget
-    header = f"  {_pad(say('page'), 40)} {say('raw'):>9} {'gzip':>9}"
+    header = f"  {_pad(say('page'), 40)} {say('raw'):>9} {'gzip':>9} {_pad(say('code'), 9, right=True)}"
     print(header + ("   " + say("budget {raw:g} / {gz:g} KB", raw=budget.page_kb, gz=budget.gzip_kb) if budget else ""))
-    for name in html[:12]:
-        print(f"  {name:<40} {report.sizes[name] / 1024:6.1f} KB {report.gzip_sizes.get(name, 0) / 1024:6.1f} KB")
+    for name in html[:12]:  # the engine's own JS and CSS apart: what a lesson's author cannot trim
+        code = weigh(report.pages[name])["code"] if name in report.pages else 0
+        print(f"  {name:<40} {report.sizes[name] / 1024:6.1f} KB {report.gzip_sizes.get(name, 0) / 1024:6.1f} KB "
+              f"{code / 1024:6.1f} KB")
     if len(html) > 12:
         biggest = max(html, key=report.sizes.get)
         print(say("  … {n} more; largest {name} {kb:.1f} KB", n=len(html) - 12, name=biggest,
@@ -117,9 +122,10 @@ def print_summary(report, out: Path, say) -> None:
     print(say("Total in {seconds:.2f} s (after Python start-up and imports)", seconds=report.seconds))
 
 
-def _pad(text: str, width: int) -> str:
-    """Left-aligned in `width` terminal columns: a Chinese character takes two."""
+def _pad(text: str, width: int, right: bool = False) -> str:
+    """Aligned in `width` terminal columns (left, or `right`): a Chinese character takes two."""
     import unicodedata
 
     used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-    return text + " " * max(0, width - used)
+    room = " " * max(0, width - used)
+    return room + text if right else text + room
