@@ -15,6 +15,7 @@ from ..support.messages import NOTHING, msg
 from ..support.paths import SitePaths
 from . import build as build_command
 
+STARTED = "() => !window.lessonkit || document.documentElement.hasAttribute('data-lk-started')"
 HELP = "build, then print every lesson to OUT/<slug>.pdf with headless Chromium"
 
 
@@ -58,6 +59,7 @@ def print_page(browser, out: Path, slug: str, answers: bool) -> Path:
     page = browser.new_page()
     try:
         page.goto((out / SitePaths.lesson(slug)).as_uri(), wait_until="load")
+        page.wait_for_function(STARTED, timeout=30_000)  # printed as a reader with JavaScript sees it on screen
         if not answers:
             page.evaluate("document.documentElement.classList.add('print-student')")
         page.emulate_media(media="print")

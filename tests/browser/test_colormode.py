@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import started
+
 from test_accessibility import axe_violations
 
 TIMEOUT = 10_000  # ms, every wait
@@ -47,6 +49,7 @@ def visit_in(browser):
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(url, wait_until="load", timeout=TIMEOUT)
+        started(page)
         page.errors = errors
         return page
 
@@ -148,6 +151,7 @@ def test_toggle_is_hidden_without_javascript(browser, site):
     try:
         page = context.new_page()
         page.goto((site / pages(site)[-1]).as_uri(), wait_until="load", timeout=TIMEOUT)
+        started(page)
         assert not page.is_visible("[data-widget=colormode]")
         assert lum(body_bg(page)) < 0.02  # the system's dark mode needs no script
     finally:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import started
+
 from lessonkit.cli import main
 
 SLUG = "fragile"
@@ -110,6 +112,7 @@ def test_a_script_that_throws_while_it_runs_is_reported_at_its_file(open_page, f
     errors = []
     visit.page.on("pageerror", lambda e: errors.append(e.stack or ""))
     visit.page.reload(wait_until="load")
+    started(visit.page)
     assert any(f"content/{SLUG}/widgets/abacus_at_load/widget.js:3:" in stack for stack in errors), errors
 
 

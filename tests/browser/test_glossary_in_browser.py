@@ -4,6 +4,8 @@ with a tip open (light and dark); without JavaScript a mark is a link to the les
 from __future__ import annotations
 
 import pytest
+
+from conftest import started
 import yaml
 
 from lesson_folders import PROJECT, real_lessons
@@ -187,6 +189,7 @@ def test_without_javascript_a_mark_links_to_its_entry(browser, site, lesson_slug
         page = context.new_page()
         page.set_default_timeout(TIMEOUT)
         page.goto((site / lesson_slug / "index.html").as_uri(), wait_until="load", timeout=TIMEOUT)
+        started(page)
         ids = mark_ids(page)
         if not ids:
             return

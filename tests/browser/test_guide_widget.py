@@ -18,7 +18,7 @@ import pytest
 
 from lessonkit.cli import main
 
-from conftest import IN_CI, PROJECT
+from conftest import IN_CI, PROJECT, started
 
 import test_guide as guide
 from test_page_integrity import OLD_VNU_CSS_GAPS, vnu_jar
@@ -177,6 +177,7 @@ def test_without_javascript_the_table_is_all_there(browser, guide_page):
     try:
         page = context.new_page()
         page.goto(guide_page.as_uri())
+        started(page)
         root = f"#widget-{kind}"
         assert not page.is_visible(f"{root} .temp-live")
         rows = page.eval_on_selector_all(f"{root} .temp-all tbody tr",

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import started
+
 from lessonkit.commands.preview import Preview
 from lessonkit.support.paths import PROJECT
 from lessonkit.site import Options
@@ -34,6 +36,7 @@ def test_page_reloads_itself_after_a_save(browser, preview, tmp_path):
     page.set_default_navigation_timeout(30_000)
     try:
         page.goto(preview.url + "demo/")
+        started(page)
         assert page.get_by_text("二的十次方是 1024。").is_visible()
         save(tmp_path / "content" / "demo" / "lesson.md", "## 第一节 {#first}\n\n改过了：{{ two_pow }}。\n")
         # reloading at all proves the script ran and reached /__reload under the page's strict policy

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from conftest import PROJECT
+from conftest import PROJECT, started
 
 # lessons: tests taking `slug` run over every lesson in content/ plus the fixture lesson (conftest.py)
 SIZES = [(1280, 720), (1024, 768)]
@@ -207,6 +207,8 @@ def test_escape_returns_to_the_same_place_and_the_hash_survives_reload(open_page
     assert before["count"] == f"{target} / {total}"
 
     page.reload(wait_until="load")                                  # the hash alone brings the same screen back
+
+    started(page)
     assert visit.requests.count(visit.url) == 2
     visit.requests.remove(visit.url)
     page.evaluate(TAG)

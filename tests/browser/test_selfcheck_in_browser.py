@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import started
+
 from lessonkit.cli import main
 
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -310,6 +312,7 @@ def test_without_javascript_the_question_and_answer_still_read(browser, fixture_
         page = context.new_page()
         page.set_default_timeout(TIMEOUT)
         page.goto((fixture_site / "quiz" / "index.html").as_uri(), wait_until="load")
+        started(page)
         assert page.is_visible("#challenge-1 .challenge-question")
         assert page.is_hidden("#check-1 .sc-check")                  # nothing pretends to check
         assert page.is_visible("#check-3-c0")                        # the options are part of the question

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURE, LESSONS, PROJECT, require
+from conftest import FIXTURE, LESSONS, PROJECT, require, started
 from fixture_lesson import NOTES_WORDS
 from lessonkit.support import chromium
 
@@ -75,6 +75,7 @@ def projector_screens(browser, slides) -> dict[str, list[str]]:
         context = browser.new_context(viewport=PROJECTOR)
         page = context.new_page()
         page.goto((slides.out / slug / "index.html").as_uri(), wait_until="load")
+        started(page)
         page.keyboard.press("p")
         count = page.locator("[data-widget=projector] .pj-count [aria-hidden]")
         total = int(count.text_content().split(" / ")[1])
@@ -96,6 +97,7 @@ def page_facts(browser, slides) -> dict[str, dict]:
         context = browser.new_context(viewport=PROJECTOR)
         page = context.new_page()
         page.goto((slides.out / slug / "index.html").as_uri(), wait_until="load")
+        started(page)
         facts[slug] = page.evaluate("""() => {
             const lesson = document.querySelector('article.lesson').cloneNode(true);
             lesson.querySelectorAll('.speaker-notes, script, style').forEach(n => n.remove());

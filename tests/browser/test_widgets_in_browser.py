@@ -14,7 +14,7 @@ import pytest
 from lessonkit.load.lessons import load_lesson
 from lessonkit.support.numbers import format_value
 
-from conftest import press_each_widget_button
+from conftest import press_each_widget_button, started
 from fixture_lesson import INITIAL, LABELS, LAYERS, TOKENS, expected_series
 
 MASK = "#widget-mask_table"
@@ -175,6 +175,7 @@ def test_nothing_requested_and_no_errors(lesson, server):
     before = len(server.paths)
     lesson.requests.clear()
     page.reload(wait_until="load")
+    started(page)
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.wait_for_timeout(300)
     lesson.assert_clean()

@@ -34,6 +34,7 @@
     started = true;  // the widgets' refresh calls while starting are folded into this one
     keyboardScroll();
     everyWhenIdle();
+    doc.documentElement.setAttribute('data-lk-started', '');  // every component started (tests wait for this)
   }
 
   // a box that scrolls sideways (wide formula, table or figure on a phone) must be reachable by keyboard (WCAG 2.1.1):
@@ -67,6 +68,14 @@
   }, true);
   lessonkit.refresh = refresh;  // for components that change what overflows
 
-  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', start);
-  else start();
+  // the first screen paints before the components start: they add behaviour to what the page already shows (it
+  // reads the same without them), so their work need not delay the first paint. After the next frame, or soon
+  // where no frame comes (a page printed, or hidden).
+  function soon() {
+    var go = function () { if (!started) start(); };
+    requestAnimationFrame(function () { setTimeout(go, 0); });
+    setTimeout(go, 250);
+  }
+  if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', soon);
+  else soon();
 })();
