@@ -115,6 +115,22 @@ def axe_source() -> str:
     return AXE.read_text(encoding="utf-8")
 
 
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+AXE_TIMEOUT_MS = 60_000
+
+
+def axe_violations(page, within: str | None = None) -> list[str]:
+    """axe's WCAG 2.1 A/AA violations on the whole page, or only inside the elements matching `within` (the page
+    has axe: open it with init_script=axe_source)."""
+    return page.evaluate("""([tags, ms, within]) => Promise.race([
+        axe.run(within ? {include: [...document.querySelectorAll(within)]} : document,
+                {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']}),
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`axe.run took over ${ms} ms`)), ms))])
+        .then(r => r.violations.map(v => `${v.id} (${v.impact}): ${v.help} — ` +
+                                         v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | ')))""",
+                         [WCAG, AXE_TIMEOUT_MS, within])
+
+
 @pytest.fixture(scope="session")
 def poppler():
     tools = ("pdffonts", "pdftotext", "pdftoppm", "pdfinfo")

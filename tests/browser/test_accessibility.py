@@ -9,23 +9,9 @@ import re
 
 import pytest
 
-from conftest import FIXTURE, LESSONS, press_each_widget_button
+from conftest import FIXTURE, LESSONS, axe_violations, press_each_widget_button
 
-WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 MASK = "#widget-mask_table"
-AXE_TIMEOUT_MS = 60_000
-
-
-def axe_violations(page, within: str | None = None) -> list[str]:
-    """axe's WCAG 2.1 A/AA violations on the whole page, or only inside the element matching `within`."""
-    found = page.evaluate("""([tags, ms, within]) => Promise.race([
-        axe.run(within ? document.querySelector(within) : document,
-                {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']}),
-        new Promise((_, reject) => setTimeout(() => reject(new Error(`axe.run took over ${ms} ms`)), ms))])
-        .then(r => r.violations.map(v => `${v.id} (${v.impact}): ${v.help} — ` +
-                                         v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | ')))""",
-                          [WCAG, AXE_TIMEOUT_MS, within])
-    return found
 
 
 def open_answers(page):

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import started
 
-from test_accessibility import axe_violations
+from conftest import axe_violations
 
 TIMEOUT = 10_000  # ms, every wait
 

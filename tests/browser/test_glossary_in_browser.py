@@ -9,7 +9,7 @@ from conftest import started
 import yaml
 
 from lesson_folders import PROJECT, real_lessons
-from test_accessibility import axe_violations
+from conftest import axe_violations
 
 TIMEOUT = 10_000          # ms, every wait
 MARKS = "a.term-ref[data-term]"

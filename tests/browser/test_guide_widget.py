@@ -18,12 +18,11 @@ import pytest
 
 from lessonkit.cli import main
 
-from conftest import IN_CI, PROJECT, started
+from conftest import IN_CI, PROJECT, axe_violations, started
 
 import test_guide as guide
 from test_page_integrity import OLD_VNU_CSS_GAPS, vnu_jar
 
-WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 SCORES = [2.0, 1.0, 0.1]            # the scores of the guide's example lesson (its lesson.md shows them)
 SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
@@ -114,12 +113,6 @@ def expect_right(page, root: str, t: float | None = None) -> float:
     return temperature
 
 
-def axe(page) -> list[str]:
-    return page.evaluate("""tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})
-        .then(r => r.violations.map(v => `${v.id}: ${v.help} — ` + v.nodes.slice(0, 5).map(n => n.target.join(' ')).join(' | ')))""",
-                         WCAG)
-
-
 def tab_to(page, selector: str, limit: int = 80) -> None:
     for _ in range(limit):
         page.keyboard.press("Tab")
@@ -153,7 +146,7 @@ def drive(visit, root: str) -> None:
     assert page.evaluate("s => document.activeElement.matches(s)", minus), "focus must not be lost on a disabled button"
     page.keyboard.press("Enter")
     assert expect_right(page, root) < top
-    assert axe(page) == []
+    assert axe_violations(page) == []
     visit.assert_clean()
 
 

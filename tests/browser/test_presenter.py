@@ -11,7 +11,7 @@ import pytest
 from conftest import PROJECT, page_url
 from fixture_lesson import NOTES_WORDS
 from lessonkit.support.i18n import load_ui
-from test_accessibility import axe_violations
+from conftest import axe_violations
 
 SIZE = {"width": 1280, "height": 720}
 WAIT = 5000

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import cmath
 import math
-import re
 
 import pytest
 
-from conftest import PROJECT
+from conftest import PROJECT, axe_violations
 
 SLUG = "positional-encoding"
 ROOT = "#widget-rope_dial"
 THETA = 10000 ** (-2 / 16)       # pair i = 1 of d = 16, as the lesson says
-WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 pytestmark = pytest.mark.skipif(not (PROJECT / "content" / SLUG / "lesson.py").exists(),
                                 reason=f"content/{SLUG} is not in this checkout")
@@ -84,10 +82,6 @@ def test_the_dial_by_keyboard_and_axe(dial):
     page.keyboard.press("Tab")                       # on to the next control (m+, then n+: n− is disabled at 0)
     page.keyboard.press("Enter")
     check(page)
-    found = page.evaluate("""tags => axe.run(document.querySelector('#widget-rope_dial'), {runOnly: {type: 'tag',
-        values: tags}, resultTypes: ['violations']}).then(r => r.violations.map(v => v.id + ': ' + v.help))""", WCAG)
-    assert found == []
+    assert axe_violations(page, "#widget-rope_dial") == []
     page.emulate_media(color_scheme="dark")
-    found = page.evaluate("""tags => axe.run(document.querySelector('#widget-rope_dial'), {runOnly: {type: 'tag',
-        values: tags}, resultTypes: ['violations']}).then(r => r.violations.map(v => v.id + ': ' + v.help))""", WCAG)
-    assert found == []
+    assert axe_violations(page, "#widget-rope_dial") == []

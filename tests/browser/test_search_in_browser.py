@@ -291,7 +291,7 @@ def test_without_javascript_the_box_is_hidden(browser, search_site):
 
 
 def test_search_passes_axe(open_page, search_site, axe_source):
-    from test_accessibility import axe_violations
+    from conftest import axe_violations
 
     visit = opened(open_page, (search_site / "index.html").as_uri(), init_script=axe_source)
     page = visit.page

@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import started
+from conftest import axe_violations, started
 
 from lessonkit.cli import main
 
-WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 TIMEOUT = 5000  # ms, for every wait
 
 PY = """\
@@ -126,13 +125,6 @@ def quiz(open_page, fixture_site, axe_source):
     live(visit.page)
     yield visit.page
     visit.assert_clean()
-
-
-def axe_violations(page) -> list[str]:
-    return page.evaluate("""tags => axe.run(document, {runOnly: {type: 'tag', values: tags},
-                                                      resultTypes: ['violations']})
-        .then(r => r.violations.map(v => `${v.id}: ${v.help} — ` + v.nodes.slice(0, 5).map(n => n.target.join(' '))
-                                                                         .join(' | ')))""", WCAG)
 
 
 def submit(page, selector: str, text: str) -> str:
