@@ -5,7 +5,6 @@ a 1280 × 720 window), read back with python-pptx, converted once with LibreOffi
 One slides build and one LibreOffice conversion for the whole session."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess

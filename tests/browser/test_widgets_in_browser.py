@@ -5,14 +5,11 @@ its own tokens and series) and compared with numpy; every lesson found in conten
 """
 from __future__ import annotations
 
-import json
 import re
 
-import numpy as np
 import pytest
 
 from lessonkit.load.lessons import load_lesson
-from lessonkit.support.numbers import format_value
 
 from conftest import press_each_widget_button, started
 from fixture_lesson import INITIAL, LABELS, LAYERS, TOKENS, expected_series
