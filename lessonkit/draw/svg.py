@@ -49,18 +49,22 @@ ROOT_ATTRIBUTES = 'stroke-linejoin="round" stroke-linecap="butt"'
 SVG_PROPERTIES = {"fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin",
                   "stroke-dasharray", "stroke-dashoffset", "stroke-opacity", "stroke-miterlimit", "opacity",
                   "font-size", "font-family", "font-style", "font-weight", "font-stretch", "font-variant",
-                  "text-anchor", "clip-path",
-                  "dominant-baseline", "display", "visibility"}
+                  "text-anchor", "clip-path", "dominant-baseline", "display", "visibility",
+                  "image-rendering", "shape-rendering", "stop-color", "stop-opacity", "filter"}
 
 
 def _style_to_attributes(style: str) -> str:
-    attributes = []
+    """`style="fill: #fff; stroke: none"` → ` fill="#fff" stroke="none"`: every property matplotlib writes is an SVG
+    presentation attribute (SVG_PROPERTIES lists those it is known to write). A property written twice (matplotlib's
+    `image-rendering:crisp-edges;image-rendering:pixelated`, a fallback for old browsers) keeps its last value, as
+    CSS would; one not in the list becomes an attribute all the same, which a browser ignores if it is not one: a
+    new matplotlib never stops a build (tests/test_figure_artists.py draws every kind of artist)."""
+    properties: dict[str, str] = {}
     for declaration in filter(None, (d.strip() for d in style.split(";"))):
         prop, _, value = (part.strip() for part in declaration.partition(":"))
-        if prop not in SVG_PROPERTIES:  # our bug: extend the table, don't ship a style attribute
-            raise ValueError(f"SVG style property {prop!r} has no presentation attribute mapping")
-        attributes.append(f' {prop}="{value.replace(chr(34), chr(39))}"')
-    return "".join(attributes)
+        if re.fullmatch(r"[a-z][a-z-]*", prop):
+            properties[prop] = value.replace(chr(34), chr(39))
+    return "".join(f' {prop}="{value}"' for prop, value in properties.items())
 
 
 def _unique_ids(svg: str, prefix: str) -> str:
