@@ -76,6 +76,20 @@ def _unique_ids(svg: str, prefix: str) -> str:
     return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}{m.group(1)}"', svg)
 
 
+def placed_again(svg: str, placement: int) -> str:
+    """The same drawn figure placed a second (third …) time on one page — an explorer shows its key states live and
+    side by side —, its ids suffixed `-2` (`-3` …) so no two elements of the page share one."""
+    ids = set(re.findall(r'\sid="([^"]+)"', svg))
+    if not ids:
+        return svg
+
+    def renamed(m: re.Match) -> str:
+        name = m.group(2)
+        return f"{m.group(1)}{name}-{placement}{m.group(3)}" if name in ids else m.group(0)
+
+    return re.sub(r'(\sid="|url\(#|href="#)([^")]+)([")])', renamed, svg)
+
+
 def _compact_path(d: str) -> str:
     """`M 44.5 27.36 \nL 77.5 27.36 \nz` → `M44.5 27.36H77.5z`: the path grammar needs no space next to a
     command letter, nor before a minus sign, and a line that keeps its y (or x) is a horizontal (vertical) one —
