@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import re
 
-from ..features.palette import FIGURE_CLASS
+import base64
+
+from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, dark_raster
 
 SVG_PRECISION = 1
 
@@ -22,6 +24,7 @@ def clean_svg(svg: str, name: str, sized: bool = False, css_class: str = "") -> 
     else:
         svg = re.sub(r'\s(width|height)="[\d.]+pt"', "", svg, count=2)
     svg = re.sub(r' style="([^"]*)"', lambda m: _style_to_attributes(m.group(1)), svg)
+    svg = re.sub(r"<image\b[^>]*>", _with_dark_twin, svg)
     families = re.findall(r' font-family="([^"]*)"', svg)
     svg = re.sub(r' font-family="[^"]*"', "", svg)  # one family on the root, inherited by every <text>
     family = families[0] if families else "sans-serif"
@@ -65,6 +68,18 @@ def _style_to_attributes(style: str) -> str:
         if re.fullmatch(r"[a-z][a-z-]*", prop):
             properties[prop] = value.replace(chr(34), chr(39))
     return "".join(f' {prop}="{value}"' for prop, value in properties.items())
+
+
+def _with_dark_twin(m: re.Match) -> str:
+    """A raster (imshow, a colour bar's gradient) followed by its dark-mode twin (features.palette.dark_raster)."""
+    tag = m.group(0)
+    data = re.search(r'href="data:image/png;base64,([^"]+)"', tag)
+    dark = dark_raster(base64.b64decode(data.group(1))) if data else None
+    if dark is None:
+        return tag
+    twin = tag.replace(data.group(1), base64.b64encode(dark).decode("ascii"))
+    return (tag.replace("<image ", f'<image class="{RASTER_LIGHT}" ', 1) + "\n"
+            + twin.replace("<image ", f'<image class="{RASTER_DARK}" ', 1))
 
 
 def _unique_ids(svg: str, prefix: str) -> str:
