@@ -55,6 +55,9 @@ class LessonRenderer:
             link_lesson=self.link_lesson,
             mark_term=self.mark_term,
             figure_label=env.globals["ui"].figure,
+            equation_numbers=markup.equation_numbers(src.sections),
+            equation_words=(env.globals["ui"].equation_number, env.globals["ui"].equation_ref),
+            number_equations=True,
             converters=converters,
         )
         self.terms_used: dict[str, None] = {}     # term ids in reading order (sections, then lesson.yaml's text)
@@ -232,7 +235,8 @@ class LessonRenderer:
         self.terms_marked.setdefault(term.id, None)
         return terms.mark_html(term, html.escape((shown or name).strip() or name))
 
-    def link_lesson(self, slug: str, section: str | None) -> str | Miss:
+    def link_lesson(self, slug: str, anchor: str | None) -> str | Miss:
+        """`@lesson:SLUG`, `@lesson:SLUG#SECTION`, `@lesson:SLUG#eq:NAME`, `@lesson:SLUG#fig:NAME`."""
         target = self.course.find(slug)
         if target is None:
             slugs = [entry["slug"] for entry in self.course.lessons]
@@ -240,15 +244,36 @@ class LessonRenderer:
                         f"a lesson folder under content/: {', '.join(slugs) or 'none'}")
         url = SitePaths.url(self.page, SitePaths.lesson(slug))
         title = html.escape(target["title"])
-        if section is None:
+        if anchor is None:
             return f'<a class="lesson-ref" href="{url or "#main"}">{title}</a>'
-        found = next((s for s in target["sections"] if s["id"] == section), None)
+        kind, _, name = anchor.partition(":") if anchor.startswith(("eq:", "fig:")) else ("", "", anchor)
+        if kind == "eq":
+            numbers = target.get("equations") or {}
+            if name not in numbers:
+                return Miss(f"link to unknown equation `@lesson:{slug}#eq:{name}`{did_you_mean(name, numbers)}",
+                            f"an equation labelled in that lesson: {', '.join(sorted(numbers)) or 'none'}")
+            text = self.ctx.equation_words[1].format(n=numbers[name])
+            return f'<a class="lesson-ref" href="{url}#eq-{name}">{title} · {html.escape(text)}</a>'
+        if kind == "fig":
+            numbers = target["figures"]
+            if name not in numbers:
+                return Miss(f"link to unknown figure `@lesson:{slug}#fig:{name}`{did_you_mean(name, numbers)}",
+                            f"a figure placed in that lesson: {', '.join(sorted(numbers)) or 'none'}")
+            return (f'<a class="lesson-ref" href="{url}#fig-{name}">{title} · '
+                    f'{html.escape(self.ctx.figure_label)} {numbers[name]}</a>')
+        found = next((s for s in target["sections"] if s["id"] == name), None)
         if found is None:
             ids = [s["id"] for s in target["sections"]]
-            return Miss(f"link to unknown section `@lesson:{slug}#{section}`{did_you_mean(section, ids)}",
+            return Miss(f"link to unknown section `@lesson:{slug}#{name}`{did_you_mean(name, ids)}",
                         f"a section id of that lesson: {', '.join(ids) or 'none'}")
-        return (f'<a class="lesson-ref" href="{url}#{section}">{title} · {found["number"]} '
+        return (f'<a class="lesson-ref" href="{url}#{name}">{title} · {found["number"]} '
                 f'{html.escape(found["title"])}</a>')
+
+
+def course_lesson(source) -> dict[str, Any]:
+    """A lesson as the course lists it (features.coursenav.course_entry) with its equations' numbers, which other
+    lessons link to with `@lesson:SLUG#eq:NAME`."""
+    return {**course_entry(source), "equations": markup.equation_numbers(source.sections)}
 
 
 def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: Components,
@@ -257,16 +282,16 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     """Everything lesson.html displays, rendered to HTML strings. Fields lesson.yaml got wrong (already reported)
     are left out, so the Markdown of the rest is still checked."""
     src = lesson.source
-    course = course or Course([course_entry(lesson.source)])
+    course = course or Course([course_lesson(lesson.source)])
     renderer = LessonRenderer(lesson, env, components, course, holes or Holes(), converters or markup.Converters())
     ctx = renderer.ctx
     _check_placements(src, renderer.figure_order, ctx.problems)
     ctx.problems += notes.misplaced(src.sections, src.body_path)
     meta, lines, meta_path = src.meta, src.meta_lines, src.meta_path
     yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "check": _not_in_yaml, "table": renderer.table}
-    yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers)  # same values and problem list
+    yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers, number_equations=False)  # same values, problem list
     # titles are repeated in links (contents, course navigation) and objectives on the index page: no marks there
-    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark("a section title"))
+    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark("a section title"), number_equations=False)
     objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark("an objective (the index page shows it too)"))
 
     def md(key: str, text: str, inline: bool = False, context=None) -> str:

@@ -12,7 +12,7 @@ from ..compute.run import ComputedLesson
 from ..features import glossary as terms
 from ..features import search
 from ..features.components import Components
-from ..features.coursenav import Course, course_entry, in_course_order, pager_link
+from ..features.coursenav import Course, in_course_order, pager_link
 from ..features.glossary import glossary_entry
 from ..load.siteconfig import SiteConfig
 from ..support.errors import ContentError, Problem
@@ -20,7 +20,7 @@ from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
 from .draft import POLICY, SCRIPTS, STYLE, Holes, PageDraft
-from .lesson import lesson_context
+from .lesson import course_lesson, lesson_context
 from .templates import theme_problem
 
 
@@ -56,7 +56,7 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
               "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary else None}
     ordered = in_course_order(computed)
     everyone = in_course_order(sources) if sources else [c.source for c in ordered]
-    course = Course([course_entry(s) for s in everyone], glossary,
+    course = Course([course_lesson(s) for s in everyone], glossary,
                     render_definitions(glossary, problems, renderer.converters) if glossary is not None else {})
     contexts = []
     for lesson in ordered:
