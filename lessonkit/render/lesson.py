@@ -14,7 +14,7 @@ import jinja2
 
 from ..compute.run import ComputedLesson, ComputedWidget
 from ..features import glossary as terms
-from ..features import notes
+from ..features import notes, tabs
 from ..features.glossary import glossary_entry
 from ..features.components import Component, Components
 from ..features.coursenav import Course, course_entry
@@ -47,6 +47,7 @@ class LessonRenderer:
         self.placed_widgets: set[str] = set()
         self.placed_checks: set[str] = set()
         self.toggles = 0
+        self.tab_sets = 0
         self.ctx = markup.MarkupContext(
             values=lesson.values,
             figure_numbers={name: i + 1 for i, name in enumerate(dict.fromkeys(self.figure_order))},
@@ -199,6 +200,8 @@ class LessonRenderer:
         kind = block["kind"]
         if kind == "toggle":
             return self.toggle(block)
+        if kind == "tabs":
+            return self.tabs(block)
         if kind == notes.KIND:
             return notes.notes_html(block)
         return self.env.get_template(CALLOUT_TEMPLATES.get(kind, "partials/callout.html")).render(callout=block)
@@ -220,6 +223,24 @@ class LessonRenderer:
         if inner is None:
             return ""
         return mount("toggle", root, inner, data)
+
+    def tabs(self, block: dict[str, Any]) -> str:
+        """`::: tabs GROUP` with `::: tab LABEL` blocks (features.tabs checks them)."""
+        found = tabs.check(block["arg"], [(p["arg"], p["line"]) for p in block["parts"] if p["kind"] == tabs.PART],
+                           block["line"])
+        self.problems.extend(Problem(self.lesson.source.body_path, line, message, expected)
+                             for line, message, expected in found)
+        if found:
+            return ""
+        self.tab_sets += 1
+        root = f"tabs-{self.tab_sets}"
+        component = self.components.find(tabs.KIND, self.lesson.source.folder)
+        panes = [{"label": p["title"], "key": tabs.key(p["arg"]), "body": p["body"]}
+                 for p in block["parts"] if p["kind"] == tabs.PART]
+        data = {"group": block["arg"].strip(), "tabs": panes}
+        inner = self.render_component(component, {"id": root, "name": root, "kind": tabs.KIND, "data": data},
+                                      None, root) if component else None
+        return "" if inner is None else mount(tabs.KIND, root, inner, tabs.script_data(data["group"]))
 
     def mark_term(self, name: str, shown: str | None) -> str | Miss:
         """`[[术语]]` / `[[术语|显示的文字]]`: the term by its id, zh, en or an alias."""

@@ -16,7 +16,7 @@ import markdown
 
 from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..features import equations
-from ..load.document import Block, SectionSource, parse_blocks, walk
+from ..load.document import SHOWS_ONLY, Block, SectionSource, parse_blocks, walk
 from ..support.errors import Miss, Problem
 from ..support.numbers import FormatError, format_value
 from ..support.suggest import did_you_mean
@@ -166,10 +166,17 @@ def _flatten(blocks: list[Block], ctx: MarkupContext, path: Path, stash: _Stash)
 def _container(block: Block, ctx: MarkupContext, path: Path) -> str:
     """A `::: kind title` block: its contents rendered once, then its partial (callout, cards, toggle …), which gets
     the nested containers (cards, toggle states) also one by one as `parts`."""
-    if block.name == "state":
-        ctx.problems.append(Problem(path, block.line, "`::: state` outside a `::: toggle` block",
-                                    "states inside `::: toggle` … `:::`"))
+    _misplaced_part(block, None, ctx, path)
     return ctx.render_callout(_container_part(block, ctx, path))
+
+
+def _misplaced_part(block: Block, parent: str | None, ctx: MarkupContext, path: Path) -> None:
+    """A `::: state` outside a toggle, a `::: tab` outside tabs."""
+    for container, part in SHOWS_ONLY.items():
+        if block.name == part and parent != container:
+            plural = "states" if part == "state" else f"{part}s"
+            ctx.problems.append(Problem(path, block.line, f"`::: {part}` outside a `::: {container}` block",
+                                        f"{plural} inside `::: {container}` … `:::`"))
 
 
 def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, Any]:
@@ -185,15 +192,14 @@ def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, A
             run = []
         if child is None:
             break
-        if child.name == "state" and block.name != "toggle":
-            ctx.problems.append(Problem(path, child.line, "`::: state` outside a `::: toggle` block",
-                                        "states inside `::: toggle` … `:::`"))
+        _misplaced_part(child, block.name, ctx, path)
         part = _container_part(child, ctx, path)
         parts.append(part)
-        if not (child.name == "state" and block.name == "toggle"):  # a toggle shows its states from `parts`
+        if SHOWS_ONLY.get(block.name) != child.name:  # a toggle shows its states from `parts`, tabs their tabs
             pieces.append(ctx.render_callout(part))
-    title = render_inline(block.arg, ctx, path, block.line) if block.arg else ""
-    return {"kind": block.name, "title": title, "body": "\n".join(pieces), "parts": parts, "line": block.line}
+    title = render_inline(block.arg, ctx, path, block.line) if block.arg and block.name != "tabs" else ""
+    return {"kind": block.name, "title": title, "body": "\n".join(pieces), "parts": parts, "line": block.line,
+            "arg": block.arg}
 
 
 def _directive(block: Block, ctx: MarkupContext, path: Path) -> str:
