@@ -112,13 +112,14 @@ def _only_parts(children: list[Block], path: Path, problems: list[Problem], kind
     """A toggle shows its `::: state` blocks one at a time, tabs their `::: tab` blocks: anything else inside would
     never be shown."""
     part = SHOWS_ONLY[kind]
+    owner = f"{kind}'" if kind.endswith("s") else f"{kind}'s"
     for child in children:
         stray = next((child.line + i for i, line in enumerate(child.lines) if line.strip()), None) \
             if child.kind == "text" else (None if child.kind == "container" and child.name == part else child.line)
         if stray is not None:
             problems.append(Problem(path, stray, f"`::: {kind}` shows only its `::: {part}` blocks: this is outside "
                                                  "any of them", f"the content inside a `::: {part} TITLE` … `:::` "
-                                                                f"block, or after the {kind}'s closing `:::`"))
+                                                                f"block, or after the {owner} closing `:::`"))
             return
 
 
