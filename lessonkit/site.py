@@ -25,7 +25,7 @@ from .features.components import Components
 from .features.glossary import Glossary, load_glossary
 from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
-from .load.siteconfig import Budget, load_site_config
+from .load.siteconfig import Budget, check_parts, load_site_config
 from .render import markup
 from .render.draft import Holes, PageDraft
 from .render.pages import Renderer, render_site
@@ -78,7 +78,8 @@ def build(options: Options) -> BuildReport:
     config = load_site_config(options.content, problems)                          # load
     glossary = load_glossary(options.content, problems)
     sources, course = load_sources(options.content, options.lesson, problems)
-    warnings = order_ties(course)
+    problems += check_parts(config, [s.slug for s in course], options.content)
+    warnings = [] if config.parts else order_ties(course)  # with parts, `order` orders nothing
     if options.strict:
         problems += warnings
     dirs = theme_dirs(options.themes, options.theme or config.theme)
