@@ -61,7 +61,8 @@ def dark_palette_of(page: str) -> dict[str, str]:
 
 
 def rasters(figure: str) -> list[tuple[str, str]]:
-    return re.findall(r'<image class="(lk-light|lk-dark)" href="data:image/png;base64,([^"]+)"', figure)
+    return re.findall(r'<image class="(lk-light|lk-dark)(?: lk-pixelated)?" href="data:image/png;base64,([^"]+)"',
+                      figure)
 
 
 def near(a: str, b: str, by: int = 2) -> bool:

@@ -12,7 +12,7 @@ from ..draw.drawing import DrawnFigure, FigureKey
 from ..draw.svg import placed_again
 from ..features import figdata
 from ..features.components import Components, source_name
-from ..features.palette import RASTER_DARK, palette_css, raster_css
+from ..features.palette import palette_css, raster_css
 from ..render.draft import CodeHole, FigureDataHole, FigureHole, PageDraft
 from ..render.templates import asset_path, read_asset
 from ..support import csp as content_security
@@ -41,15 +41,15 @@ class Assembler:
 
     def page(self, draft: PageDraft) -> bytes:
         palette: dict[str, str] = {}
-        twins = False  # a figure with a raster's dark twin (features.palette.dark_raster)
+        rasters = False  # a figure with a raster the CSS shows (a dark twin, square pixels: features.palette)
         for hole in draft.figures():
             drawn = self.figures.get((hole.lesson, hole.name))
             if drawn is not None:
                 palette.update(drawn.palette)
-                twins = twins or f'class="{RASTER_DARK}"' in drawn.svg
+                rasters = rasters or '<image class="' in drawn.svg
         scripts, css = self._code(draft.components, draft.lesson_folder)
         css += "\n" + palette_css(palette).rstrip() if palette else ""
-        css += "\n" + raster_css().rstrip() if twins else ""
+        css += "\n" + raster_css().rstrip() if rasters else ""
         scripts += (self.preview_script,) if self.preview_script else ()
         policy = content_security.policy(scripts=list(scripts), styles=[css], connect_self=bool(self.preview_script),
                                          script_sources=draft.script_sources)

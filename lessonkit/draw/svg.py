@@ -5,7 +5,7 @@ import re
 
 import base64
 
-from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, dark_raster
+from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_PIXELATED, dark_raster
 
 SVG_PRECISION = 1
 
@@ -71,15 +71,20 @@ def _style_to_attributes(style: str) -> str:
 
 
 def _with_dark_twin(m: re.Match) -> str:
-    """A raster (imshow, a colour bar's gradient) followed by its dark-mode twin (features.palette.dark_raster)."""
+    """A raster (imshow, a colour bar's gradient) followed by its dark-mode twin (features.palette.dark_raster); one
+    drawn square pixel by pixel (`interpolation="none"`) says so with a class, as a presentation attribute cannot
+    (SVG 1.1's image-rendering has no `pixelated`)."""
     tag = m.group(0)
+    pixelated = re.search(r'\simage-rendering="(?:pixelated|crisp-edges)"', tag)
+    tag = tag.replace(pixelated.group(0), "") if pixelated else tag
+    extra = f" {RASTER_PIXELATED}" if pixelated else ""
     data = re.search(r'href="data:image/png;base64,([^"]+)"', tag)
     dark = dark_raster(base64.b64decode(data.group(1))) if data else None
     if dark is None:
-        return tag
+        return tag.replace("<image ", f'<image class="{RASTER_PIXELATED}" ', 1) if pixelated else tag
     twin = tag.replace(data.group(1), base64.b64encode(dark).decode("ascii"))
-    return (tag.replace("<image ", f'<image class="{RASTER_LIGHT}" ', 1) + "\n"
-            + twin.replace("<image ", f'<image class="{RASTER_DARK}" ', 1))
+    return (tag.replace("<image ", f'<image class="{RASTER_LIGHT}{extra}" ', 1) + "\n"
+            + twin.replace("<image ", f'<image class="{RASTER_DARK}{extra}" ', 1))
 
 
 def _unique_ids(svg: str, prefix: str) -> str:

@@ -22,6 +22,7 @@ FIGURE_CLASS = "lk-figure"
 # every pixel is its colour's dark counterpart, the one a vector cell or bar of that colour gets, so a heatmap and
 # its colour bar agree in dark mode too. CSS shows one of the two (raster_css).
 RASTER_LIGHT, RASTER_DARK = "lk-light", "lk-dark"
+RASTER_PIXELATED = "lk-pixelated"  # a raster drawn square pixel by pixel (imshow's interpolation="none")
 RASTER_MAX_COLORS = 4096  # more colours than any colour map has: a photograph, shown as it was taken
 HEX_COLOR = re.compile(r'\b(?:fill|stroke)="(#[0-9a-f]{6})"')
 
@@ -132,11 +133,12 @@ def dark_raster(png: bytes) -> bytes | None:
 
 def raster_css() -> str:
     """Which of a raster and its dark twin shows: the drawn one on the light page and on paper, the twin on the dark
-    page (chosen, or the system's while no light theme is chosen). Only on pages whose figures have a twin."""
+    page (chosen, or the system's while no light theme is chosen); and square pixels where a figure asks for them. Only
+    on pages whose figures have a raster with a class (a twin, or square pixels)."""
     def dark(where: str) -> str:
         return f"{where} .{RASTER_DARK}{{display:inline}}{where} .{RASTER_LIGHT}{{display:none}}"
 
-    return (f".{RASTER_DARK}{{display:none}}\n@media screen and (prefers-color-scheme:dark){{"
+    return (f".{RASTER_PIXELATED}{{image-rendering:pixelated}}\n.{RASTER_DARK}{{display:none}}\n@media screen and (prefers-color-scheme:dark){{"
             f"{dark('html:not([data-theme=light])')}}}\n@media screen{{{dark('html[data-theme=dark]')}}}\n")
 
 
