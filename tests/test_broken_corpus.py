@@ -104,7 +104,7 @@ EXPECTED = {
     ],
     "md-unknown-callout": [
         "md-unknown-callout/lesson.md:5: unknown block kind `::: danger` (expected one of note, tip, warning, "
-        "info, cards, card, toggle, state, notes)",
+        "info, cards, card, toggle, state, tabs, tab, notes)",
     ],
     "md-unknown-figure": [
         "md-unknown-figure/lesson.md:5: unknown figure `curve` (expected a figure defined with @lesson.figure"
