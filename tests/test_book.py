@@ -216,7 +216,7 @@ def test_tab_mistakes_are_errors_at_their_lines(make_lesson, run_build):
         "tabs/lesson.md:12: `::: tab` outside a `::: tabs` block (expected tabs inside `::: tabs` … `:::`)",
         "tabs/lesson.md:16: `::: tabs` without a `::: tab` block (expected `::: tab LABEL` … `:::` blocks inside it)",
         "tabs/lesson.md:17: `::: tabs` shows only its `::: tab` blocks: this is outside any of them (expected the "
-        "content inside a `::: tab TITLE` … `:::` block, or after the tabs' closing `:::`)",
+        "content inside a `::: tab TITLE` … `:::` block, or after the closing `:::` of the `::: tabs` block)",
     ]
 
 

@@ -32,7 +32,7 @@ EXPECTED = {
     "image-external": [
         "image-external/lesson.md:5: image `https://example.com/diagram.png` is not a file in the lesson "
         "folder: pages make no network requests (expected an image file in the lesson folder, e.g. "
-        "`![示意图](diagram.svg)`)",
+        "`![diagram](diagram.svg)`)",
     ],
     "image-missing": [
         "image-missing/lesson.md:5: image `diagram.svg` not found in the lesson folder (expected an existing "
@@ -94,7 +94,8 @@ EXPECTED = {
     ],
     "md-toggle-stray-text": [  # a toggle shows only its states: this line would never be seen
         "md-toggle-stray-text/lesson.md:6: `::: toggle` shows only its `::: state` blocks: this is outside any of "
-        "them (expected the content inside a `::: state TITLE` … `:::` block, or after the toggle's closing `:::`)",
+        "them (expected the content inside a `::: state TITLE` … `:::` block, or after the closing `:::` of the "
+        "`::: toggle` block)",
     ],
     "md-unclosed-callout": [
         "md-unclosed-callout/lesson.md:5: `::: note` block is never closed (expected a line with only `:::`)",
@@ -246,7 +247,7 @@ EXPECTED = {
     "yaml-syntax": [
         "yaml-syntax/lesson.yaml:2: YAML syntax error, column 10: text that starts with `[` or `{` is read as a YAML "
         "list or mapping (so is `{{ value }}` at the start) (expected the whole text in quotes, e.g. "
-        "`- \"{{ n }} 个数\"`)",
+        "`- \"{{ n }} numbers\"`)",
     ],
     "yaml-syntax-no-follow-on": [  # lesson.md places the self-check the broken lesson.yaml defines: no second error
         "yaml-syntax-no-follow-on/lesson.yaml:8: YAML syntax error, column 1: a tab character: YAML indents with "
@@ -265,7 +266,7 @@ EXPECTED = {
     ],
     "yaml-colon-in-item": [
         "yaml-colon-in-item/lesson.yaml:5: `objectives` item 2 is read as `key: value`: its text has a `: ` in it "
-        "(expected the text in quotes, e.g. `- \"注意: 这里\"`)",
+        "(expected the text in quotes, e.g. `- \"Note: here\"`)",
     ],
     "yaml-indentation": [
         "yaml-indentation/lesson.yaml:7: YAML syntax error, column 6: this line is indented more than the key before "
@@ -499,4 +500,4 @@ def test_a_glossary_that_does_not_parse_adds_no_follow_on_errors(tmp_path, capsy
     assert code == 1
     assert lines == [HEADER.format(n=1), "  glossary.yaml:5: YAML syntax error, column 17: text that starts with `[` or "
                      "`{` is read as a YAML list or mapping (so is `{{ value }}` at the start) (expected the whole text "
-                     "in quotes, e.g. `- \"{{ n }} 个数\"`)"]
+                     "in quotes, e.g. `- \"{{ n }} numbers\"`)"]

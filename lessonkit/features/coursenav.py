@@ -8,6 +8,7 @@ from typing import Any
 
 from ..load.document import placements
 from ..support.paths import SitePaths
+from .equations import equation_numbers
 from .glossary import Glossary
 
 UNORDERED = 10**6  # lessons without `order` come after those with one, by slug
@@ -56,7 +57,8 @@ def course_entry(source) -> dict[str, Any]:
     figures = dict.fromkeys(block.arg for block in placements(source.sections, "figure"))
     return {"slug": source.slug, "title": title, "url": SitePaths.lesson(source.slug),
             "sections": [{"id": s.id, "number": n, "title": s.title} for n, s in enumerate(source.sections, start=1)],
-            "figures": {name: n for n, name in enumerate(figures, start=1)}}  # for `@lesson:SLUG#fig:NAME`
+            "figures": {name: n for n, name in enumerate(figures, start=1)},  # for `@lesson:SLUG#fig:NAME`
+            "equations": equation_numbers(source.sections)}                  # for `@lesson:SLUG#eq:NAME`
 
 
 def pager_link(page: str, context: dict[str, Any]) -> dict[str, str]:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from ..support.messages import Message, msg
+
 KIND = "tabs"                     # the container and the component it mounts
 PART = "tab"
 GROUP = re.compile(r"[A-Za-z0-9_-]+")
@@ -25,23 +27,24 @@ def key(label: str) -> str:
     return " ".join(label.split())
 
 
-def check(group: str, tabs: list[tuple[str, int]], line: int) -> list[tuple[int, str, str]]:
+def check(group: str, tabs: list[tuple[str, int]], line: int) -> list[tuple[int, Message, Message]]:
     """(line, message, expected) for each mistake of one `::: tabs` block; `tabs`: each tab's label and line."""
     problems = []
     if not GROUP.fullmatch(group.strip()):
-        problems.append((line, f"cannot read the tab group `{group.strip()}`" if group.strip() else
-                         "`::: tabs` without a group name",
-                         "`::: tabs GROUP`, GROUP made of ASCII letters, digits, - and _ (e.g. `::: tabs framework`): "
-                         "the tab sets of one group switch together"))
+        problems.append((line, msg("cannot read the tab group `{group}`", group=group.strip()) if group.strip() else
+                         msg("`::: tabs` without a group name"),
+                         msg("`::: tabs GROUP`, GROUP made of ASCII letters, digits, - and _ (e.g. `::: tabs "
+                             "framework`): the tab sets of one group switch together")))
     if not tabs:
-        problems.append((line, "`::: tabs` without a `::: tab` block", "`::: tab LABEL` … `:::` blocks inside it"))
+        problems.append((line, msg("`::: tabs` without a `::: tab` block"), msg("`::: tab LABEL` … `:::` blocks inside it")))
     seen: dict[str, int] = {}
     for label, at in tabs:
         if not key(label):
-            problems.append((at, "`::: tab` without a label", "`::: tab LABEL`, e.g. `::: tab PyTorch`"))
+            problems.append((at, msg("`::: tab` without a label"), msg("`::: tab LABEL`, e.g. `::: tab PyTorch`")))
         elif key(label) in seen:
-            problems.append((at, f"two tabs labelled `{key(label)}` in one set (first at line {seen[key(label)]})",
-                             "a different label for each tab of a set"))
+            problems.append((at, msg("two tabs labelled `{label}` in one set (first at line {line})",
+                                     label=key(label), line=seen[key(label)]),
+                             msg("a different label for each tab of a set")))
         seen.setdefault(key(label), at)
     return problems
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..support.errors import Problem
+from ..support.messages import msg
 
 HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*(?:\{#(?P<id>[A-Za-z][\w-]*)\})?\s*$")
 FENCE_OPEN = re.compile(r"^ {0,3}(?P<marker>`{3,}|~{3,})(?P<info>.*)$")
@@ -72,7 +73,7 @@ def _parse(lines: list[str], i: int, first_line: int, path: Path, problems: list
             end = _fence_end(lines, i, fence.group("marker"))
             if end is None:
                 problems.append(Problem(path, lineno, "code block is never closed",
-                                        f"a closing {fence.group('marker')}"))
+                                        msg("a closing {marker}", marker=fence.group("marker"))))
                 end = len(lines)
             blocks.append(Block("fence", lineno, lines[i + 1:end], name=fence.group("info").strip()))
             i = end + 1
@@ -89,11 +90,12 @@ def _parse(lines: list[str], i: int, first_line: int, path: Path, problems: list
         if container and not CONTAINER_CLOSE.match(line):
             kind = container.group("kind")
             if kind not in CONTAINER_KINDS:
-                problems.append(Problem(path, lineno, f"unknown block kind `::: {kind}`",
-                                        f"one of {', '.join(CONTAINER_KINDS)}"))
+                problems.append(Problem(path, lineno, msg("unknown block kind `::: {kind}`", kind=kind),
+                                        msg("one of {items}", items=", ".join(CONTAINER_KINDS))))
             children, after = _parse(lines, i + 1, first_line, path, problems, nested=True)
             if after > len(lines):
-                problems.append(Problem(path, lineno, f"`::: {kind}` block is never closed", "a line with only `:::`"))
+                problems.append(Problem(path, lineno, msg("`::: {kind}` block is never closed", kind=kind),
+                                        "a line with only `:::`"))
             if kind in SHOWS_ONLY:
                 _only_parts(children, path, problems, kind)
             blocks.append(Block("container", lineno, name=kind, arg=container.group("title") or "",
@@ -101,7 +103,7 @@ def _parse(lines: list[str], i: int, first_line: int, path: Path, problems: list
             i = after
             continue
         if line.strip().startswith("{{<"):
-            problems.append(Problem(path, lineno, f"cannot read directive `{line.strip()}`",
+            problems.append(Problem(path, lineno, msg("cannot read directive `{text}`", text=line.strip()),
                                     "`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a line"))
         text_line(i)
         i += 1
@@ -112,14 +114,14 @@ def _only_parts(children: list[Block], path: Path, problems: list[Problem], kind
     """A toggle shows its `::: state` blocks one at a time, tabs their `::: tab` blocks: anything else inside would
     never be shown."""
     part = SHOWS_ONLY[kind]
-    owner = f"{kind}'" if kind.endswith("s") else f"{kind}'s"
     for child in children:
         stray = next((child.line + i for i, line in enumerate(child.lines) if line.strip()), None) \
             if child.kind == "text" else (None if child.kind == "container" and child.name == part else child.line)
         if stray is not None:
-            problems.append(Problem(path, stray, f"`::: {kind}` shows only its `::: {part}` blocks: this is outside "
-                                                 "any of them", f"the content inside a `::: {part} TITLE` … `:::` "
-                                                                f"block, or after the {owner} closing `:::`"))
+            problems.append(Problem(path, stray, msg("`::: {kind}` shows only its `::: {part}` blocks: this is outside "
+                                                     "any of them", kind=kind, part=part),
+                                    msg("the content inside a `::: {part} TITLE` … `:::` block, or after the "
+                                        "closing `:::` of the `::: {kind}` block", part=part, kind=kind)))
             return
 
 
@@ -150,7 +152,8 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem]) -> list[Se
             heading = HEADING.match(line)
             if heading:
                 if "{#" in heading.group("title"):
-                    problems.append(Problem(path, lineno, f"cannot read the section id in `{line.strip()}`",
+                    problems.append(Problem(path, lineno,
+                                            msg("cannot read the section id in `{line}`", line=line.strip()),
                                             "`{#id}` at the end of the heading: ASCII letters, digits, - and _"))
                 section_id = heading.group("id") or f"sec-{len(sections) + 1}"
                 sections.append(SectionSource(section_id, heading.group("title"), lineno))
@@ -171,7 +174,8 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem]) -> list[Se
     seen: dict[str, int] = {}
     for s in sections:
         if s.id in seen:
-            problems.append(Problem(path, s.line, f"duplicate section id `{s.id}` (first at line {seen[s.id]})",
+            problems.append(Problem(path, s.line, msg("duplicate section id `{id}` (first at line {line})", id=s.id,
+                                                      line=seen[s.id]),
                                     "a unique `{#id}` per section"))
         seen.setdefault(s.id, s.line)
     return sections

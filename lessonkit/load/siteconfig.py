@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from ..support.errors import ContentError, Problem
-from ..support.i18n import DEFAULT as DEFAULT_LANGUAGE
-from ..support.i18n import normalize
+from ..support.messages import DEFAULT as DEFAULT_LANGUAGE
+from ..support.messages import Message, msg, normalize
 from .schema import SITE, check_mapping
 
 DEFAULT_PAGE_KB = 250
@@ -29,22 +29,22 @@ DEFAULT_GZIP_KB = 60
 class Budget:
     page_kb: float = DEFAULT_PAGE_KB
     gzip_kb: float = DEFAULT_GZIP_KB
-    source: str = "the default budget"
+    source: Message = msg("the default budget")
 
 
 def budget_from(value: Any, path: Path, line: int | None) -> Budget:
     """The `budget` mapping of site.yaml; missing limits keep their defaults."""
     if not isinstance(value, dict) or set(value) - {"page_kb", "gzip_kb"}:
-        raise ContentError([Problem(path, line, f"cannot read `budget`: {value!r}",
+        raise ContentError([Problem(path, line, msg("cannot read `budget`: {value}", value=repr(value)),
                                     "`budget: {page_kb: 250, gzip_kb: 60}` (sizes in KB)")])
     limits = {}
     for key, default in (("page_kb", DEFAULT_PAGE_KB), ("gzip_kb", DEFAULT_GZIP_KB)):
         limit = value.get(key, default)
         if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
-            raise ContentError([Problem(path, line, f"budget `{key}` is {limit!r}",
+            raise ContentError([Problem(path, line, msg("budget `{key}` is {value}", key=key, value=repr(limit)),
                                         "a positive number of KB (1 KB = 1024 bytes)")])
         limits[key] = limit
-    return Budget(limits["page_kb"], limits["gzip_kb"], f"{path} `budget`")
+    return Budget(limits["page_kb"], limits["gzip_kb"], msg("{path} `budget`", path=path))
 
 
 
@@ -113,17 +113,19 @@ def check_parts(config: SiteConfig, slugs: list[str], content_dir: Path) -> list
     for number, part in enumerate(config.parts, start=1):
         for slug, line in zip(part.lessons, part.lesson_lines):
             if slug not in slugs:
-                problems.append(Problem(path, line, f"unknown lesson `{slug}` in part {number}"
-                                        f"{did_you_mean(slug, slugs)}",
-                                        f"a lesson folder under content/: {', '.join(slugs) or 'none'}"))
+                problems.append(Problem(path, line, msg("unknown lesson `{slug}` in part {n}{hint}", slug=slug,
+                                                        n=number, hint=did_you_mean(slug, slugs)),
+                                        msg("a lesson folder under content/: {slugs}",
+                                            slugs=", ".join(slugs) or msg("none"))))
             elif slug in placed:
-                problems.append(Problem(path, line, f"lesson `{slug}` is in two parts (first at line "
-                                        f"{placed[slug]})", "each lesson in exactly one part"))
+                problems.append(Problem(path, line, msg("lesson `{slug}` is in two parts (first at line {line})",
+                                                        slug=slug, line=placed[slug]),
+                                        msg("each lesson in exactly one part")))
             placed.setdefault(slug, line)
     left_out = [slug for slug in slugs if slug not in placed]
     if left_out:
-        problems.append(Problem(path, config.parts_line, f"lessons in no part: {', '.join(left_out)}",
-                                "every lesson in exactly one part (`lessons: [slug, …]` of a part)"))
+        problems.append(Problem(path, config.parts_line, msg("lessons in no part: {slugs}", slugs=", ".join(left_out)),
+                                msg("every lesson in exactly one part (`lessons: [slug, …]` of a part)")))
     return problems
 
 

@@ -14,22 +14,21 @@ from typing import Any, Callable
 
 import markdown
 
-from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..features import equations
-from ..load.document import SHOWS_ONLY, Block, SectionSource, parse_blocks, walk
+from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
+from ..load.document import SHOWS_ONLY, Block, parse_blocks
 from ..support.errors import Miss, Problem
 from ..support.numbers import FormatError, format_value
+from ..support.messages import Message, msg, reason
 from ..support.suggest import did_you_mean
 from ..support.values import lookup
 
 INLINE = re.compile(
-    r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks))"
-    r"|(?P<dollar>\\\$)"
-    r"|(?P<termref>\[\[(?P<term>[^\[\]|\n]*)(?:\|(?P<term_text>[^\[\]\n]*))?\]\])"
+    equations.CODE_SPAN + "|" + equations.DOLLAR
+    + r"|(?P<termref>\[\[(?P<term>[^\[\]|\n]*)(?:\|(?P<term_text>[^\[\]\n]*))?\]\])"
     r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
-    r"|\$\$(?P<display>.+?)\$\$(?:[ \t]*\{#(?P<eq_attr>[^}\n]*)\})?"
-    r"|\$(?P<inline>[^$\n]+?)\$"
-    r"|(?P<value>\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\})"
+    + "|" + equations.DISPLAY_MATH + "|" + equations.INLINE_MATH
+    + r"|(?P<value>\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\})"
     r"|@fig:(?P<figref>[\w-]*[\w])"
     rf"|@eq:(?P<eqref>{equations.NAME})"
     r"|@lesson:(?P<lesson>[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9])"
@@ -85,10 +84,10 @@ class MarkupContext:
     placers: dict[str, Callable[[str, tuple[str, ...]], "str | Miss"]]
     render_callout: Callable[[dict[str, Any]], str]
     link_lesson: Callable[[str, str | None], "str | Miss"] = lambda slug, section: Miss(
-        f"link to lesson `{slug}` outside a site build", None)
+        msg("link to lesson `{slug}` outside a site build", slug=slug), None)
     # `[[术语]]` / `[[术语|显示的文字]]`: the term's mark, or a Miss (see lessonkit.glossary)
     mark_term: Callable[[str, str | None], "str | Miss"] = lambda name, shown: Miss(
-        f"glossary term `[[{name}]]` outside a lesson's text", "`[[术语]]` only in lesson.md and lesson.yaml")
+        msg("glossary term `[[{name}]]` outside a lesson's text", name=name), "`[[term]]` only in lesson.md and lesson.yaml")
     figure_label: str = "Figure"  # the theme's `ui.figure` on every page (render/lesson.py passes it)
     equation_numbers: dict[str, int] = field(default_factory=dict)  # the lesson's labels → numbers (equation_numbers)
     equation_words: tuple[str, str] = ("({n})", "Eq. ({n})")  # the theme's `ui.equation_number`, `ui.equation_ref`
@@ -174,9 +173,10 @@ def _misplaced_part(block: Block, parent: str | None, ctx: MarkupContext, path: 
     """A `::: state` outside a toggle, a `::: tab` outside tabs."""
     for container, part in SHOWS_ONLY.items():
         if block.name == part and parent != container:
-            plural = "states" if part == "state" else f"{part}s"
-            ctx.problems.append(Problem(path, block.line, f"`::: {part}` outside a `::: {container}` block",
-                                        f"{plural} inside `::: {container}` … `:::`"))
+            ctx.problems.append(Problem(path, block.line, msg("`::: {part}` outside a `::: {container}` block",
+                                                              part=part, container=container),
+                                        msg("{part}s inside `::: {container}` … `:::`", part=part,
+                                            container=container)))
 
 
 def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, Any]:
@@ -205,8 +205,8 @@ def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, A
 def _directive(block: Block, ctx: MarkupContext, path: Path) -> str:
     place = ctx.placers.get(block.name)
     if place is None:
-        ctx.problems.append(Problem(path, block.line, f"unknown directive `{block.name}`",
-                                    f"one of: {', '.join(sorted(ctx.placers))}"))
+        ctx.problems.append(Problem(path, block.line, msg("unknown directive `{name}`", name=block.name),
+                                    msg("one of: {items}", items=", ".join(sorted(ctx.placers)))))
         return ""
     result = place(block.arg, block.args)
     if isinstance(result, Miss):
@@ -264,39 +264,47 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
         ctx.problems.append(Problem(path, line_at(m.start()), "cannot read value reference `{{`…",
                                     "`{{ name }}` or `{{ name:spec }}` with a name made of letters, digits and _"))
     for m in re.finditer(r"\{#eq:", rest):
-        ctx.problems.append(Problem(path, line_at(m.start()), "an equation label `{#eq:…}` that follows no display "
-                                    "equation", "`$$ … $$ {#eq:NAME}`: the label right after the closing `$$`"))
+        ctx.problems.append(Problem(path, line_at(m.start()), msg("an equation label `{#eq:…}` that follows no "
+                                                                  "display equation"),
+                                    msg("`$$ … $$ {#eq:NAME}`: the label right after the closing `$$`")))
     for m in RAW_BLOCKED.finditer(rest):
-        what = f"`<{m.group('tag').lower()}>`" if m.group("tag") else f"attribute `{m.group('attr').lower()}=`"
-        ctx.problems.append(Problem(path, line_at(m.start()), f"raw HTML {what}: the page's Content-Security-Policy "
-                                    "blocks it (pages run only lessonkit's own script and style, and load nothing)",
+        what = f"`<{m.group('tag').lower()}>`" if m.group("tag") else \
+            msg("attribute `{name}`", name=f"{m.group('attr').lower()}=")
+        ctx.problems.append(Problem(path, line_at(m.start()), msg("raw HTML {what}: the page's Content-Security-Policy "
+                                                                  "blocks it (pages run only lessonkit's own script "
+                                                                  "and style, and load nothing)", what=what),
                                     "Markdown, `![alt](file.png)` for images, or a widget"))
     return out
 
 
 def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path, line: int) -> str:
     """A local image inlined as a data: URI, so the page stays one self-contained file."""
-    def problem(message: str, expected: str) -> str:
+    def problem(message: Message, expected: Message | str) -> str:
         ctx.problems.append(Problem(path, line, message, expected))
         return ""
 
-    local = "an image file in the lesson folder, e.g. `![示意图](diagram.svg)`"
+    local = msg("an image file in the lesson folder, e.g. `![diagram](diagram.svg)`")
     if re.match(r"^([a-zA-Z][\w+.-]*:|//)", src):
-        return problem(f"image `{src}` is not a file in the lesson folder: pages make no network requests", local)
+        return problem(msg("image `{src}` is not a file in the lesson folder: pages make no network requests",
+                           src=src), local)
     kind = IMAGE_TYPES.get(Path(src).suffix.lower())
     if kind is None:
-        return problem(f"image `{src}` has an unsupported type", f"one of {', '.join(IMAGE_TYPES)}")
+        return problem(msg("image `{src}` has an unsupported type", src=src),
+                       msg("one of {items}", items=", ".join(IMAGE_TYPES)))
     if not alt.strip():
-        return problem(f"image `{src}` has no alt text", "`![what the image shows](" + src + ")`")
+        return problem(msg("image `{src}` has no alt text", src=src), msg("`![what the image shows]({src})`", src=src))
     try:
         file = resolve_in_lesson(path.parent, src)
+    except LessonFileMissing as exc:
+        return problem(msg("image `{name}` not found in the lesson folder", name=src), exc.args[1])
     except LessonPathError as exc:
-        return problem(f"image {exc.args[0]}", exc.args[1])
+        return problem(msg("image {what}", what=exc.args[0]), exc.args[1])
     data = file.read_bytes()
     mime, magics = kind
     if not data.lstrip().startswith(magics) or (mime == "image/svg+xml" and b"<svg" not in data):
         kind_name = Path(src).suffix.lstrip(".").upper()
-        return problem(f"image `{src}` is not a {kind_name} image", f"a real {kind_name} file, or the right extension")
+        return problem(msg("image `{src}` is not a {kind} image", src=src, kind=kind_name),
+                       msg("a real {kind} file, or the right extension", kind=kind_name))
     uri = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
     title_attr = f' title="{html.escape(title)}"' if title else ""
     return f'<img src="{uri}" alt="{html.escape(alt)}"{title_attr}>'
@@ -318,15 +326,16 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
         mathml = ctx.converters.mathml_of(equations.prepare(latex.strip()), display)
     except Exception as exc:  # latex2mathml raises many types for bad LaTeX, often without a message
         reason = str(exc) or LATEX_ERRORS.get(type(exc).__name__, type(exc).__name__)
-        ctx.problems.append(Problem(path, line, f"cannot convert math `{latex.strip()}`: {reason}", "valid LaTeX"))
+        ctx.problems.append(Problem(path, line, msg("cannot convert math `{latex}`: {reason}", latex=latex.strip(),
+                                                    reason=reason), "valid LaTeX"))
         return html.escape(latex)
     unknown = equations.unknown_commands(mathml)
     for command in unknown:
         at = re.search(rf"\\{command}(?![A-Za-z])", latex)
         ctx.problems.append(Problem(path, line + latex.count("\n", 0, at.start() if at else 0),
-                                    f"unknown LaTeX command `\\{command}`",
-                                    "a command the converter knows, e.g. `\\frac`, `\\sum`, `\\mathrm`, "
-                                    "`\\operatorname`"))
+                                    msg("unknown LaTeX command `\\{command}`", command=command),
+                                    msg("a command the converter knows, e.g. `\\frac`, `\\sum`, `\\mathrm`, "
+                                        "`\\operatorname`")))
     if unknown:
         return html.escape(latex)
     # a table's cells are aligned by the equation component's CSS, which only pages with one carry
@@ -340,19 +349,21 @@ def _numbered(block: str, attribute: str, ctx: MarkupContext, path: Path, line: 
     """A display equation followed by `{#eq:NAME}`: numbered in lesson.md, a problem anywhere else."""
     label = equations.LABEL.fullmatch(attribute.strip())
     if label is None:
-        ctx.problems.append(Problem(path, line, f"cannot read the equation label `{{#{attribute}}}`",
-                                    "`{#eq:NAME}` right after the closing `$$`, NAME made of ASCII letters, digits, "
-                                    "- and _"))
+        ctx.problems.append(Problem(path, line, msg("cannot read the equation label `{#{label}}`", label=attribute),
+                                    msg("`{#eq:NAME}` right after the closing `$$`, NAME made of ASCII letters, "
+                                        "digits, - and _")))
         return block
     name = label.group("name")
     if not ctx.number_equations:
-        ctx.problems.append(Problem(path, line, f"numbered equation `{{#eq:{name}}}` outside lesson.md's sections",
-                                    "equations numbered in lesson.md only (in reading order); refer to one from "
-                                    "anywhere with `@eq:NAME`"))
+        ctx.problems.append(Problem(path, line, msg("numbered equation `{#eq:{name}}` outside lesson.md's sections",
+                                                    name=name),
+                                    msg("equations numbered in lesson.md only (in reading order); refer to one from "
+                                        "anywhere with `@eq:NAME`")))
         return block
     if name in ctx.labelled:
-        ctx.problems.append(Problem(path, line, f"equation label `eq:{name}` is used twice (first at line "
-                                    f"{ctx.labelled[name]})", "a unique `{#eq:NAME}` per equation"))
+        ctx.problems.append(Problem(path, line, msg("equation label `eq:{name}` is used twice (first at line {line})",
+                                                    name=name, line=ctx.labelled[name]),
+                                    msg("a unique `{#eq:NAME}` per equation")))
         return block
     ctx.labelled[name] = line
     number = ctx.equation_numbers[name]
@@ -362,26 +373,12 @@ def _numbered(block: str, attribute: str, ctx: MarkupContext, path: Path, line: 
 def _equation_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
     if name not in ctx.equation_numbers:
         known = ctx.equation_numbers
-        ctx.problems.append(Problem(path, line, f"reference to unknown equation `@eq:{name}`{did_you_mean(name, known)}",
-                                    f"an equation labelled `$$ … $$ {{#eq:NAME}}` in the lesson: "
-                                    f"{', '.join(sorted(known)) or 'none'}"))
+        ctx.problems.append(Problem(path, line, msg("reference to unknown equation `@eq:{name}`{hint}", name=name,
+                                                    hint=did_you_mean(name, known)),
+                                    msg("an equation labelled `$$ … $$ {#eq:NAME}` in the lesson: {names}",
+                                        names=", ".join(sorted(known)) or msg("none"))))
         return html.escape(ctx.equation_words[1].format(n="?"))
     return equations.reference_html("", name, ctx.equation_words[1].format(n=ctx.equation_numbers[name]))
-
-
-def equation_numbers(sections: list[SectionSource]) -> dict[str, int]:
-    """Each label of a display equation in lesson.md's sections → its number, in reading order (the syntax is the
-    one the rendering reads: INLINE, over the same text blocks; a label used twice keeps its first number)."""
-    names = []
-    for section in sections:
-        for block in walk(section.blocks):
-            if block.kind != "text":
-                continue
-            for m in INLINE.finditer("\n".join(block.lines)):
-                label = equations.LABEL.fullmatch(m.group("eq_attr").strip()) if m.group("eq_attr") else None
-                if m.group("display") is not None and label:
-                    names.append(label.group("name"))
-    return {name: number for number, name in enumerate(dict.fromkeys(names), start=1)}
 
 
 def _paired_delimiters(latex: str) -> str:
@@ -397,10 +394,10 @@ def _paired_delimiters(latex: str) -> str:
 
 
 LATEX_ERRORS = {
-    "NoAvailableTokensError": "the formula ends too early (an unclosed `{` or a command missing its argument)",
-    "MissingSuperScriptOrSubscriptError": "`^` or `_` with nothing after it",
-    "DoubleSuperscriptsError": "two superscripts in a row (use braces: `x^{ab}`)",
-    "DoubleSubscriptsError": "two subscripts in a row (use braces: `x_{ab}`)",
+    "NoAvailableTokensError": msg("the formula ends too early (an unclosed `{` or a command missing its argument)"),
+    "MissingSuperScriptOrSubscriptError": msg("`^` or `_` with nothing after it"),
+    "DoubleSuperscriptsError": msg("two superscripts in a row (use braces: `x^{ab}`)"),
+    "DoubleSubscriptsError": msg("two subscripts in a row (use braces: `x_{ab}`)"),
 }
 
 
@@ -433,23 +430,23 @@ def _value_text(name: str, spec: str | None, ctx: MarkupContext, path: Path, lin
         return format_value(lookup(name, ctx.values), spec, math_mode=math_mode)
     except KeyError as exc:
         missing = exc.args[0]
-        ctx.problems.append(Problem(path, line, f"unknown value `{missing}`{_did_you_mean(missing, ctx.values)}",
-                                    f"a value defined in lesson.py: {', '.join(sorted(ctx.values)) or 'none'}"))
+        ctx.problems.append(Problem(path, line, msg("unknown value `{name}`{hint}", name=missing,
+                                                    hint=did_you_mean(missing.split(".")[0], ctx.values)),
+                                    msg("a value defined in lesson.py: {names}",
+                                        names=", ".join(sorted(ctx.values)) or msg("none"))))
     except FormatError as exc:
-        ctx.problems.append(Problem(path, line, f"cannot show value `{name}`: {exc}", "a finite number, list or string"))
+        ctx.problems.append(Problem(path, line, msg("cannot show value `{name}`: {reason}", name=name,
+                                                    reason=reason(exc)), "a finite number, list or string"))
     return "?"
 
 
 def _figure_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
     if name not in ctx.figure_numbers:
-        ctx.problems.append(Problem(path, line, f"reference to unknown figure `@fig:{name}`",
-                                    f"a figure placed in the lesson: {', '.join(sorted(ctx.figure_numbers)) or 'none'}"))
+        ctx.problems.append(Problem(path, line, msg("reference to unknown figure `@fig:{name}`", name=name),
+                                    msg("a figure placed in the lesson: {names}",
+                                        names=", ".join(sorted(ctx.figure_numbers)) or msg("none"))))
         return f"{ctx.figure_label} ?"
     return f'<a class="fig-ref" href="#fig-{name}">{ctx.figure_label} {ctx.figure_numbers[name]}</a>'
-
-
-def _did_you_mean(name: str, values: dict[str, Any]) -> str:
-    return did_you_mean(name.split(".")[0], values)
 
 
 def render_text(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:

@@ -12,15 +12,16 @@ from ..compute.run import ComputedLesson
 from ..features import glossary as terms
 from ..features import search
 from ..features.components import Components
-from ..features.coursenav import Course, course_parts, in_course_order, pager_link
+from ..features.coursenav import Course, course_entry, course_parts, in_course_order, pager_link
 from ..features.glossary import glossary_entry
 from ..load.siteconfig import SiteConfig
 from ..support.errors import ContentError, Problem
+from ..support.i18n import UnknownUiString
 from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
 from .draft import POLICY, SCRIPTS, STYLE, Holes, PageDraft
-from .lesson import course_lesson, lesson_context
+from .lesson import lesson_context
 from .templates import theme_problem
 
 
@@ -37,18 +38,35 @@ class Renderer:
         return self.env.globals["ui"]
 
 
+@dataclass
+class Rendered:
+    drafts: list[PageDraft]
+    summaries: dict[str, dict[str, Any]]  # slug → what other pages read of each lesson rendered now (lesson_summary)
+
+
 def render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],
-                sources=None, glossary: terms.Glossary | None = None) -> list[PageDraft]:
+                sources=None, glossary: terms.Glossary | None = None,
+                kept: dict[str, dict[str, Any]] | None = None) -> Rendered:
     """`sources`: every lesson read (also those whose code failed), so links to them are not reported twice;
-    `glossary`: content/glossary.yaml as loaded (features.glossary), or None."""
+    `glossary`: content/glossary.yaml as loaded (features.glossary), or None; `kept`: the summaries of lessons whose
+    pages are taken as an earlier build wrote them (their inputs are the same): the index page, the glossary page
+    and their neighbours' pagers read them instead of a rendered page."""
     try:
-        return _render_site(computed, renderer, config, problems, sources, glossary)
-    except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound) as exc:
+        return _render_site(computed, renderer, config, problems, sources, glossary, kept or {})
+    except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound, UnknownUiString) as exc:
         raise theme_problem(exc) from None
 
 
+def lesson_summary(context: dict[str, Any], ui) -> dict[str, Any]:
+    """What the other pages read of a lesson: its card on the index page, its search entry, the glossary terms it
+    uses, its title for its neighbours' pagers."""
+    return {"slug": context["slug"], "title": context["title"], "summary": context["summary"],
+            "objectives": context["objectives"], "minutes": context["minutes"],
+            "glossary": [{"id": t["id"]} for t in context["glossary"]], "search": search.lesson_entry(context, ui)}
+
+
 def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],
-                 sources=None, glossary: terms.Glossary | None = None) -> list[PageDraft]:
+                 sources, glossary: terms.Glossary | None, kept: dict[str, dict[str, Any]]) -> Rendered:
     holes, env = renderer.holes, renderer.env
     has_glossary = glossary is not None and bool(glossary.terms)
     common = {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
@@ -56,11 +74,11 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
               "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary else None}
     ordered = in_course_order(computed, config.course_order())
     everyone = in_course_order(sources, config.course_order()) if sources else [c.source for c in ordered]
-    entries = [{**course_lesson(s), "number": n} for n, s in enumerate(everyone, start=1)]
+    entries = [{**course_entry(s), "number": n} for n, s in enumerate(everyone, start=1)]
     course = Course(entries, glossary,
                     render_definitions(glossary, problems, renderer.converters) if glossary is not None else {},
                     course_parts(config.parts, entries))
-    contexts = []
+    contexts = {}
     for lesson in ordered:
         try:
             context = lesson_context(lesson, env, renderer.components, course, holes, renderer.converters)
@@ -69,21 +87,25 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
             continue
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
-        contexts.append(context)
-    found = [search.lesson_entry(c, renderer.ui) for c in contexts]
+        contexts[context["slug"]] = context
+    fresh = {slug: lesson_summary(context, renderer.ui) for slug, context in contexts.items()}
+    built = {**kept, **fresh}
+    lessons = [built[s.slug] for s in everyone if s.slug in built]  # in course order
     drafts = []
-    for i, context in enumerate(contexts):
-        page = SitePaths.lesson(context["slug"])
-        context["prev"] = pager_link(page, contexts[i - 1]) if i > 0 else None
-        context["next"] = pager_link(page, contexts[i + 1]) if i + 1 < len(contexts) else None
-        box = _search_box(search.search_index([found[i]], here=context["slug"], root=SitePaths.root(page)))
+    for i, summary in enumerate(lessons):
+        if summary["slug"] not in contexts:
+            continue  # kept as it was
+        context, page = contexts[summary["slug"]], SitePaths.lesson(summary["slug"])
+        context["prev"] = pager_link(page, lessons[i - 1]) if i > 0 else None
+        context["next"] = pager_link(page, lessons[i + 1]) if i + 1 < len(lessons) else None
+        box = _search_box(search.search_index([summary["search"]], here=context["slug"], root=SitePaths.root(page)))
         text = env.get_template("lesson.html").render(lesson=context, course=course.lessons, course_parts=course.parts,
                                                       root=SitePaths.root(page), search=box, **common)
         drafts.append(holes.draft(text, page, "lesson.html", context["folder"]))
     listed = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": SitePaths.lesson(c["slug"]),
                "objectives": c["objectives"], "minutes": c["minutes"], "number": n}
-              for n, c in enumerate(contexts, start=1)]
-    course_index = search.course_index(found)
+              for n, c in enumerate(lessons, start=1)]
+    course_index = search.course_index([c["search"] for c in lessons])
     text = env.get_template("index.html").render(lessons=listed, lesson_parts=course_parts(config.parts, listed),
                                                  course=course.lessons, course_parts=course.parts, root="",
                                                  search=_search_box(course_index.box), **common)
@@ -91,9 +113,9 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
                               script_sources=tuple(search.csp_sources(course_index.box)),
                               files=((search.INDEX_FILE, course_index.script),)))
     if has_glossary:
-        text = glossary_page(env, course, contexts, common)
+        text = glossary_page(env, course, lessons, common)
         drafts.append(holes.draft(text, SitePaths.GLOSSARY, "glossary.html"))
-    return drafts
+    return Rendered(drafts, fresh)
 
 
 def render_definitions(glossary: terms.Glossary, problems: list[Problem],
