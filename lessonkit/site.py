@@ -21,7 +21,7 @@ from .assemble.budget import check_budget
 from .features.coursenav import in_course_order
 from .features.glossary import load_glossary
 from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
-from .load.siteconfig import Budget, load_site_config
+from .load.siteconfig import Budget, check_parts, load_site_config
 from .load.theme import theme_dirs
 from .support.cache import FigureCache, prune
 from .support.errors import ContentError, Problem, UsageError
@@ -74,7 +74,8 @@ def build(options: Options) -> BuildReport:
     config = load_site_config(options.content, problems)                          # load
     glossary = load_glossary(options.content, problems)
     sources, course = load_sources(options.content, options.lesson, problems)
-    warnings = order_ties(course)
+    problems += check_parts(config, [s.slug for s in course], options.content)
+    warnings = [] if config.parts else order_ties(course)  # with parts, `order` orders nothing
     if options.strict:
         problems += warnings
     dirs = theme_dirs(options.themes, options.theme or config.theme)
@@ -99,7 +100,7 @@ def build(options: Options) -> BuildReport:
     stages.remember(reuse, made)  # only pages a build wrote may be taken again
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
-    lessons = [s.slug for s in in_course_order(sources) if SitePaths.lesson(s.slug) in site]
+    lessons = [s.slug for s in in_course_order(sources, config.course_order()) if SitePaths.lesson(s.slug) in site]
     return BuildReport(site, made.stats.font, time.perf_counter() - started, sizes, gzip_sizes, made.stats.drawn,
                        made.stats.cached + sum(k.figures for k in kept.values()), config.budget,
                        sizes.get(SitePaths.SEARCH_INDEX, 0), lessons, [] if options.strict else warnings,

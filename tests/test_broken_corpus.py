@@ -94,7 +94,8 @@ EXPECTED = {
     ],
     "md-toggle-stray-text": [  # a toggle shows only its states: this line would never be seen
         "md-toggle-stray-text/lesson.md:6: `::: toggle` shows only its `::: state` blocks: this is outside any of "
-        "them (expected the content inside a `::: state TITLE` … `:::` block, or after the toggle's closing `:::`)",
+        "them (expected the content inside a `::: state TITLE` … `:::` block, or after the closing `:::` of the "
+        "`::: toggle` block)",
     ],
     "md-unclosed-callout": [
         "md-unclosed-callout/lesson.md:5: `::: note` block is never closed (expected a line with only `:::`)",
@@ -104,7 +105,7 @@ EXPECTED = {
     ],
     "md-unknown-callout": [
         "md-unknown-callout/lesson.md:5: unknown block kind `::: danger` (expected one of note, tip, warning, "
-        "info, cards, card, toggle, state, notes)",
+        "info, cards, card, toggle, state, tabs, tab, notes)",
     ],
     "md-unknown-figure": [
         "md-unknown-figure/lesson.md:5: unknown figure `curve` (expected a figure defined with @lesson.figure"
@@ -113,6 +114,29 @@ EXPECTED = {
     "md-unknown-figure-ref": [
         "md-unknown-figure-ref/lesson.md:5: reference to unknown figure `@fig:curve` (expected a figure "
         "placed in the lesson: none)",
+    ],
+    "md-unknown-equation-ref": [  # the equation is labelled `power`
+        "md-unknown-equation-ref/lesson.md:7: reference to unknown equation `@eq:powr`; did you mean `power`? "
+        "(expected an equation labelled `$$ … $$ {#eq:NAME}` in the lesson: power)",
+    ],
+    "md-latex-unknown-environment": [  # latex2mathml would drop both `\\begin`s and show their contents unaligned
+        "md-latex-unknown-environment/lesson.md:6: LaTeX environment `align`: lessonkit numbers equations itself "
+        "(expected `$$ … $$ {#eq:NAME}` to number an equation (its rows aligned by `aligned` inside it) and "
+        "`@eq:NAME` to refer to it)",
+        "md-latex-unknown-environment/lesson.md:11: LaTeX environment `foo` cannot be shown (expected one of: "
+        "aligned, split, cases, array, matrix, pmatrix, bmatrix, Bmatrix, vmatrix, Vmatrix, smallmatrix)",
+    ],
+    "md-latex-stray-ampersand": [  # the formula starts at line 5: its `\\` is on line 6, its `&` on line 7
+        "md-latex-stray-ampersand/lesson.md:6: line break `\\\\` outside an alignment: MathML in a browser does "
+        "not break lines (expected the rows inside an `aligned` environment (or `cases`, a matrix), or two formulas)",
+        "md-latex-stray-ampersand/lesson.md:7: `&` outside an alignment: it would show as a literal `&` (expected "
+        "`&` only inside `aligned`, `split`, `cases` or a matrix; `\\&` for the sign)",
+    ],
+    "md-latex-label": [
+        "md-latex-label/lesson.md:3: `\\label` in a formula: equations are numbered by lessonkit (expected "
+        "`$$ … $$ {#eq:NAME}` to number an equation and `@eq:NAME` to refer to it)",
+        "md-latex-label/lesson.md:5: `\\eqref` in a formula: equations are numbered by lessonkit (expected "
+        "`$$ … $$ {#eq:NAME}` to number an equation and `@eq:NAME` to refer to it)",
     ],
     "md-unknown-value": [
         "md-unknown-value/lesson.md:3: unknown value `two_pwo`; did you mean `two_pow`? (expected a value "

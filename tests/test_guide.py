@@ -4,6 +4,7 @@ Fenced blocks carry a title in their info string (```yaml title="lesson.yaml"```
 - lesson.yaml / lesson.md / lesson.py: parts of one example lesson, joined in order;
 - widgets/<kind>/widget.html|js|css: a component of the example lesson's own, written into its folder;
 - themes/…: theme files; the example is then also built with that theme;
+- site.yaml: the example course's content/site.yaml (its parts);
 - 页面上显示: every line is visible text of the lesson page; 页面源码包含: every line is in its HTML;
 - 终端输出 with when="FILE: OLD → NEW": that edit makes the build fail with these lines on stderr (… = anything).
 """
@@ -32,9 +33,12 @@ LESSON_FILES = ("lesson.yaml", "lesson.md", "lesson.py")
 WIDGET_FILE = re.compile(r"^widgets/[a-z][a-z0-9_]*/widget\.(html|js|css)$")
 
 
+SITE_FILE = "site.yaml"
+
+
 def in_lesson(title: str) -> bool:
-    """A file of the example lesson's folder (as opposed to a theme file)."""
-    return title in LESSON_FILES or bool(WIDGET_FILE.match(title))
+    """A file of the example lesson's folder (as opposed to a theme file), or of its content folder."""
+    return title in LESSON_FILES or bool(WIDGET_FILE.match(title)) or title == SITE_FILE
 
 
 def blocks() -> list[tuple[str, dict[str, str], str]]:
@@ -59,7 +63,8 @@ def expected(title: str) -> list[str]:
 
 def write_example(root: Path, files: dict[str, str]) -> None:
     for title, text in files.items():
-        target = root / "content" / SLUG / title if in_lesson(title) else root / title
+        target = root / "content" / (title if title == SITE_FILE else f"{SLUG}/{title}") if in_lesson(title) \
+            else root / title
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
 

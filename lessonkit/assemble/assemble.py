@@ -9,9 +9,10 @@ from pathlib import Path
 import jinja2
 
 from ..draw.drawing import DrawnFigure, FigureKey
+from ..draw.svg import placed_again
 from ..features import figdata
 from ..features.components import Components, source_name
-from ..features.palette import palette_css
+from ..features.palette import palette_css, raster_css
 from ..render.draft import CodeHole, FigureDataHole, FigureHole, PageDraft
 from ..render.templates import asset_path, read_asset
 from ..support import csp as content_security
@@ -41,23 +42,27 @@ class Assembler:
 
     def page(self, draft: PageDraft) -> bytes:
         palette: dict[str, str] = {}
+        rasters = False  # a figure with a raster the CSS shows (a dark twin, square pixels: features.palette)
         for hole in draft.figures():
             drawn = self.figures.get((hole.lesson, hole.name))
             if drawn is not None:
                 palette.update(drawn.palette)
+                rasters = rasters or '<image class="' in drawn.svg
         scripts, css = self._code(draft.components, draft.lesson_folder)
-        css = css + ("\n" + palette_css(palette).rstrip() if palette else "")
+        css += "\n" + palette_css(palette).rstrip() if palette else ""
+        css += "\n" + raster_css().rstrip() if rasters else ""
         scripts += (self.preview_script,) if self.preview_script else ()
         policy = content_security.policy(scripts=list(scripts), styles=[css], connect_self=bool(self.preview_script),
                                          script_sources=draft.script_sources)
         code = {"scripts": "\n".join(f"<script>{s}</script>" for s in scripts), "style": css, "policy": policy}
-        text = "".join(self._fill(part, code) for part in draft.parts)
+        placed: dict[FigureHole, int] = {}  # how often each figure is on the page so far
+        text = "".join(self._fill(part, code, placed) for part in draft.parts)
         return _checked(text, draft.template, policy)
 
     def _page_code(self, kinds: tuple[str, ...], lesson_folder: Path | None) -> tuple[tuple[str, ...], str]:
         return self.components.page_code(kinds, self.base_js, self.base_css, lesson_folder, self.base_name)
 
-    def _fill(self, part, code: dict[str, str]) -> str:
+    def _fill(self, part, code: dict[str, str], placed: dict[FigureHole, int]) -> str:
         if isinstance(part, str):
             return part
         if isinstance(part, CodeHole):
@@ -66,7 +71,8 @@ class Assembler:
         if drawn is None:  # drawing it failed: the build stops with the author's problem before writing anything
             return ""
         if isinstance(part, FigureHole):
-            return drawn.svg
+            placed[part] = placed.get(part, 0) + 1
+            return drawn.svg if placed[part] == 1 else placed_again(drawn.svg, placed[part])
         if isinstance(part, FigureDataHole):
             return self._figure_data(part, drawn.data)
         raise TypeError(f"unknown hole {part!r}")

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import re
 
-from ..features.palette import FIGURE_CLASS
+import base64
+
+from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_PIXELATED, dark_raster
 
 SVG_PRECISION = 1
 
@@ -22,6 +24,7 @@ def clean_svg(svg: str, name: str, sized: bool = False, css_class: str = "") -> 
     else:
         svg = re.sub(r'\s(width|height)="[\d.]+pt"', "", svg, count=2)
     svg = re.sub(r' style="([^"]*)"', lambda m: _style_to_attributes(m.group(1)), svg)
+    svg = re.sub(r"<image\b[^>]*>", _with_dark_twin, svg)
     families = re.findall(r' font-family="([^"]*)"', svg)
     svg = re.sub(r' font-family="[^"]*"', "", svg)  # one family on the root, inherited by every <text>
     family = families[0] if families else "sans-serif"
@@ -49,18 +52,39 @@ ROOT_ATTRIBUTES = 'stroke-linejoin="round" stroke-linecap="butt"'
 SVG_PROPERTIES = {"fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin",
                   "stroke-dasharray", "stroke-dashoffset", "stroke-opacity", "stroke-miterlimit", "opacity",
                   "font-size", "font-family", "font-style", "font-weight", "font-stretch", "font-variant",
-                  "text-anchor", "clip-path",
-                  "dominant-baseline", "display", "visibility"}
+                  "text-anchor", "clip-path", "dominant-baseline", "display", "visibility",
+                  "image-rendering", "shape-rendering", "stop-color", "stop-opacity", "filter"}
 
 
 def _style_to_attributes(style: str) -> str:
-    attributes = []
+    """`style="fill: #fff; stroke: none"` → ` fill="#fff" stroke="none"`: every property matplotlib writes is an SVG
+    presentation attribute (SVG_PROPERTIES lists those it is known to write). A property written twice (matplotlib's
+    `image-rendering:crisp-edges;image-rendering:pixelated`, a fallback for old browsers) keeps its last value, as
+    CSS would; one not in the list becomes an attribute all the same, which a browser ignores if it is not one: a
+    new matplotlib never stops a build (tests/test_figure_artists.py draws every kind of artist)."""
+    properties: dict[str, str] = {}
     for declaration in filter(None, (d.strip() for d in style.split(";"))):
         prop, _, value = (part.strip() for part in declaration.partition(":"))
-        if prop not in SVG_PROPERTIES:  # our bug: extend the table, don't ship a style attribute
-            raise ValueError(f"SVG style property {prop!r} has no presentation attribute mapping")
-        attributes.append(f' {prop}="{value.replace(chr(34), chr(39))}"')
-    return "".join(attributes)
+        if re.fullmatch(r"[a-z][a-z-]*", prop):
+            properties[prop] = value.replace(chr(34), chr(39))
+    return "".join(f' {prop}="{value}"' for prop, value in properties.items())
+
+
+def _with_dark_twin(m: re.Match) -> str:
+    """A raster (imshow, a colour bar's gradient) followed by its dark-mode twin (features.palette.dark_raster); one
+    drawn square pixel by pixel (`interpolation="none"`) says so with a class, as a presentation attribute cannot
+    (SVG 1.1's image-rendering has no `pixelated`)."""
+    tag = m.group(0)
+    pixelated = re.search(r'\simage-rendering="(?:pixelated|crisp-edges)"', tag)
+    tag = tag.replace(pixelated.group(0), "") if pixelated else tag
+    extra = f" {RASTER_PIXELATED}" if pixelated else ""
+    data = re.search(r'href="data:image/png;base64,([^"]+)"', tag)
+    dark = dark_raster(base64.b64decode(data.group(1))) if data else None
+    if dark is None:
+        return tag.replace("<image ", f'<image class="{RASTER_PIXELATED}" ', 1) if pixelated else tag
+    twin = tag.replace(data.group(1), base64.b64encode(dark).decode("ascii"))
+    return (tag.replace("<image ", f'<image class="{RASTER_LIGHT}{extra}" ', 1) + "\n"
+            + twin.replace("<image ", f'<image class="{RASTER_DARK}{extra}" ', 1))
 
 
 def _unique_ids(svg: str, prefix: str) -> str:
@@ -70,6 +94,20 @@ def _unique_ids(svg: str, prefix: str) -> str:
     svg = re.sub(r'\sid="([^"]+)"', lambda m: f' id="{prefix}{m.group(1)}"' if m.group(1) in referenced else "", svg)
     svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
     return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}{m.group(1)}"', svg)
+
+
+def placed_again(svg: str, placement: int) -> str:
+    """The same drawn figure placed a second (third …) time on one page — an explorer shows its key states live and
+    side by side —, its ids suffixed `-2` (`-3` …) so no two elements of the page share one."""
+    ids = set(re.findall(r'\sid="([^"]+)"', svg))
+    if not ids:
+        return svg
+
+    def renamed(m: re.Match) -> str:
+        name = m.group(2)
+        return f"{m.group(1)}{name}-{placement}{m.group(3)}" if name in ids else m.group(0)
+
+    return re.sub(r'(\sid="|url\(#|href="#)([^")]+)([")])', renamed, svg)
 
 
 def _compact_path(d: str) -> str:

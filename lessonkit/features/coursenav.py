@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..load.document import placements
 from ..support.paths import SitePaths
+from .equations import equation_numbers
 from .glossary import Glossary
 
 UNORDERED = 10**6  # lessons without `order` come after those with one, by slug
@@ -17,12 +19,23 @@ def order_key(meta: dict[str, Any], slug: str) -> tuple[int, str]:
     return (order if isinstance(order, int) and not isinstance(order, bool) else UNORDERED), slug
 
 
-def in_course_order(lessons) -> list:
-    """Lesson sources, or computed lessons (which carry theirs as `.source`), in course order."""
+def in_course_order(lessons, parts_order: list[str] | None = None) -> list:
+    """Lesson sources, or computed lessons (which carry theirs as `.source`), in course order: site.yaml's parts
+    when it has them (`parts_order`: every slug, part after part), else `order`, then the folder name."""
     def key(lesson):
         source = getattr(lesson, "source", lesson)
+        if parts_order is not None:
+            return (parts_order.index(source.slug) if source.slug in parts_order else len(parts_order)), source.slug
         return order_key(source.meta, source.slug)
     return sorted(lessons, key=key)
+
+
+def course_parts(parts, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """site.yaml's parts (load.siteconfig.Part) with their lessons' entries, for the contents and the index page;
+    [] when the site has none."""
+    by_slug = {entry["slug"]: entry for entry in entries}
+    return [{"title": part.title, "lessons": [by_slug[slug] for slug in part.lessons if slug in by_slug]}
+            for part in parts]
 
 
 @dataclass
@@ -32,6 +45,7 @@ class Course:
     lessons: list[dict[str, Any]] = field(default_factory=list)
     glossary: Glossary | None = None
     definitions: dict[str, str] = field(default_factory=dict)
+    parts: list[dict[str, Any]] = field(default_factory=list)   # course_parts: the contents grouped, or []
 
     def find(self, slug: str) -> dict[str, Any] | None:
         return next((entry for entry in self.lessons if entry["slug"] == slug), None)
@@ -40,8 +54,11 @@ class Course:
 def course_entry(source) -> dict[str, Any]:
     """A lesson as the course contents list it: title, address from the site root, numbered sections."""
     title = source.meta.get("title") if isinstance(source.meta.get("title"), str) else source.slug
+    figures = dict.fromkeys(block.arg for block in placements(source.sections, "figure"))
     return {"slug": source.slug, "title": title, "url": SitePaths.lesson(source.slug),
-            "sections": [{"id": s.id, "number": n, "title": s.title} for n, s in enumerate(source.sections, start=1)]}
+            "sections": [{"id": s.id, "number": n, "title": s.title} for n, s in enumerate(source.sections, start=1)],
+            "figures": {name: n for n, name in enumerate(figures, start=1)},  # for `@lesson:SLUG#fig:NAME`
+            "equations": equation_numbers(source.sections)}                  # for `@lesson:SLUG#eq:NAME`
 
 
 def pager_link(page: str, context: dict[str, Any]) -> dict[str, str]:

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import functools
-import math
 import re
+
+import numpy as np
 
 # A figure is drawn once, in the author's colours, which light mode and print show as drawn (presentation
 # attributes). For dark mode each colour gets a counterpart computed here, switched in by CSS custom properties:
@@ -17,6 +18,12 @@ LIGHT_BG = "#fbfaf6"     # --bg, light
 DARK_BG = "#15171a"      # --bg, dark
 DARK_FG = "#e2e5e9"      # --fg, dark: the lightest ink a figure gets (black text and axes map to it)
 FIGURE_CLASS = "lk-figure"
+# A raster a figure draws (imshow, a colour bar's gradient) is a picture no CSS can recolour: it gets a twin whose
+# every pixel is its colour's dark counterpart, the one a vector cell or bar of that colour gets, so a heatmap and
+# its colour bar agree in dark mode too. CSS shows one of the two (raster_css).
+RASTER_LIGHT, RASTER_DARK = "lk-light", "lk-dark"
+RASTER_PIXELATED = "lk-pixelated"  # a raster drawn square pixel by pixel (imshow's interpolation="none")
+RASTER_MAX_COLORS = 4096  # more colours than any colour map has: a photograph, shown as it was taken
 HEX_COLOR = re.compile(r'\b(?:fill|stroke)="(#[0-9a-f]{6})"')
 
 
@@ -35,34 +42,50 @@ def contrast(a: str, b: str) -> float:
 def dark_counterpart(color: str) -> str:
     """The colour's stand-in on the dark page: same hue (OKLCH), contrast against DARK_BG equal to its contrast
     against LIGHT_BG, at most as light as DARK_FG. Rounded to #rrggbb so that it never loses contrast."""
-    y_light, y_dark, y_max = (relative_luminance(c) for c in (LIGHT_BG, DARK_BG, DARK_FG))
-    y = relative_luminance(color)
-    k = (y_light + 0.05) * (y_dark + 0.05)
-    target = min(max(k / (y + 0.05) - 0.05, 0.0), y_max)
-    lab = _oklab(_linear_rgb(color))
-    chroma, hue = math.hypot(lab[1], lab[2]), math.atan2(lab[2], lab[1])
+    return dark_counterparts([color])[0]
 
-    def rgb_at(lightness: float) -> tuple[float, float, float]:
-        lo, hi = 0.0, chroma  # the most chroma, up to the colour's own, that stays inside sRGB at this lightness
+
+def dark_counterparts(colors) -> list[str]:
+    """dark_counterpart of each `#rrggbb` colour, all at once (numpy; a raster's hundreds of colours in a blink). The
+    one computation of a counterpart: a colour gets the same one alone (a line, a cell) or among a raster's pixels."""
+
+    y_light, y_dark, y_max = _luminance_array(_linear_array(_rgb8([LIGHT_BG, DARK_BG, DARK_FG])))
+    linear = _linear_array(_rgb8(colors))
+    y = _luminance_array(linear)
+    k = (y_light + 0.05) * (y_dark + 0.05)
+    target = np.clip(k / (y + 0.05) - 0.05, 0.0, y_max)
+    lab = _oklab_array(linear)
+    chroma = np.sqrt(lab[:, 1] ** 2 + lab[:, 2] ** 2)
+    towards_a = np.divide(lab[:, 1], chroma, out=np.zeros_like(chroma), where=chroma > 0)  # the hue, as a direction
+    towards_b = np.divide(lab[:, 2], chroma, out=np.zeros_like(chroma), where=chroma > 0)
+
+    def rgb_at(lightness):
+        lo, hi = np.zeros_like(chroma), chroma.copy()  # the most chroma, up to the colour's own, inside sRGB
         for _ in range(30):
             mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if _in_gamut(_oklab_to_linear((lightness, mid * math.cos(hue), mid * math.sin(hue)))) \
-                else (lo, mid)
-        return _oklab_to_linear((lightness, lo * math.cos(hue), lo * math.sin(hue)))
+            rgb = _oklab_to_linear_array(lightness, mid * towards_a, mid * towards_b)
+            inside = np.all((rgb >= -1e-7) & (rgb <= 1 + 1e-7), axis=1)
+            lo, hi = np.where(inside, mid, lo), np.where(inside, hi, mid)
+        return _oklab_to_linear_array(lightness, lo * towards_a, lo * towards_b)
 
-    lo, hi = 0.0, 1.0
+    lo, hi = np.zeros_like(y), np.ones_like(y)
     for _ in range(40):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if _luminance(rgb_at(mid)) < target else (lo, mid)
-    out = _hex(rgb_at(hi))
+        below = _luminance_array(rgb_at(mid)) < target
+        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
+    rgb = np.clip(rgb_at(hi), 0.0, 1.0)
+    out = np.round(np.where(rgb <= 0.0031308, 12.92 * rgb, 1.055 * rgb ** (1 / 2.4) - 0.055) * 255)
     # rounding to 8 bits may cost a hair of contrast: step away from the background until it does not
-    wanted = min(contrast(color, LIGHT_BG), contrast(DARK_FG, DARK_BG))
-    step = 1 if target >= y_dark else -1
+    light_ratio = (np.maximum(y, y_light) + 0.05) / (np.minimum(y, y_light) + 0.05)
+    wanted = np.minimum(light_ratio, (y_max + 0.05) / (y_dark + 0.05))
+    step = np.where(target >= y_dark, 1, -1)[:, None]
     for _ in range(255):
-        if contrast(out, DARK_BG) >= wanted - 1e-9:
+        y_out = _luminance_array(_linear_array(out))
+        short = (np.maximum(y_out, y_dark) + 0.05) / (np.minimum(y_out, y_dark) + 0.05) < wanted - 1e-9
+        if not short.any():
             break
-        out = "#" + "".join(f"{min(255, max(0, int(out[i:i + 2], 16) + step)):02x}" for i in (1, 3, 5))
-    return out
+        out = np.where(short[:, None], np.clip(out + step, 0, 255), out)
+    return ["#%02x%02x%02x" % tuple(int(v) for v in row) for row in out]
 
 
 def figure_colors(markup: str) -> list[str]:
@@ -72,7 +95,8 @@ def figure_colors(markup: str) -> list[str]:
 
 def dark_palette(colors) -> dict[str, str]:
     """Each `#rrggbb` colour → its dark counterpart: made once per figure when it is drawn, and cached with it."""
-    return {c: dark_counterpart(c) for c in sorted({c.lower() for c in colors})}
+    chosen = sorted({c.lower() for c in colors})
+    return dict(zip(chosen, dark_counterparts(chosen))) if chosen else {}
 
 
 def palette_css(palette: dict[str, str]) -> str:
@@ -88,6 +112,36 @@ def palette_css(palette: dict[str, str]) -> str:
             f"@media screen{{html[data-theme=dark]{{{props}}}}}\n")
 
 
+def dark_raster(png: bytes) -> bytes | None:
+    """The PNG with each pixel's colour replaced by its dark counterpart (alpha kept), or None for a picture of more
+    than RASTER_MAX_COLORS colours (a photograph is not a chart: it stays as it is)."""
+    import io
+
+    from PIL import Image
+
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+    rgb = pixels[..., :3].reshape(-1, 3)
+    colors, where = np.unique(rgb, axis=0, return_inverse=True)
+    if len(colors) > RASTER_MAX_COLORS:
+        return None
+    dark = _rgb8(dark_counterparts(["#%02x%02x%02x" % tuple(c) for c in colors])).astype(np.uint8)
+    out = np.concatenate([dark[where.reshape(-1)].reshape(pixels.shape[:2] + (3,)), pixels[..., 3:]], axis=2)
+    buffer = io.BytesIO()
+    Image.fromarray(out, "RGBA").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def raster_css() -> str:
+    """Which of a raster and its dark twin shows: the drawn one on the light page and on paper, the twin on the dark
+    page (chosen, or the system's while no light theme is chosen); and square pixels where a figure asks for them. Only
+    on pages whose figures have a raster with a class (a twin, or square pixels)."""
+    def dark(where: str) -> str:
+        return f"{where} .{RASTER_DARK}{{display:inline}}{where} .{RASTER_LIGHT}{{display:none}}"
+
+    return (f".{RASTER_PIXELATED}{{image-rendering:pixelated}}\n.{RASTER_DARK}{{display:none}}\n@media screen and (prefers-color-scheme:dark){{"
+            f"{dark('html:not([data-theme=light])')}}}\n@media screen{{{dark('html[data-theme=dark]')}}}\n")
+
+
 def figure_palette_css(colors) -> str:
     """palette_css of the given colours."""
     return palette_css(dark_palette(colors))
@@ -101,38 +155,40 @@ def _to_linear(c: float) -> float:
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
 
-def _from_linear(c: float) -> float:
-    return 12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
-
-
 def _luminance(rgb) -> float:
     r, g, b = rgb
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def _hex(rgb) -> str:
-    return "#" + "".join(f"{round(min(1.0, max(0.0, _from_linear(c))) * 255):02x}" for c in rgb)
+def _rgb8(colors) -> np.ndarray:
+    return np.array([[int(c[i:i + 2], 16) for i in (1, 3, 5)] for c in colors], dtype=float).reshape(-1, 3)
 
 
-def _in_gamut(rgb) -> bool:
-    return all(-1e-7 <= c <= 1 + 1e-7 for c in rgb)
+def _linear_array(rgb8: np.ndarray) -> np.ndarray:
+    c = rgb8 / 255
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
 
 
-def _oklab(rgb) -> tuple[float, float, float]:
-    r, g, b = rgb
-    l_ = (0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b) ** (1 / 3)
-    m_ = (0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b) ** (1 / 3)
-    s_ = (0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b) ** (1 / 3)
-    return (0.2104542553 * l_ + 0.7936177850 * m_ - 0.0040720468 * s_,
-            1.9779984951 * l_ - 2.4285922050 * m_ + 0.4505937099 * s_,
-            0.0259040371 * l_ + 0.7827717662 * m_ - 0.8086757660 * s_)
+def _times(matrix, columns) -> np.ndarray:
+    """Each row of a 3 × 3 matrix times the columns, term by term: elementwise operations give each colour the same
+    result whatever else is computed with it (a matrix product may round differently with the array's length)."""
+    x, y, z = columns
+    return np.stack([a * x + b * y + c * z for a, b, c in matrix], axis=-1)
 
 
-def _oklab_to_linear(lab) -> tuple[float, float, float]:
-    L, a, b = lab
-    l_ = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3
-    m_ = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3
-    s_ = (L - 0.0894841775 * a - 1.2914855480 * b) ** 3
-    return (4.0767416621 * l_ - 3.3077115913 * m_ + 0.2309699292 * s_,
-            -1.2684380046 * l_ + 2.6097574011 * m_ - 0.3413193965 * s_,
-            -0.0041960863 * l_ - 0.7034186168 * m_ + 1.7076147010 * s_)
+def _luminance_array(rgb: np.ndarray) -> np.ndarray:
+    return 0.2126 * rgb[..., 0] + 0.7152 * rgb[..., 1] + 0.0722 * rgb[..., 2]
+
+
+def _oklab_array(rgb: np.ndarray) -> np.ndarray:
+    lms = _times(((0.4122214708, 0.5363325363, 0.0514459929), (0.2119034982, 0.6806995451, 0.1073969566),
+                  (0.0883024619, 0.2817188376, 0.6299787005)), rgb.T) ** (1 / 3)
+    return _times(((0.2104542553, 0.7936177850, -0.0040720468), (1.9779984951, -2.4285922050, 0.4505937099),
+                   (0.0259040371, 0.7827717662, -0.8086757660)), lms.T)
+
+
+def _oklab_to_linear_array(lightness, a, b) -> np.ndarray:
+    lms = _times(((1, 0.3963377774, 0.2158037573), (1, -0.1055613458, -0.0638541728),
+                  (1, -0.0894841775, -1.2914855480)), (lightness, a, b)) ** 3
+    return _times(((4.0767416621, -3.3077115913, 0.2309699292), (-1.2684380046, 2.6097574011, -0.3413193965),
+                   (-0.0041960863, -0.7034186168, 1.7076147010)), lms.T)

@@ -25,7 +25,8 @@ FENCE_OPEN = re.compile(r"^ {0,3}(?P<marker>`{3,}|~{3,})(?P<info>.*)$")
 DIRECTIVE = re.compile(r"^\{\{<\s*(?P<kind>\w+)\s+(?P<name>[\w-]+)(?P<args>(?:\s+[^\s>]+)*)\s*>\}\}\s*$")
 CONTAINER_OPEN = re.compile(r"^:::\s*(?P<kind>[\w-]+)(?:\s+(?P<title>.*?))?\s*$")
 CONTAINER_CLOSE = re.compile(r"^:::\s*$")
-CONTAINER_KINDS = ("note", "tip", "warning", "info", "cards", "card", "toggle", "state", "notes")
+CONTAINER_KINDS = ("note", "tip", "warning", "info", "cards", "card", "toggle", "state", "tabs", "tab", "notes")
+SHOWS_ONLY = {"toggle": "state", "tabs": "tab"}  # a container that shows only blocks of one kind, one at a time
 
 
 @dataclass
@@ -95,8 +96,8 @@ def _parse(lines: list[str], i: int, first_line: int, path: Path, problems: list
             if after > len(lines):
                 problems.append(Problem(path, lineno, msg("`::: {kind}` block is never closed", kind=kind),
                                         "a line with only `:::`"))
-            if kind == "toggle":
-                _only_states(children, path, problems)
+            if kind in SHOWS_ONLY:
+                _only_parts(children, path, problems, kind)
             blocks.append(Block("container", lineno, name=kind, arg=container.group("title") or "",
                                 children=children))
             i = after
@@ -109,15 +110,18 @@ def _parse(lines: list[str], i: int, first_line: int, path: Path, problems: list
     return blocks, i + (1 if nested else 0)  # nested and never closed: one past the end marks it
 
 
-def _only_states(children: list[Block], path: Path, problems: list[Problem]) -> None:
-    """A toggle shows its `::: state` blocks one at a time; anything else inside it would never be shown."""
+def _only_parts(children: list[Block], path: Path, problems: list[Problem], kind: str) -> None:
+    """A toggle shows its `::: state` blocks one at a time, tabs their `::: tab` blocks: anything else inside would
+    never be shown."""
+    part = SHOWS_ONLY[kind]
     for child in children:
         stray = next((child.line + i for i, line in enumerate(child.lines) if line.strip()), None) \
-            if child.kind == "text" else (None if child.kind == "container" and child.name == "state" else child.line)
+            if child.kind == "text" else (None if child.kind == "container" and child.name == part else child.line)
         if stray is not None:
-            problems.append(Problem(path, stray, "`::: toggle` shows only its `::: state` blocks: this is outside "
-                                                 "any of them", "the content inside a `::: state TITLE` … `:::` block, "
-                                                                "or after the toggle's closing `:::`"))
+            problems.append(Problem(path, stray, msg("`::: {kind}` shows only its `::: {part}` blocks: this is outside "
+                                                     "any of them", kind=kind, part=part),
+                                    msg("the content inside a `::: {part} TITLE` … `:::` block, or after the "
+                                        "closing `:::` of the `::: {kind}` block", part=part, kind=kind)))
             return
 
 

@@ -81,12 +81,19 @@ LESSON = {
     "sources": Key(list, False, "a list of references (Markdown)", items=str),
 }
 
+PART = {
+    "title": Key(str, True, "the part's title in plain text, e.g. 第一部分 基础"),
+    "lessons": Key(list, True, "the slugs (folder names) of the part's lessons, in reading order", items=str),
+}
+
 SITE = {
     "title": Key(str, False, "the site's title: index heading and every page's <title>"),
     "description": Key(str, False, "one line under the title on the index page"),
     "budget": Key(dict, False, "page weight limits, e.g. `{page_kb: 250, gzip_kb: 60}`"),
     "theme": Key(str, False, "the theme folder under themes/ (default: default); `--theme` overrides it"),
     "language": Key(str, False, "the site's language: zh-CN (default) or en, or another a theme has i18n/<language>.yaml for"),
+    "parts": Key(list, False, "the course in parts: `[{title: …, lessons: [slug, …]}]`, every lesson in one part",
+                 items=PART),
 }
 
 

@@ -6,6 +6,9 @@
     theme: mytheme                            # themes/mytheme/, falling back to themes/default/ (--theme overrides)
     language: en                              # the pages' words (themes/*/i18n/en.yaml) and the build's messages;
                                               # default zh-CN
+    parts:                                    # the course in parts (chapters of a book): the contents, the index
+      - title: 第一部分 基础                   # page and previous/next follow it; every lesson in exactly one part
+        lessons: [softmax-basics, attention]
 """
 from __future__ import annotations
 
@@ -50,6 +53,14 @@ DEFAULT_TITLE = ""  # none: the theme's `site_title` word in the site's language
 
 
 @dataclass(frozen=True)
+class Part:
+    title: str
+    lessons: tuple[str, ...]
+    line: int | None                          # of the part's item in site.yaml
+    lesson_lines: tuple[int | None, ...]      # of each slug
+
+
+@dataclass(frozen=True)
 class SiteConfig:
     title: str = DEFAULT_TITLE
     description: str = ""
@@ -57,6 +68,12 @@ class SiteConfig:
     theme: str = "default"
     language: str = DEFAULT_LANGUAGE
     language_line: int | None = None          # where site.yaml sets it, for a problem about it
+    parts: tuple[Part, ...] = ()              # none: the lessons in `order`, then by folder name
+    parts_line: int | None = None
+
+    def course_order(self) -> list[str] | None:
+        """The slugs in the parts' order, or None when the site has no parts."""
+        return [slug for part in self.parts for slug in part.lessons] if self.parts else None
 
 
 def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
@@ -78,9 +95,38 @@ def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
     problems += found
     if found:
         return SiteConfig()
+    parts = tuple(Part(part["title"], tuple(part["lessons"]), lines.get(f"parts.{i}"),
+                       tuple(lines.get(f"parts.{i}.lessons.{j}") for j in range(len(part["lessons"]))))
+                  for i, part in enumerate(data.get("parts") or []))
     return SiteConfig(data.get("title") or DEFAULT_TITLE, data.get("description") or "", budget,
                       data.get("theme") or "default", normalize(data.get("language")) or DEFAULT_LANGUAGE,
-                      lines.get("language"))
+                      lines.get("language"), parts, lines.get("parts"))
+
+
+def check_parts(config: SiteConfig, slugs: list[str], content_dir: Path) -> list[Problem]:
+    """site.yaml's parts against the lesson folders: every slug a lesson, every lesson in exactly one part."""
+    if not config.parts:
+        return []
+    from ..support.suggest import did_you_mean
+
+    path, problems, placed = content_dir / SITE_FILE, [], {}
+    for number, part in enumerate(config.parts, start=1):
+        for slug, line in zip(part.lessons, part.lesson_lines):
+            if slug not in slugs:
+                problems.append(Problem(path, line, msg("unknown lesson `{slug}` in part {n}{hint}", slug=slug,
+                                                        n=number, hint=did_you_mean(slug, slugs)),
+                                        msg("a lesson folder under content/: {slugs}",
+                                            slugs=", ".join(slugs) or msg("none"))))
+            elif slug in placed:
+                problems.append(Problem(path, line, msg("lesson `{slug}` is in two parts (first at line {line})",
+                                                        slug=slug, line=placed[slug]),
+                                        msg("each lesson in exactly one part")))
+            placed.setdefault(slug, line)
+    left_out = [slug for slug in slugs if slug not in placed]
+    if left_out:
+        problems.append(Problem(path, config.parts_line, msg("lessons in no part: {slugs}", slugs=", ".join(left_out)),
+                                msg("every lesson in exactly one part (`lessons: [slug, …]` of a part)")))
+    return problems
 
 
 def peek_language(content_dir: Path | None) -> str | None:

@@ -14,7 +14,8 @@ import jinja2
 
 from ..compute.run import ComputedLesson, ComputedWidget
 from ..features import glossary as terms
-from ..features import notes
+from ..features import notes, tabs
+from ..features.equations import equation_numbers
 from ..features.glossary import glossary_entry
 from ..features.components import Component, Components
 from ..features.coursenav import Course, course_entry
@@ -48,6 +49,7 @@ class LessonRenderer:
         self.placed_widgets: set[str] = set()
         self.placed_checks: set[str] = set()
         self.toggles = 0
+        self.tab_sets = 0
         self.ctx = markup.MarkupContext(
             values=lesson.values,
             figure_numbers={name: i + 1 for i, name in enumerate(dict.fromkeys(self.figure_order))},
@@ -56,6 +58,9 @@ class LessonRenderer:
             link_lesson=self.link_lesson,
             mark_term=self.mark_term,
             figure_label=env.globals["ui"].figure,
+            equation_numbers=equation_numbers(src.sections),
+            equation_words=(env.globals["ui"].equation_number, env.globals["ui"].equation_ref),
+            number_equations=True,
             converters=converters,
         )
         self.terms_used: dict[str, None] = {}     # term ids in reading order (sections, then lesson.yaml's text)
@@ -203,6 +208,8 @@ class LessonRenderer:
         kind = block["kind"]
         if kind == "toggle":
             return self.toggle(block)
+        if kind == "tabs":
+            return self.tabs(block)
         if kind == notes.KIND:
             return notes.notes_html(block)
         return self.env.get_template(CALLOUT_TEMPLATES.get(kind, "partials/callout.html")).render(callout=block)
@@ -226,6 +233,24 @@ class LessonRenderer:
             return ""
         return mount("toggle", root, inner, data)
 
+    def tabs(self, block: dict[str, Any]) -> str:
+        """`::: tabs GROUP` with `::: tab LABEL` blocks (features.tabs checks them)."""
+        found = tabs.check(block["arg"], [(p["arg"], p["line"]) for p in block["parts"] if p["kind"] == tabs.PART],
+                           block["line"])
+        self.problems.extend(Problem(self.lesson.source.body_path, line, message, expected)
+                             for line, message, expected in found)
+        if found:
+            return ""
+        self.tab_sets += 1
+        root = f"tabs-{self.tab_sets}"
+        component = self.components.find(tabs.KIND, self.lesson.source.folder)
+        panes = [{"label": p["title"], "key": tabs.key(p["arg"]), "body": p["body"]}
+                 for p in block["parts"] if p["kind"] == tabs.PART]
+        data = {"group": block["arg"].strip(), "tabs": panes}
+        inner = self.render_component(component, {"id": root, "name": root, "kind": tabs.KIND, "data": data},
+                                      None, root) if component else None
+        return "" if inner is None else mount(tabs.KIND, root, inner, tabs.script_data(data["group"]))
+
     def mark_term(self, name: str, shown: str | None) -> str | Miss:
         """`[[术语]]` / `[[术语|显示的文字]]`: the term by its id, zh, en or an alias."""
         glossary = self.course.glossary
@@ -240,7 +265,8 @@ class LessonRenderer:
         self.terms_marked.setdefault(term.id, None)
         return terms.mark_html(term, html.escape((shown or name).strip() or name))
 
-    def link_lesson(self, slug: str, section: str | None) -> str | Miss:
+    def link_lesson(self, slug: str, anchor: str | None) -> str | Miss:
+        """`@lesson:SLUG`, `@lesson:SLUG#SECTION`, `@lesson:SLUG#eq:NAME`, `@lesson:SLUG#fig:NAME`."""
         target = self.course.find(slug)
         if target is None:
             slugs = [entry["slug"] for entry in self.course.lessons]
@@ -248,15 +274,34 @@ class LessonRenderer:
                         msg("a lesson folder under content/: {slugs}", slugs=", ".join(slugs) or msg("none")))
         url = SitePaths.url(self.page, SitePaths.lesson(slug))
         title = html.escape(target["title"])
-        if section is None:
+        if anchor is None:
             return f'<a class="lesson-ref" href="{url or "#main"}">{title}</a>'
-        found = next((s for s in target["sections"] if s["id"] == section), None)
+        kind, _, name = anchor.partition(":") if anchor.startswith(("eq:", "fig:")) else ("", "", anchor)
+        if kind == "eq":
+            numbers = target.get("equations") or {}
+            if name not in numbers:
+                return Miss(msg("link to unknown equation `@lesson:{slug}#eq:{name}`{hint}", slug=slug, name=name,
+                                hint=did_you_mean(name, numbers)),
+                            msg("an equation labelled in that lesson: {names}",
+                                names=", ".join(sorted(numbers)) or msg("none")))
+            text = self.ctx.equation_words[1].format(n=numbers[name])
+            return f'<a class="lesson-ref" href="{url}#eq-{name}">{title} · {html.escape(text)}</a>'
+        if kind == "fig":
+            numbers = target["figures"]
+            if name not in numbers:
+                return Miss(msg("link to unknown figure `@lesson:{slug}#fig:{name}`{hint}", slug=slug, name=name,
+                                hint=did_you_mean(name, numbers)),
+                            msg("a figure placed in that lesson: {names}",
+                                names=", ".join(sorted(numbers)) or msg("none")))
+            return (f'<a class="lesson-ref" href="{url}#fig-{name}">{title} · '
+                    f'{html.escape(self.ctx.figure_label)} {numbers[name]}</a>')
+        found = next((s for s in target["sections"] if s["id"] == name), None)
         if found is None:
             ids = [s["id"] for s in target["sections"]]
-            return Miss(msg("link to unknown section `@lesson:{target}`{hint}", target=f"{slug}#{section}",
-                            hint=did_you_mean(section, ids)),
+            return Miss(msg("link to unknown section `@lesson:{target}`{hint}", target=f"{slug}#{name}",
+                            hint=did_you_mean(name, ids)),
                         msg("a section id of that lesson: {ids}", ids=", ".join(ids) or msg("none")))
-        return (f'<a class="lesson-ref" href="{url}#{section}">{title} · {found["number"]} '
+        return (f'<a class="lesson-ref" href="{url}#{name}">{title} · {found["number"]} '
                 f'{html.escape(found["title"])}</a>')
 
 
@@ -273,9 +318,9 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     ctx.problems += notes.misplaced(src.sections, src.body_path)
     meta, lines, meta_path = src.meta, src.meta_lines, src.meta_path
     yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "check": _not_in_yaml, "table": renderer.table}
-    yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers)  # same values and problem list
+    yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers, number_equations=False)  # same values, problem list
     # titles are repeated in links (contents, course navigation) and objectives on the index page: no marks there
-    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark(msg("a section title")))
+    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark(msg("a section title")), number_equations=False)
     objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark(msg("an objective (the index page shows it too)")))
 
     def md(key: str, text: str, inline: bool = False, context=None) -> str:

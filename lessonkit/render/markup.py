@@ -14,8 +14,9 @@ from typing import Any, Callable
 
 import markdown
 
+from ..features import equations
 from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
-from ..load.document import Block, parse_blocks
+from ..load.document import SHOWS_ONLY, Block, parse_blocks
 from ..support.errors import Miss, Problem
 from ..support.numbers import FormatError, format_value
 from ..support.messages import Message, msg, reason
@@ -23,15 +24,15 @@ from ..support.suggest import did_you_mean
 from ..support.values import lookup
 
 INLINE = re.compile(
-    r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks))"
-    r"|(?P<dollar>\\\$)"
-    r"|(?P<termref>\[\[(?P<term>[^\[\]|\n]*)(?:\|(?P<term_text>[^\[\]\n]*))?\]\])"
+    equations.CODE_SPAN + "|" + equations.DOLLAR
+    + r"|(?P<termref>\[\[(?P<term>[^\[\]|\n]*)(?:\|(?P<term_text>[^\[\]\n]*))?\]\])"
     r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
-    r"|\$\$(?P<display>.+?)\$\$"
-    r"|\$(?P<inline>[^$\n]+?)\$"
-    r"|(?P<value>\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\})"
+    + "|" + equations.DISPLAY_MATH + "|" + equations.INLINE_MATH
+    + r"|(?P<value>\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\})"
     r"|@fig:(?P<figref>[\w-]*[\w])"
-    r"|@lesson:(?P<lesson>[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9])(?:#(?P<lesson_section>[A-Za-z][\w-]*[\w]|[A-Za-z]))?",
+    rf"|@eq:(?P<eqref>{equations.NAME})"
+    r"|@lesson:(?P<lesson>[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9])"
+    rf"(?:#(?P<lesson_section>eq:{equations.NAME}|fig:[\w-]*[\w]|[A-Za-z][\w-]*[\w]|[A-Za-z]))?",
     re.DOTALL,
 )
 # raw HTML the page's Content-Security-Policy would block, or that would fetch something
@@ -88,6 +89,10 @@ class MarkupContext:
     mark_term: Callable[[str, str | None], "str | Miss"] = lambda name, shown: Miss(
         msg("glossary term `[[{name}]]` outside a lesson's text", name=name), "`[[term]]` only in lesson.md and lesson.yaml")
     figure_label: str = "Figure"  # the theme's `ui.figure` on every page (render/lesson.py passes it)
+    equation_numbers: dict[str, int] = field(default_factory=dict)  # the lesson's labels → numbers (equation_numbers)
+    equation_words: tuple[str, str] = ("({n})", "Eq. ({n})")  # the theme's `ui.equation_number`, `ui.equation_ref`
+    number_equations: bool = False  # lesson.md's sections: a label numbers its equation (anywhere else: a problem)
+    labelled: dict[str, int] = field(default_factory=dict)  # labels rendered so far → their line (twice: a problem)
     problems: list[Problem] = field(default_factory=list)
     converters: Converters = field(default_factory=Converters)
 
@@ -160,10 +165,18 @@ def _flatten(blocks: list[Block], ctx: MarkupContext, path: Path, stash: _Stash)
 def _container(block: Block, ctx: MarkupContext, path: Path) -> str:
     """A `::: kind title` block: its contents rendered once, then its partial (callout, cards, toggle …), which gets
     the nested containers (cards, toggle states) also one by one as `parts`."""
-    if block.name == "state":
-        ctx.problems.append(Problem(path, block.line, "`::: state` outside a `::: toggle` block",
-                                    "states inside `::: toggle` … `:::`"))
+    _misplaced_part(block, None, ctx, path)
     return ctx.render_callout(_container_part(block, ctx, path))
+
+
+def _misplaced_part(block: Block, parent: str | None, ctx: MarkupContext, path: Path) -> None:
+    """A `::: state` outside a toggle, a `::: tab` outside tabs."""
+    for container, part in SHOWS_ONLY.items():
+        if block.name == part and parent != container:
+            ctx.problems.append(Problem(path, block.line, msg("`::: {part}` outside a `::: {container}` block",
+                                                              part=part, container=container),
+                                        msg("{part}s inside `::: {container}` … `:::`", part=part,
+                                            container=container)))
 
 
 def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, Any]:
@@ -179,15 +192,14 @@ def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, A
             run = []
         if child is None:
             break
-        if child.name == "state" and block.name != "toggle":
-            ctx.problems.append(Problem(path, child.line, "`::: state` outside a `::: toggle` block",
-                                        "states inside `::: toggle` … `:::`"))
+        _misplaced_part(child, block.name, ctx, path)
         part = _container_part(child, ctx, path)
         parts.append(part)
-        if not (child.name == "state" and block.name == "toggle"):  # a toggle shows its states from `parts`
+        if SHOWS_ONLY.get(block.name) != child.name:  # a toggle shows its states from `parts`, tabs their tabs
             pieces.append(ctx.render_callout(part))
-    title = render_inline(block.arg, ctx, path, block.line) if block.arg else ""
-    return {"kind": block.name, "title": title, "body": "\n".join(pieces), "parts": parts, "line": block.line}
+    title = render_inline(block.arg, ctx, path, block.line) if block.arg and block.name != "tabs" else ""
+    return {"kind": block.name, "title": title, "body": "\n".join(pieces), "parts": parts, "line": block.line,
+            "arg": block.arg}
 
 
 def _directive(block: Block, ctx: MarkupContext, path: Path) -> str:
@@ -228,12 +240,17 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
         if m.group("image"):
             return stash.add(_image(m.group("img_alt"), m.group("img_src"), m.group("img_title"), ctx, path, line))
         if m.group("display") is not None:
-            return stash.add(_math(m.group("display"), "block", ctx, path, line))
+            block = _math(m.group("display"), "block", ctx, path, line)
+            if m.group("eq_attr") is None:
+                return stash.add(block)
+            return stash.add(_numbered(block, m.group("eq_attr"), ctx, path, line_at(m.start("eq_attr"))))
         if m.group("inline") is not None:
             return stash.add(_math(m.group("inline"), "inline", ctx, path, line))
         if m.group("value"):
             shown = _value_text(m.group("value_name"), m.group("value_spec"), ctx, path, line, math_mode=False)
             return stash.add(html.escape(shown))
+        if m.group("eqref"):
+            return stash.add(_equation_ref(m.group("eqref"), ctx, path, line))
         if m.group("lesson"):
             link = ctx.link_lesson(m.group("lesson"), m.group("lesson_section"))
             if isinstance(link, Miss):
@@ -246,6 +263,10 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
     for m in re.finditer(r"\{\{(?!<)", rest):
         ctx.problems.append(Problem(path, line_at(m.start()), "cannot read value reference `{{`…",
                                     "`{{ name }}` or `{{ name:spec }}` with a name made of letters, digits and _"))
+    for m in re.finditer(r"\{#eq:", rest):
+        ctx.problems.append(Problem(path, line_at(m.start()), msg("an equation label `{#eq:…}` that follows no "
+                                                                  "display equation"),
+                                    msg("`$$ … $$ {#eq:NAME}`: the label right after the closing `$$`")))
     for m in RAW_BLOCKED.finditer(rest):
         what = f"`<{m.group('tag').lower()}>`" if m.group("tag") else \
             msg("attribute `{name}`", name=f"{m.group('attr').lower()}=")
@@ -295,15 +316,69 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
 
     latex = INLINE.sub(lambda m: value_in_math(m) if m.group("value") else m.group(0), latex)
     latex = _paired_delimiters(latex)
+    wrong = equations.latex_problems(latex)
+    for problem in wrong:  # at the formula's line where the mistake is (a display formula may span lines)
+        ctx.problems.append(Problem(path, line + latex.count("\n", 0, problem.offset), problem.message,
+                                    problem.expected))
+    if wrong:
+        return html.escape(latex)
     try:
-        mathml = ctx.converters.mathml_of(latex.strip(), display)
-        # display math scrolls sideways on a phone: a block wrapper, valid wherever the math stands
-        return f'<span class="math-block">{mathml}</span>' if display == "block" else mathml
+        mathml = ctx.converters.mathml_of(equations.prepare(latex.strip()), display)
     except Exception as exc:  # latex2mathml raises many types for bad LaTeX, often without a message
         reason = str(exc) or LATEX_ERRORS.get(type(exc).__name__, type(exc).__name__)
         ctx.problems.append(Problem(path, line, msg("cannot convert math `{latex}`: {reason}", latex=latex.strip(),
                                                     reason=reason), "valid LaTeX"))
         return html.escape(latex)
+    unknown = equations.unknown_commands(mathml)
+    for command in unknown:
+        at = re.search(rf"\\{command}(?![A-Za-z])", latex)
+        ctx.problems.append(Problem(path, line + latex.count("\n", 0, at.start() if at else 0),
+                                    msg("unknown LaTeX command `\\{command}`", command=command),
+                                    msg("a command the converter knows, e.g. `\\frac`, `\\sum`, `\\mathrm`, "
+                                        "`\\operatorname`")))
+    if unknown:
+        return html.escape(latex)
+    # a table's cells are aligned by the equation component's CSS, which only pages with one carry
+    mounts = f' data-widget="{equations.KIND}"' if equations.lays_out_a_table(mathml) else ""
+    if display == "block":  # display math scrolls sideways on a phone: a block wrapper, valid wherever it stands
+        return f'<span class="math-block"{mounts}>{mathml}</span>'
+    return f'<span class="math-table"{mounts}>{mathml}</span>' if mounts else mathml
+
+
+def _numbered(block: str, attribute: str, ctx: MarkupContext, path: Path, line: int) -> str:
+    """A display equation followed by `{#eq:NAME}`: numbered in lesson.md, a problem anywhere else."""
+    label = equations.LABEL.fullmatch(attribute.strip())
+    if label is None:
+        ctx.problems.append(Problem(path, line, msg("cannot read the equation label `{#{label}}`", label=attribute),
+                                    msg("`{#eq:NAME}` right after the closing `$$`, NAME made of ASCII letters, "
+                                        "digits, - and _")))
+        return block
+    name = label.group("name")
+    if not ctx.number_equations:
+        ctx.problems.append(Problem(path, line, msg("numbered equation `{#eq:{name}}` outside lesson.md's sections",
+                                                    name=name),
+                                    msg("equations numbered in lesson.md only (in reading order); refer to one from "
+                                        "anywhere with `@eq:NAME`")))
+        return block
+    if name in ctx.labelled:
+        ctx.problems.append(Problem(path, line, msg("equation label `eq:{name}` is used twice (first at line {line})",
+                                                    name=name, line=ctx.labelled[name]),
+                                    msg("a unique `{#eq:NAME}` per equation")))
+        return block
+    ctx.labelled[name] = line
+    number = ctx.equation_numbers[name]
+    return equations.equation_html(block, name, ctx.equation_words[0].format(n=number))
+
+
+def _equation_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
+    if name not in ctx.equation_numbers:
+        known = ctx.equation_numbers
+        ctx.problems.append(Problem(path, line, msg("reference to unknown equation `@eq:{name}`{hint}", name=name,
+                                                    hint=did_you_mean(name, known)),
+                                    msg("an equation labelled `$$ … $$ {#eq:NAME}` in the lesson: {names}",
+                                        names=", ".join(sorted(known)) or msg("none"))))
+        return html.escape(ctx.equation_words[1].format(n="?"))
+    return equations.reference_html("", name, ctx.equation_words[1].format(n=ctx.equation_numbers[name]))
 
 
 def _paired_delimiters(latex: str) -> str:

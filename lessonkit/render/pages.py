@@ -12,7 +12,7 @@ from ..compute.run import ComputedLesson
 from ..features import glossary as terms
 from ..features import search
 from ..features.components import Components
-from ..features.coursenav import Course, course_entry, in_course_order, pager_link
+from ..features.coursenav import Course, course_entry, course_parts, in_course_order, pager_link
 from ..features.glossary import glossary_entry
 from ..load.siteconfig import SiteConfig
 from ..support.errors import ContentError, Problem
@@ -72,10 +72,12 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     common = {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
               "assets": {"css": holes.mark(STYLE), "scripts": holes.mark(SCRIPTS)}, "csp": holes.mark(POLICY),
               "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary else None}
-    ordered = in_course_order(computed)
-    everyone = in_course_order(sources) if sources else [c.source for c in ordered]
-    course = Course([course_entry(s) for s in everyone], glossary,
-                    render_definitions(glossary, problems, renderer.converters) if glossary is not None else {})
+    ordered = in_course_order(computed, config.course_order())
+    everyone = in_course_order(sources, config.course_order()) if sources else [c.source for c in ordered]
+    entries = [{**course_entry(s), "number": n} for n, s in enumerate(everyone, start=1)]
+    course = Course(entries, glossary,
+                    render_definitions(glossary, problems, renderer.converters) if glossary is not None else {},
+                    course_parts(config.parts, entries))
     contexts = {}
     for lesson in ordered:
         try:
@@ -97,14 +99,15 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
         context["prev"] = pager_link(page, lessons[i - 1]) if i > 0 else None
         context["next"] = pager_link(page, lessons[i + 1]) if i + 1 < len(lessons) else None
         box = _search_box(search.search_index([summary["search"]], here=context["slug"], root=SitePaths.root(page)))
-        text = env.get_template("lesson.html").render(lesson=context, course=course.lessons,
+        text = env.get_template("lesson.html").render(lesson=context, course=course.lessons, course_parts=course.parts,
                                                       root=SitePaths.root(page), search=box, **common)
         drafts.append(holes.draft(text, page, "lesson.html", context["folder"]))
-    entries = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": SitePaths.lesson(c["slug"]),
-                "objectives": c["objectives"], "minutes": c["minutes"], "number": n}
-               for n, c in enumerate(lessons, start=1)]
+    listed = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": SitePaths.lesson(c["slug"]),
+               "objectives": c["objectives"], "minutes": c["minutes"], "number": n}
+              for n, c in enumerate(lessons, start=1)]
     course_index = search.course_index([c["search"] for c in lessons])
-    text = env.get_template("index.html").render(lessons=entries, course=course.lessons, root="",
+    text = env.get_template("index.html").render(lessons=listed, lesson_parts=course_parts(config.parts, listed),
+                                                 course=course.lessons, course_parts=course.parts, root="",
                                                  search=_search_box(course_index.box), **common)
     drafts.append(holes.draft(text, SitePaths.INDEX, "index.html",
                               script_sources=tuple(search.csp_sources(course_index.box)),
@@ -135,7 +138,7 @@ def glossary_page(env: jinja2.Environment, course: Course, contexts: list[dict[s
                              "url": SitePaths.url(SitePaths.GLOSSARY, SitePaths.lesson(c["slug"]), f"term-{term.id}")}
                             for c in contexts if any(t["id"] == term.id for t in c["glossary"])]
         entries.append(entry)
-    return env.get_template("glossary.html").render(terms=entries, course=course.lessons,
+    return env.get_template("glossary.html").render(terms=entries, course=course.lessons, course_parts=course.parts,
                                                     root=SitePaths.root(SitePaths.GLOSSARY), **common)
 
 

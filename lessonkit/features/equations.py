@@ -1,0 +1,140 @@
+"""Numbered equations, and the LaTeX a page can show correctly.
+
+    syntax    `$$ … $$ {#eq:NAME}` numbers a display equation, per lesson in reading order: (1), (2) …; `@eq:NAME`
+              links to one of the lesson (「式 (1)」), `@lesson:SLUG#eq:NAME` to one of another lesson. Names are ASCII
+              (letters, digits, `-`, `_`), so a reference ends where the Chinese text after it begins.
+    check     latex_problems(latex): what latex2mathml would show wrongly without a word — an environment it does
+              not lay out (it drops `\\begin{foo}` and keeps the contents), `&` outside an alignment (shown as a
+              literal `&`), `\\\\` outside one (MathML in browsers breaks no line), `\\label`, `\\tag`, `\\eqref`,
+              `\\ref` (the numbering is ours) —, each at its offset in the formula, so the author reads its line;
+              unknown_commands(mathml): commands the converter does not know (it shows them as `\\foo`).
+    prepare   prepare(latex): `aligned` as `split` (latex2mathml lays `split` out as the right/left column pairs
+              `aligned` means, but leaves `aligned`'s `&` as text); a matrix in braces (so `^T` binds to all of it).
+    place     equation_html / reference_html: the numbered block and the links to it.
+    component themes/default/components/equation/ (CSS only): the number beside its equation, and table cells
+              aligned as `columnalign` says (Chromium's MathML ignores the attribute); mounted by a numbered equation
+              and by math that lays out a table, so other pages carry none of it.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+from ..support.messages import Message, msg
+
+KIND = "equation"                     # the CSS-only component a numbered or aligned formula mounts
+NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?"
+# What in a line of Markdown is code, an escaped dollar, display math (with its label) or inline math: render/markup.py
+# builds its INLINE pattern from these, and equation_numbers reads the labels with the same ones.
+CODE_SPAN = r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks))"
+DOLLAR = r"(?P<dollar>\\\$)"
+DISPLAY_MATH = r"\$\$(?P<display>.+?)\$\$(?:[ \t]*\{#(?P<eq_attr>[^}\n]*)\})?"
+INLINE_MATH = r"\$(?P<inline>[^$\n]+?)\$"
+_MATH = re.compile("|".join((CODE_SPAN, DOLLAR, DISPLAY_MATH, INLINE_MATH)), re.DOTALL)
+LABEL = re.compile(rf"eq:(?P<name>{NAME})")   # what `{#…}` after a display equation must say
+ALIGNING = ("aligned", "split", "cases", "array", "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix",
+            "smallmatrix")
+MATRICES = ("matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix")
+NUMBERING_COMMANDS = ("label", "tag", "eqref", "ref", "notag", "nonumber")
+_TOKEN = re.compile(r"\\(?P<env>begin|end)\s*\{(?P<name>[^{}]*)\}|\\(?P<command>[A-Za-z]+)|(?P<newline>\\\\)"
+                    r"|\\.|(?P<amp>&)", re.S)  # `\.`: an escaped sign (`\&`, `\{`) is no token of ours
+_UNKNOWN_COMMAND = re.compile(r"<m[io]>\\([A-Za-z]+)</m[io]>")
+_TABLE = re.compile(r"\scolumnalign=")
+USE_NUMBERS = msg("`$$ … $$ {#eq:NAME}` to number an equation and `@eq:NAME` to refer to it")
+NUMBER_ROWS = msg("`$$ … $$ {#eq:NAME}` to number an equation (its rows aligned by `aligned` inside it) and "
+                  "`@eq:NAME` to refer to it")
+
+
+@dataclass(frozen=True)
+class LatexProblem:
+    offset: int          # where in the formula (its line is the author's)
+    message: Message
+    expected: Message
+
+
+def latex_problems(latex: str) -> list[LatexProblem]:
+    """What in the formula the page would show wrongly, in order."""
+    problems, open_envs = [], []
+    for m in _TOKEN.finditer(latex):
+        if m.group("newline") is not None:
+            if not open_envs:
+                problems.append(LatexProblem(m.start(), msg("line break `\\\\` outside an alignment: MathML in a "
+                                                            "browser does not break lines"),
+                                             msg("the rows inside an `aligned` environment (or `cases`, a matrix), "
+                                                 "or two formulas")))
+        elif m.group("env"):
+            name = m.group("name").strip()
+            if m.group("env") == "begin":
+                if name.rstrip("*") in ("equation", "align", "eqnarray", "gather", "multline"):
+                    problems.append(LatexProblem(m.start(), msg("LaTeX environment `{name}`: lessonkit numbers "
+                                                                "equations itself", name=name), NUMBER_ROWS))
+                elif name not in ALIGNING:
+                    problems.append(LatexProblem(m.start(), msg("LaTeX environment `{name}` cannot be shown",
+                                                                name=name),
+                                                 msg("one of: {items}", items=", ".join(ALIGNING))))
+                open_envs.append(name)
+            elif open_envs and open_envs[-1] == name:
+                open_envs.pop()
+            else:
+                problems.append(LatexProblem(m.start(), msg("`\\end{{name}}` without a `\\begin` before it",
+                                                            name=name),
+                                             msg("each `\\begin{…}` closed by its own `\\end{…}`")))
+        elif m.group("amp") and not open_envs:
+            problems.append(LatexProblem(m.start(), msg("`&` outside an alignment: it would show as a literal `&`"),
+                                         msg("`&` only inside `aligned`, `split`, `cases` or a matrix; `\\&` for "
+                                             "the sign")))
+        elif m.group("command") in NUMBERING_COMMANDS:
+            problems.append(LatexProblem(m.start(), msg("`\\{command}` in a formula: equations are numbered by "
+                                                        "lessonkit", command=m.group("command")), USE_NUMBERS))
+    for name in reversed(open_envs):
+        problems.append(LatexProblem(len(latex), msg("`\\begin{{name}}` is never closed", name=name),
+                                     msg("`\\end{{name}}`", name=name)))
+    return problems
+
+
+def prepare(latex: str) -> str:
+    """The formula as latex2mathml lays it out right (see the module's doc)."""
+    latex = re.sub(r"\\(begin|end)\s*\{aligned\}", r"\\\1{split}", latex)
+    names = "|".join(MATRICES)
+    latex = re.sub(rf"\\begin\s*\{{({names})\}}", r"{\\begin{\1}", latex)
+    return re.sub(rf"\\end\s*\{{({names})\}}", r"\\end{\1}}", latex)
+
+
+def unknown_commands(mathml: str) -> list[str]:
+    """Commands the converter wrote as text (`<mi>\\foo</mi>`): it does not know them."""
+    return list(dict.fromkeys(_UNKNOWN_COMMAND.findall(mathml)))
+
+
+def lays_out_a_table(mathml: str) -> bool:
+    """True for math whose table cells need the component's alignment rules."""
+    return bool(_TABLE.search(mathml))
+
+
+def equation_numbers(sections) -> dict[str, int]:
+    """Each label of a display equation in lesson.md's sections (load.document.SectionSource) → its number, in
+    reading order (a label used twice keeps its first number): what `@eq:NAME` and `@lesson:SLUG#eq:NAME` show."""
+    from ..load.document import walk
+
+    names = []
+    for section in sections:
+        for block in walk(section.blocks):
+            if block.kind != "text":
+                continue
+            for m in _MATH.finditer("\n".join(block.lines)):
+                label = LABEL.fullmatch(m.group("eq_attr").strip()) if m.group("eq_attr") else None
+                if m.group("display") is not None and label:
+                    names.append(label.group("name"))
+    return {name: number for number, name in enumerate(dict.fromkeys(names), start=1)}
+
+
+def equation_html(math_block: str, name: str, number_text: str) -> str:
+    """A numbered display equation: its formula (which scrolls sideways on a phone) and its number beside it, the
+    element `@eq:NAME` links to."""
+    return (f'<span class="equation" id="eq-{name}" data-widget="{KIND}">{math_block}'
+            f'<span class="eq-number">{html.escape(number_text)}</span></span>')
+
+
+def reference_html(url: str, name: str, text: str) -> str:
+    """A link to equation `name` on the page at `url` ("" for this page)."""
+    return f'<a class="eq-ref" href="{url}#eq-{name}">{html.escape(text)}</a>'
