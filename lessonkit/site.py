@@ -22,6 +22,7 @@ from .assemble.budget import check_budget, page_sizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import start_drawing
 from .features.components import Components
+from .features.citations import Bibliography, load_references
 from .features.glossary import Glossary, load_glossary
 from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
@@ -77,6 +78,7 @@ def build(options: Options) -> BuildReport:
     problems: list[Problem] = []
     config = load_site_config(options.content, problems)                          # load
     glossary = load_glossary(options.content, problems)
+    bibliography = load_references(options.content, problems, session.cache)
     sources, course = load_sources(options.content, options.lesson, problems)
     warnings = order_ties(course)
     if options.strict:
@@ -86,7 +88,8 @@ def build(options: Options) -> BuildReport:
     computed = compute_all(sources, session.cache, problems)                      # compute
     with start_drawing(computed, session.cache, options.jobs, options.figure_png) as drawing:          # draw, while …
         env = make_env(dirs, ui, session.templates_folder)
-        drafts = render_all(computed, course, env, dirs, config, session, problems, glossary)  # … render
+        drafts = render_all(computed, course, env, dirs, config, session, problems, glossary,  # … render
+                            bibliography)
         problems += check_component_scripts(drafts, computed, dirs, session)
         drawn = drawing.finish()
     problems += drawn.problems
@@ -179,14 +182,17 @@ def site_ui(dirs: list[Path], config, content_dir: Path, problems: list[Problem]
 
 def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env: jinja2.Environment,
                dirs: list[Path], config, session: Session, problems: list[Problem],
-               glossary: Glossary | None = None) -> list[PageDraft]:
-    """Every page's draft, with MathML conversions taken from (and added to) the cache."""
+               glossary: Glossary | None = None, bibliography: Bibliography | None = None) -> list[PageDraft]:
+    """Every page's draft, with MathML conversions and highlighted code taken from (and added to) the cache."""
     session.mathml = session.cache.get_math()
     known_math = len(session.mathml)
-    renderer = Renderer(env, Components(dirs), Holes(), markup.Converters(session.mathml))
+    converters = markup.Converters(session.mathml, session.cache.get_highlights())
+    renderer = Renderer(env, Components(dirs), Holes(), converters, bibliography, session.cache)
     drafts = render_site(computed, renderer, config, problems, sources, glossary)
     if len(session.mathml) > known_math:
         session.cache.put_math(session.mathml)
+    if converters.highlighter.added:
+        session.cache.put_highlights(converters.highlighter.memo)
     return drafts
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import jinja2
 
 from ..draw.drawing import DrawnFigure, FigureKey
+from ..draw.svg import copied_ids
 from ..features import figdata
 from ..features.components import Components, source_name
 from ..features.palette import palette_css
@@ -65,7 +66,7 @@ class Assembler:
         if drawn is None:  # drawing it failed: the build stops with the author's problem before writing anything
             return ""
         if isinstance(part, FigureHole):
-            return drawn.svg
+            return copied_ids(drawn.svg, part.name, part.copy) if part.copy else drawn.svg
         if isinstance(part, FigureDataHole):
             return self._figure_data(part, drawn.data)
         raise TypeError(f"unknown hole {part!r}")

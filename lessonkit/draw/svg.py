@@ -72,6 +72,14 @@ def _unique_ids(svg: str, prefix: str) -> str:
     return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}{m.group(1)}"', svg)
 
 
+def copied_ids(svg: str, name: str, copy: str) -> str:
+    """A second copy of figure `name`'s SVG on one page: its ids (all prefixed `name-` by clean_svg) and what refers
+    to them get `name-copy-` instead, so no id repeats."""
+    old, new = re.escape(f"{name}-"), f"{name}-{copy}-"
+    svg = re.sub(rf'(\sid="|url\(#|href="#){old}', lambda m: m.group(1) + new, svg)
+    return svg
+
+
 def _compact_path(d: str) -> str:
     """`M 44.5 27.36 \nL 77.5 27.36 \nz` → `M44.5 27.36H77.5z`: the path grammar needs no space next to a
     command letter, nor before a minus sign, and a line that keeps its y (or x) is a horizontal (vertical) one —

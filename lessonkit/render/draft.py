@@ -23,6 +23,7 @@ from markupsafe import Markup
 class FigureHole:
     lesson: str
     name: str
+    copy: str = ""      # a second copy of the figure on the page (its ids get this suffix): "print" for an answer's
 
 
 @dataclass(frozen=True)
