@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 SLUG = "test-book-features"
-KERNEL = [0.25, 0.5, 0.25]          # `kernel`, as the page prints it: [0.25, 0.5, 0.25]
+KERNEL = [0.25, 0.5, 0.25]          # `kernel`; the page prints it to 3 significant figures: [0.250, 0.500, 0.250]
 WIDTH = 3                           # `width`: len(KERNEL)
 
 BIB = """\
@@ -74,8 +74,9 @@ title: 测试用的小课（书的写法）
 summary: 代码和它的输出、引用与参考文献、答案里的图
 order: 998
 objectives:
-  - 读懂核回归的权重[@nadaraya1964]
+  - 读懂核回归的权重
 intro: 核回归最早由两篇论文同时提出[@nadaraya1964; @watson1964]。
+question: 按第一篇论文[@nadaraya1964]的写法，三个权重应该怎么取？
 challenges:
   - title: 权重之和
     question: 三个权重加起来是多少？

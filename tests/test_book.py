@@ -129,12 +129,12 @@ def references(page: str) -> list[str]:
 
 
 def test_citations_are_numbered_in_reading_order_and_link_to_the_bibliography(book):
-    """The intro comes first on the page (Nadaraya, Watson: 1, 2), then the objectives, then section 1 (Watson again,
+    """The intro comes first on the page (Nadaraya, Watson: 1, 2), then the question, then section 1 (Watson again,
     the textbook 3, 李航 4), section 2 (a run of three as a range), the answer (a locator); never-cited entries
     are left out."""
     _, page = book
     assert "核回归最早由两篇论文同时提出[1, 2]。" in text_of(page)
-    assert "读懂核回归的权重[1]" in text_of(page)
+    assert "按第一篇论文[1]的写法，三个权重应该怎么取？" in text_of(page)
     assert "核回归给每个邻居一个权重[2]，公式见教材[3, 4]。" in text_of(page)
     assert "三篇放在一起引用[1–3]，再引一次第一篇[1]，还有注意力[5]。" in text_of(page)
     assert "这和教材[3, 第 10.2 节]里的一样。" in text_of(page)
@@ -199,6 +199,17 @@ def test_an_unknown_key_in_lesson_yaml_is_an_error_at_its_line(tmp_path):
         f"(expected a key of content/references.bib: {KEYS})"]
 
 
+def test_a_citation_in_an_objective_or_a_section_title_is_refused(tmp_path):
+    """Both are shown again where the bibliography is not (the index page, the course contents of other pages)."""
+    lines = broken(tmp_path, yaml=("读懂核回归的权重", "读懂核回归的权重[@watson1964]"),
+                   md=("## 三篇一起 {#together}", "## 三篇一起[@li2019] {#together}"))
+    assert lines == [
+        f"content/{book_lesson.SLUG}/lesson.md:21: citation `[@li2019]` in a section title (expected the citation in "
+        "the text below it)",
+        f"content/{book_lesson.SLUG}/lesson.yaml:5: citation `[@watson1964]` in an objective (the index page shows "
+        "it too) (expected the citation in the text below it)"]
+
+
 def test_mistakes_in_references_bib_are_reported_at_their_lines(tmp_path):
     bib = book_lesson.BIB + "\n@misc{li2019,\n  title = {twice},\n}\n\n@book{notitle,\n  year = {2000},\n}\n" \
                             "\n@article{open,\n  title = {never closed\n"
@@ -223,8 +234,8 @@ def test_mistakes_with_code_are_reported_at_their_lines(tmp_path):
         f"{md}:11: `half` is not a value, figure or widget of the lesson: it has no output to show (expected "
         "`{{< code half output=false >}}` to show its source alone)",
         f"{md}:13: code `kernel` is shown twice (expected each function's code shown once)",
-        f"{md}:15: cannot read `outputs=no` in `{{{{< code width >}}}}` (expected `{{{{< code width >}}}}`, or "
-        "`{{< code width output=false >}}` for the source alone)".replace("{{{{", "{{").replace("}}}}", "}}"),
+        f"{md}:15: cannot read `outputs=no` in `{{{{< code width >}}}}` (expected nothing after the function's "
+        "name, or `output=false` to show its source alone)",
     ]
 
 
@@ -236,7 +247,7 @@ def test_an_unknown_value_in_code_that_asks_for_values_is_reported_at_its_line(t
 
 def test_a_figure_placed_in_the_text_and_in_an_answer_is_placed_twice(tmp_path):
     lines = broken(tmp_path, md=("{{< code weights_plot >}}", "{{< code weights_plot >}}\n\n{{< figure answer_bars >}}"))
-    assert lines == [f"content/{book_lesson.SLUG}/lesson.yaml:13: figure `answer_bars` is placed twice (first at "
+    assert lines == [f"content/{book_lesson.SLUG}/lesson.yaml:14: figure `answer_bars` is placed twice (first at "
                      "lesson.md:21) (expected each figure placed once)"]
 
 

@@ -127,7 +127,7 @@ class LessonRenderer:
         output = listings.wants_output(args)
         if output is None:
             return Miss(f"cannot read `{' '.join(args)}` in `{{{{< code {name} >}}}}`",
-                        f"`{{{{< code {name} >}}}}`, or `{{{{< code {name} output=false >}}}}` for the source alone")
+                        "nothing after the function's name, or `output=false` to show its source alone")
         if lesson.source.code_path is None:
             return Miss(f"code `{name}` but the lesson has no lesson.py", "a function defined in lesson.py")
         shown = listings.listing(lesson.source.code_path, name)
@@ -313,8 +313,9 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "check": _not_in_yaml, "table": renderer.table}
     yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers)  # same values and problem list
     # titles are repeated in links (contents, course navigation) and objectives on the index page: no marks there
-    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark("a section title"))
-    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark("an objective (the index page shows it too)"))
+    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark("a section title"), cite=_no_cite("a section title"))
+    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark("an objective (the index page shows it too)"),
+                                        cite=_no_cite("an objective (the index page shows it too)"))
 
     def md(key: str, text: str, inline: bool = False, context=None) -> str:
         render = markup.render_inline if inline else markup.render_block
@@ -462,6 +463,12 @@ def _no_mark(where: str):
     def refuse(name: str, shown: str | None) -> Miss:
         return Miss(f"glossary term `[[{name}]]` in {where}",
                     "the term marked in the text below it (its first use there is marked by itself)")
+    return refuse
+
+
+def _no_cite(where: str):
+    def refuse(body: str) -> Miss:
+        return Miss(f"citation `[{body}]` in {where}", "the citation in the text below it")
     return refuse
 
 
