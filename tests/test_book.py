@@ -102,26 +102,7 @@ def test_the_code_style_comes_once_and_only_to_pages_that_show_code(book):
 
 
 # ── citations ───────────────────────────────────────────────────────────────────────────────────────────────────────
-GB_T = [
-    "[1] NADARAYA E A. On Estimating Regression[J]. Theory of Probability and Its Applications, 1964, 9(1): "
-    "141-142. DOI:10.1137/1109020.",
-    "[2] WATSON G S. Smooth Regression Analysis[J]. Sankhyā: The Indian Journal of Statistics, Series A, 1964, "
-    "26(4): 359-372.",
-    "[3] ZHANG A, LIPTON Z C, LI M, et al. Dive into Deep Learning[M]. Cambridge: Cambridge University Press, 2023.",
-    "[4] 李航. 统计学习方法[M]. 北京: 清华大学出版社, 2019.",
-    "[5] VASWANI A, SHAZEER N, PARMAR N, et al. Attention Is All You Need[EB/OL]. (2017). "
-    "https://arxiv.org/abs/1706.03762.",
-]
-NUMBERED = [
-    "[1] E. A. Nadaraya, “On Estimating Regression,” Theory of Probability and Its Applications, vol. 9, no. 1, "
-    "pp. 141–142, 1964, DOI:10.1137/1109020.",
-    "[2] G. S. Watson, “Smooth Regression Analysis,” Sankhyā: The Indian Journal of Statistics, Series A, vol. 26, "
-    "no. 4, pp. 359–372, 1964.",
-    "[3] A. Zhang, Z. C. Lipton, M. Li, and A. J. Smola, Dive into Deep Learning. Cambridge: Cambridge University "
-    "Press, 2023.",
-    "[4] 李航, 统计学习方法. 北京: 清华大学出版社, 2019.",
-    "[5] A. Vaswani et al., “Attention Is All You Need,” 2017, arXiv:1706.03762.",
-]
+GB_T, NUMBERED = book_lesson.GB_T, book_lesson.NUMBERED
 
 
 def references(page: str) -> list[str]:
