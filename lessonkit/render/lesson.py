@@ -381,7 +381,8 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"] not in renderer.placed_checks:
             ctx.problems.append(Problem(meta_path, lines.get(f"checks.{i}"), f"self-check `{entry['id']}` is never "
                                         "placed", f"a line `{{{{< check {entry['id']} >}}}}` in lesson.md"))
-    for name in sorted(set(lesson.registry.figures) - set(renderer.figure_order)):
+    unplaced = set(lesson.registry.figures) - set(renderer.figure_order)
+    for name in sorted(unplaced if meta or not meta_path.exists() else ()):  # lesson.yaml unread: answers may place
         ctx.problems.append(Problem(src.body_path, None, f"figure `{name}` is defined in lesson.py but never placed",
                                     f"a line `{{{{< figure {name} >}}}}` in lesson.md"))
     if ctx.problems:

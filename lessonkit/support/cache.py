@@ -15,6 +15,10 @@ A component script's check (features.scriptcheck: its syntax and registrations) 
 its folder's name, the engine's code and the JavaScript grammar's version (scripts/<key>.json), so a warm build never
 imports the parser.
 
+Features keep what would otherwise import a library on every build: highlighted code (highlight-<pygments>.json),
+a parsed bibliography (references/<key>.json, keyed by the file's bytes) and each lesson's notebook
+(notebooks/<key>.ipynb, keyed by everything it is made of).
+
 The font itself is cached too (font.json), keyed by a fingerprint of the installed font files, so a build whose
 figures are all cached never imports matplotlib. Before a cached font is trusted, its file must still exist unchanged.
 

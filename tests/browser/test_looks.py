@@ -60,8 +60,8 @@ def fonts_for(cdp, root: int, selector: str) -> list[str]:
     return [f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
 
 
-# Marks a few elements holding Chinese: the title, the first paragraph, a leaf inside each widget, and one <text> of
-# each figure drawn as SVG. Their data-cjk-probe attribute lets the DevTools protocol find them by selector.
+# Marks a few elements holding Chinese: the title, the first paragraph, a leaf inside each widget (never one marked
+# already: a paragraph may be inside a widget), and one <text> of each figure drawn as SVG. Their data-cjk-probe attribute lets the DevTools protocol find them by selector.
 MARK_CHINESE = r"""() => {
     const han = /[\u4e00-\u9fff]/, pure = /^[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef\s]+$/, marked = [];
     const mark = (el, what) => {
@@ -70,7 +70,7 @@ MARK_CHINESE = r"""() => {
     };
     // a leaf-most element with Chinese, preferring one with nothing but Chinese (then every glyph is CJK)
     const first = (sel, scope = document) => {
-        const found = [...scope.querySelectorAll(sel)].filter(e => han.test(e.textContent) &&
+        const found = [...scope.querySelectorAll(sel)].filter(e => han.test(e.textContent) && !e.dataset.cjkProbe &&
             e.getClientRects().length && ![...e.children].some(c => han.test(c.textContent)));
         return found.find(e => pure.test(e.textContent)) || found[0];
     };
