@@ -180,7 +180,7 @@ def weights_plot(plt, kernel):
 @lesson.figure(caption="答案里的图：权重之和 {{ kernel_sum }}", alt="一根柱子，高度 {{ kernel_sum }}")
 def answer_bars(plt, kernel_sum):
     fig, ax = plt.subplots(figsize=(2.4, 2.0))
-    ax.bar(["和"], [kernel_sum], color="#d55e00")
+    ax.bar(["总和"], [kernel_sum], color="#d55e00")
     ax.set_ylim(0, 1.2)
     return fig
 '''

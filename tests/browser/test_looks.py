@@ -61,7 +61,8 @@ def fonts_for(cdp, root: int, selector: str) -> list[str]:
 
 
 # Marks a few elements holding Chinese: the title, the first paragraph, a leaf inside each widget (never one marked
-# already: a paragraph may be inside a widget), and one <text> of each figure drawn as SVG. Their data-cjk-probe attribute lets the DevTools protocol find them by selector.
+# already: a paragraph may be inside a widget), and one <text> of each figure drawn as SVG (and shown: not one in a
+# closed answer). Their data-cjk-probe attribute lets the DevTools protocol find them by selector.
 MARK_CHINESE = r"""() => {
     const han = /[\u4e00-\u9fff]/, pure = /^[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef\s]+$/, marked = [];
     const mark = (el, what) => {
@@ -83,7 +84,7 @@ MARK_CHINESE = r"""() => {
         if (el) mark(el, 'widget ' + (w.id || w.dataset.widget));
     }
     for (const f of document.querySelectorAll('figure')) {
-        const t = [...f.querySelectorAll('svg text')].find(t => han.test(t.textContent));
+        const t = [...f.querySelectorAll('svg text')].find(t => han.test(t.textContent) && t.getClientRects().length);
         if (t) mark(t, 'figure ' + f.id);
     }
     return marked;
