@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {say.problem(problem)}", file=sys.stderr)
         return 1
     except UsageError as err:
-        print(say("error: {message}", message=say.translate(str(err))), file=sys.stderr)
+        print(say("error: {message}", message=say.text(err.message)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(say("interrupted: nothing was written (a previous site is left as it was)"), file=sys.stderr)

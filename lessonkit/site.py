@@ -15,24 +15,17 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jinja2
 
-from .assemble.assemble import Assembler
-from .assemble.budget import check_budget, page_sizes
-from .compute.run import ComputedLesson, compute_lesson
-from .draw.drawing import start_drawing
-from .features.components import Components
-from .features.citations import Bibliography, load_references
-from .features.glossary import Glossary, load_glossary
-from .features.scriptcheck import check_scripts
+from . import incremental
+from .assemble.budget import check_budget
+from .features.coursenav import in_course_order
+from .features.glossary import load_glossary
 from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
 from .load.siteconfig import Budget, load_site_config
-from .render import markup
-from .render.draft import Holes, PageDraft
-from .render.pages import Renderer, render_site
-from .render.templates import asset_path, make_env, theme_dirs, theme_problem
+from .load.theme import theme_dirs
 from .support.cache import FigureCache, prune
 from .support.errors import ContentError, Problem, UsageError
+from .support.messages import msg, reason
 from .support.i18n import DEFAULT as DEFAULT_LANGUAGE
 from .support.i18n import UiStrings, available_languages, load_ui
 from .support.paths import SitePaths
@@ -68,52 +61,70 @@ class BuildReport:
     lessons: list[str] = field(default_factory=list)  # the slugs of the lesson pages written, in course order
     warnings: list[Problem] = field(default_factory=list)  # what the build let pass; errors under --strict
     figure_png: dict[str, dict[str, bytes]] = field(default_factory=dict)  # slug → figure → PNG (Options.figure_png)
+    pages_kept: int = 0              # lesson pages taken as an earlier build wrote them (their inputs unchanged)
 
 
 def build(options: Options) -> BuildReport:
     """Every stage runs as far as the content allows, so one run lists the problems of every lesson and every
-    stage (reading, lesson code, figures, Markdown); only a build without problems writes anything."""
+    stage (reading, lesson code, figures, Markdown); only a build without problems writes anything. Pages whose
+    inputs did not change since a build that wrote them are taken from the cache (lessonkit/incremental.py)."""
     started, build_began = time.perf_counter(), time.time()
     session = Session(FigureCache(options.cache), preview_script=options.preview_script)
     problems: list[Problem] = []
     config = load_site_config(options.content, problems)                          # load
     glossary = load_glossary(options.content, problems)
-    bibliography = load_references(options.content, problems, session.cache)
     sources, course = load_sources(options.content, options.lesson, problems)
     warnings = order_ties(course)
     if options.strict:
         problems += warnings
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems)
-    computed = compute_all(sources, session.cache, problems)                      # compute
-    with start_drawing(computed, session.cache, options.jobs, options.figure_png) as drawing:          # draw, while …
-        env = make_env(dirs, ui, session.templates_folder)
-        drafts = render_all(computed, course, env, dirs, config, session, problems, glossary,  # … render
-                            bibliography)
-        problems += check_component_scripts(drafts, computed, dirs, session)
-        drawn = drawing.finish()
-    problems += drawn.problems
+    reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options)
+    kept = reuse.kept_lessons()
+    kept_site = reuse.kept_site() if len(kept) == len(sources) else None
+    if kept_site is not None and not problems:                                    # nothing changed
+        return write_kept(options, session, config, kept, kept_site, started, build_began, warnings)
+    from . import stages  # the work: imported only when there is some (Jinja, Markdown, the lessons' numpy)
+
+    made = stages.make_pages(sources, course, kept, options, session, config, glossary, dirs, ui, problems)
     if problems:
         raise ContentError(by_lesson(problems, options.content))
-    site = assemble_all(drafts, env, dirs, drawn.figures, session)                # assemble
-    sizes, gzip_sizes = page_sizes(site)
+    if not reuse.keys:  # a first build: the figures' font is known only now
+        reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options)
+    stages.remember(reuse, made)
+    site = {**kept_pages(kept), **made.pages}
+    sizes = {path: len(data) for path, data in site.items()}
+    gzip_sizes = {**made.gzip_sizes, **{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()}}
     check_budget(sizes, gzip_sizes, config.budget)
     write_site(site, options.out)                                                 # write
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
-    lessons = [slug for d in drafts if (slug := SitePaths.lesson_slug(d.path))]
-    return BuildReport(site, drawing.stats.font, time.perf_counter() - started, sizes, gzip_sizes,
-                       drawing.stats.drawn, drawing.stats.cached, config.budget, sizes.get(SitePaths.SEARCH_INDEX, 0), lessons,
-                       [] if options.strict else warnings, pictures(drawn.figures))
+    lessons = [s.slug for s in in_course_order(sources) if SitePaths.lesson(s.slug) in site]
+    return BuildReport(site, made.stats.font, time.perf_counter() - started, sizes, gzip_sizes, made.stats.drawn,
+                       made.stats.cached + sum(k.figures for k in kept.values()), config.budget,
+                       sizes.get(SitePaths.SEARCH_INDEX, 0), lessons, [] if options.strict else warnings,
+                       made.pictures, pages_kept=len(kept))
 
 
-def pictures(figures) -> dict[str, dict[str, bytes]]:
-    """The PNG pictures a build drew or took from the cache, by lesson and figure."""
-    found: dict[str, dict[str, bytes]] = {}
-    for (slug, name), drawn in figures.items():
-        if drawn.png is not None:
-            found.setdefault(slug, {})[name] = drawn.png
-    return found
+def write_kept(options: Options, session: Session, config, kept: dict, kept_site: dict, started: float,
+               build_began: float, warnings: list[Problem]) -> BuildReport:
+    """Nothing changed since a build that wrote these pages: write them again, as they were."""
+    site = {**kept_pages(kept), **{path: data for path, (data, _) in kept_site.items()}}
+    sizes = {path: len(data) for path, data in site.items()}
+    gzip_sizes = {**{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()},
+                  **{path: gz for path, (_, gz) in kept_site.items() if gz is not None}}
+    write_site(site, options.out)
+    if session.cache.enabled:
+        prune(session.cache.folder, now=time.time(), used_since=build_began - 2)
+    font = session.cache.font()
+    return BuildReport(site, font.family if font else None, time.perf_counter() - started, sizes, gzip_sizes, 0,
+                       sum(k.figures for k in kept.values()), config.budget, sizes.get(SitePaths.SEARCH_INDEX, 0),
+                       list(kept), [] if options.strict else warnings, {}, pages_kept=len(kept))
+
+
+def kept_pages(kept: dict) -> dict[str, bytes]:
+    """The kept lessons' pages and the files written beside them (a notebook), by path."""
+    return {path: data for slug, k in kept.items() for path, data in ((SitePaths.lesson(slug), k.page), *k.files)}
 
 
 def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:
@@ -135,15 +146,16 @@ def load_sources(content_dir: Path, only: str | None,
     """The lessons to build (every folder, or `only`), read as far as possible, their problems added to
     `problems`; and every lesson of the course, which links and navigation refer to even when one is built alone."""
     if not content_dir.is_dir():
-        raise UsageError(f"content folder {content_dir} does not exist")
+        raise UsageError(msg("content folder {path} does not exist", path=content_dir))
     folders = find_lessons(content_dir)
     if only is not None:
         folders = [f for f in folders if f.name == only]
         if not folders:
-            raise UsageError(f"no lesson `{only}` in {content_dir} (lessons: "
-                             f"{', '.join(f.name for f in find_lessons(content_dir)) or 'none'})")
+            raise UsageError(msg("no lesson `{slug}` in {path} (lessons: {slugs})", slug=only, path=content_dir,
+                                 slugs=", ".join(f.name for f in find_lessons(content_dir)) or msg("none")))
     if not folders:
-        raise UsageError(f"no lessons in {content_dir}: a lesson is a folder with lesson.yaml and lesson.md")
+        raise UsageError(msg("no lessons in {path}: a lesson is a folder with lesson.yaml and lesson.md",
+                             path=content_dir))
     sources = [read_lesson(folder) for folder in folders]
     problems += [p for s in sources for p in s.problems]
     if only is None:
@@ -152,62 +164,17 @@ def load_sources(content_dir: Path, only: str | None,
     return sources, sources + others  # the others' problems are not this build's
 
 
-def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[Problem]) -> list[ComputedLesson]:
-    """Run each lesson's code. A lesson whose values cannot be computed is left out (its Markdown would only
-    report every value as unknown); a failing widget is reported and the rest still run."""
-    computed = []
-    for source in sources:
-        if not source.code_readable:
-            continue
-        try:
-            computed.append(compute_lesson(source, problems, cache))
-        except ContentError as err:
-            problems += err.problems
-    return computed
-
-
 def site_ui(dirs: list[Path], config, content_dir: Path, problems: list[Problem]) -> UiStrings:
     """The pages' words in site.yaml's `language:`; a language no theme file has is the author's problem there."""
     try:
         return load_ui(dirs, config.language)
     except ValueError as exc:
         if config.language_line is None:  # the default language itself: the theme lacks its file
-            raise UsageError(str(exc)) from None
+            raise UsageError(reason(exc)) from None
         problems.append(Problem(content_dir / "site.yaml", config.language_line,
-                                f"unknown language `{config.language}`",
-                                f"one of: {', '.join(available_languages(dirs)) or 'none'} "
-                                f"(a theme file i18n/<language>.yaml)"))
+                                msg("unknown language `{lang}`", lang=config.language),
+                                msg("one of: {langs} (a theme file i18n/<language>.yaml)",
+                                    langs=", ".join(available_languages(dirs)) or msg("none"))))
         return load_ui(dirs, DEFAULT_LANGUAGE)
 
 
-def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env: jinja2.Environment,
-               dirs: list[Path], config, session: Session, problems: list[Problem],
-               glossary: Glossary | None = None, bibliography: Bibliography | None = None) -> list[PageDraft]:
-    """Every page's draft, with MathML conversions and highlighted code taken from (and added to) the cache."""
-    session.mathml = session.cache.get_math()
-    known_math = len(session.mathml)
-    converters = markup.Converters(session.mathml, session.cache.get_highlights())
-    renderer = Renderer(env, Components(dirs), Holes(), converters, bibliography, session.cache)
-    drafts = render_site(computed, renderer, config, problems, sources, glossary)
-    if len(session.mathml) > known_math:
-        session.cache.put_math(session.mathml)
-    if converters.highlighter.added:
-        session.cache.put_highlights(converters.highlighter.memo)
-    return drafts
-
-
-def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLesson], dirs: list[Path],
-                            session: Session) -> list[Problem]:
-    """Every script the pages will run, parsed before anything is written (features.scriptcheck); also those of
-    the widgets of a lesson whose page had other problems, so they are listed together."""
-    pages = [(d.components, d.lesson_folder) for d in drafts]
-    pages += [(tuple(w.kind for w in c.widgets.values()), c.source.folder) for c in computed]
-    return check_scripts(Components(dirs).used(pages), session.cache, base=asset_path(dirs, "lesson.js"))
-
-
-def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Path], figures,
-                 session: Session) -> dict[str, bytes]:
-    try:
-        return Assembler(env, Components(dirs), dirs, figures, session.preview_script).site(drafts)
-    except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound) as exc:
-        raise theme_problem(exc) from None

@@ -51,7 +51,7 @@ def search_box(data: dict, root_id: str = "search") -> str:
 def page(title: str, body: str, data: dict | None) -> str:
     script = SHIM + (COMPONENT / "widget.js").read_text(encoding="utf-8")
     style = BASE_CSS + (COMPONENT / "widget.css").read_text(encoding="utf-8")
-    policy = csp.policy([script], [style], search.csp_sources(data or {}))
+    policy = csp.policy([script], [style], script_sources=search.csp_sources(data or {}))
     box = search_box(data) if data is not None else ""
     return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n<title>{html.escape(title)}</title>\n'

@@ -32,7 +32,7 @@ EXPECTED = {
     "image-external": [
         "image-external/lesson.md:5: image `https://example.com/diagram.png` is not a file in the lesson "
         "folder: pages make no network requests (expected an image file in the lesson folder, e.g. "
-        "`![示意图](diagram.svg)`)",
+        "`![diagram](diagram.svg)`)",
     ],
     "image-missing": [
         "image-missing/lesson.md:5: image `diagram.svg` not found in the lesson folder (expected an existing "
@@ -235,7 +235,7 @@ EXPECTED = {
     "yaml-syntax": [
         "yaml-syntax/lesson.yaml:2: YAML syntax error, column 10: text that starts with `[` or `{` is read as a YAML "
         "list or mapping (so is `{{ value }}` at the start) (expected the whole text in quotes, e.g. "
-        "`- \"{{ n }} 个数\"`)",
+        "`- \"{{ n }} numbers\"`)",
     ],
     "yaml-syntax-no-follow-on": [  # lesson.md places the self-check the broken lesson.yaml defines: no second error
         "yaml-syntax-no-follow-on/lesson.yaml:8: YAML syntax error, column 1: a tab character: YAML indents with "
@@ -254,7 +254,7 @@ EXPECTED = {
     ],
     "yaml-colon-in-item": [
         "yaml-colon-in-item/lesson.yaml:5: `objectives` item 2 is read as `key: value`: its text has a `: ` in it "
-        "(expected the text in quotes, e.g. `- \"注意: 这里\"`)",
+        "(expected the text in quotes, e.g. `- \"Note: here\"`)",
     ],
     "yaml-indentation": [
         "yaml-indentation/lesson.yaml:7: YAML syntax error, column 6: this line is indented more than the key before "
@@ -488,4 +488,4 @@ def test_a_glossary_that_does_not_parse_adds_no_follow_on_errors(tmp_path, capsy
     assert code == 1
     assert lines == [HEADER.format(n=1), "  glossary.yaml:5: YAML syntax error, column 17: text that starts with `[` or "
                      "`{` is read as a YAML list or mapping (so is `{{ value }}` at the start) (expected the whole text "
-                     "in quotes, e.g. `- \"{{ n }} 个数\"`)"]
+                     "in quotes, e.g. `- \"{{ n }} numbers\"`)"]

@@ -61,7 +61,7 @@ def test_syntax_error_in_lesson_module(tmp_path):
     with pytest.raises(ContentError) as info:
         registry_from(tmp_path, HEADER + "def broken(:\n")
     [problem] = info.value.problems
-    assert problem.line == 3 and "SyntaxError" in problem.message
+    assert problem.line == 3 and "SyntaxError" in str(problem.message)
 
 
 def test_module_without_registry(tmp_path):

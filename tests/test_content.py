@@ -31,10 +31,10 @@ def test_yaml_syntax_error_points_at_the_unclosed_bracket(make_lesson):
     folder = make_lesson(yaml="title: 小课\nsummary: [unclosed\nobjectives: []\n")
     assert problems_of(folder) == [
         "lesson.yaml:2: YAML syntax error, column 10: text that starts with `[` or `{` is read as a YAML list or "
-        "mapping (so is `{{ value }}` at the start) (expected the whole text in quotes, e.g. `- \"{{ n }} 个数\"`)"]
+        "mapping (so is `{{ value }}` at the start) (expected the whole text in quotes, e.g. `- \"{{ n }} numbers\"`)"]
 
 
-QUOTE_IT = "(expected the whole text in quotes, e.g. `- \"{{ n }} 个数\"`)"
+QUOTE_IT = "(expected the whole text in quotes, e.g. `- \"{{ n }} numbers\"`)"
 INDENT = "(expected keys (and list items `- `) of one level starting at the same column, indented with spaces)"
 HEAD = "title: t\nsummary: s\nobjectives:\n"
 
@@ -45,7 +45,7 @@ HEAD = "title: t\nsummary: s\nobjectives:\n"
      "instead of the tab)"),
     ("title: t\nsummary: 比例: 一半\nobjectives: [a]\n",                      # the second `:` is column 12
      "lesson.yaml:2: YAML syntax error, column 12: a `: ` inside unquoted text (expected the text in quotes, e.g. "
-     "`summary: \"比例: 一半\"`)"),
+     "`summary: \"ratio: one half\"`)"),
     ("title: t\n  summary: s\nobjectives: [a]\n",                            # indented by two: column 3
      "lesson.yaml:2: YAML syntax error, column 3: this line is indented more than the key before it, so YAML reads "
      "it as more text of that key " + INDENT),
@@ -61,13 +61,13 @@ HEAD = "title: t\nsummary: s\nobjectives:\n"
      "end of the text)"),
     ("title: t\nsummary: \"一个\" 数\nobjectives: [a]\n",
      "lesson.yaml:2: YAML syntax error, column 10: the text goes on after its closing quote (expected quotes around "
-     "the whole text, e.g. `summary: '\"一个\" 数'`)"),
+     "the whole text, e.g. `summary: '\"one\" number'`)"),
     (HEAD + "  - {{ n }} 个数\n",                                             # `{` after `  - `: column 5
      "lesson.yaml:4: YAML syntax error, column 5: text that starts with `[` or `{` is read as a YAML list or mapping "
      "(so is `{{ value }}` at the start) " + QUOTE_IT),
     (HEAD + "  - *重点* 在这里\n",
      "lesson.yaml:4: YAML syntax error, column 5: text that starts with `*` or `&` is read as a YAML alias or anchor "
-     "(so is Markdown `*emphasis*` at the start) (expected the whole text in quotes, e.g. `- \"*重点* 在这里\"`)"),
+     "(so is Markdown `*emphasis*` at the start) (expected the whole text in quotes, e.g. `- \"*this* matters\"`)"),
     ("title: t\nsummary: \"$\\lambda$\"\nobjectives: [a]\n",                # `\l` is column 13
      "lesson.yaml:2: YAML syntax error, column 13: a backslash inside \"double quotes\" starts a YAML escape (LaTeX "
      "such as `\\lambda` too) (expected 'single quotes' (or a `|` block) around text with LaTeX)"),
@@ -167,7 +167,7 @@ def test_yaml_unknown_tag_is_a_syntax_error_with_line(make_lesson):
     folder = make_lesson(yaml="title: t\nsummary: !foo s\nobjectives: [a]\n")
     assert problems_of(folder) == [
         "lesson.yaml:2: YAML syntax error, column 10: text that starts with `!` is read as a YAML tag (expected the "
-        "whole text in quotes, e.g. `intro: \"@fig:curve 画出了它\"`)"]
+        "whole text in quotes, e.g. `intro: \"@fig:curve draws it\"`)"]
 
 
 def test_yaml_of_only_comments_is_empty(make_lesson):

@@ -58,7 +58,7 @@ def test_missing_glyph_is_a_build_error(font):
 
     with pytest.raises(ContentError) as info:
         draw_svg("emoji", emoji_plot, [], font, PATH, 7)
-    assert all(p.line == 7 and "missing from font" in p.message for p in info.value.problems)
+    assert all(p.line == 7 and "missing from font" in str(p.message) for p in info.value.problems)
 
 
 def test_figure_must_return_a_figure(font):

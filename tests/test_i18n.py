@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lessonkit.support import i18n
+import message_templates
 from lessonkit.cli import main
 from lessonkit.support.errors import ContentError, Problem
+from lessonkit.support.messages import Message, msg
+from lessonkit.support.suggest import did_you_mean
 from lessonkit.site import Options, build
 from english_lesson import CJK as CJK_ANY, write_english_site
 
@@ -22,6 +24,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 THEME = PROJECT / "themes" / "default"
 BROKEN = Path(__file__).parent / "broken"
 CJK = re.compile(r"[\u3400-\u9fff]")
+CATALOG = yaml.safe_load((PROJECT / "lessonkit" / "messages" / "zh-CN.yaml").read_text(encoding="utf-8"))
 
 EN_YAML = """\
 title: Why the sum grows
@@ -130,11 +133,24 @@ def test_site_yaml_language_beats_the_locale_and_lang_beats_both(tmp_path, capsy
 
 
 def test_a_problem_renders_in_either_language_with_its_shape():
-    problem = Problem(Path("x/lesson.yaml"), 4, "duplicate key `title` (first at line 1)", "each key once")
+    problem = Problem(Path("x/lesson.yaml"), 4,
+                      msg("duplicate key `{key}` (first at line {line})", key="title", line=1), "each key once")
     assert problem.render("zh-CN") == "x/lesson.yaml:4: 重复的键 `title`（第一次出现在第 1 行）（应为 每个键只写一次）"
     assert problem.render("en") == "x/lesson.yaml:4: duplicate key `title` (first at line 1) (expected each key once)"
     untranslated = Problem(Path("x/lesson.md"), None, "a message no catalog knows")
     assert untranslated.render("zh-CN") == "x/lesson.md: a message no catalog knows"
+
+
+def test_a_message_with_a_did_you_mean_inside_translates_both_parts():
+    message = msg("unknown value `{name}`{hint}", name="two_pwo", hint=did_you_mean("two_pwo", ["two_pow", "tokens"]))
+    assert str(message) == "unknown value `two_pwo`; did you mean `two_pow`?"
+    assert message.render("zh-CN") == "未知的值 `two_pwo`；是不是 `two_pow`？"
+    expected = msg("a value defined in lesson.py: {names}", names=msg("none"))
+    assert Problem(Path("x/lesson.md"), 3, message, expected).render("zh-CN") == \
+        "x/lesson.md:3: 未知的值 `two_pwo`；是不是 `two_pow`？（应为 lesson.py 里定义的值：无）"
+    # no close name: no hint, in either language; a parameter that is not a message is shown as it is
+    far = msg("unknown value `{name}`{hint}", name="none", hint=did_you_mean("zzz", ["two_pow"]))
+    assert str(far) == "unknown value `none`" and far.render("zh-CN") == "未知的值 `none`"
 
 
 # Text an author's tools write, not lessonkit: Python's and YAML's own error messages stay as they are.
@@ -163,14 +179,23 @@ def corpus_problems(tmp_path: Path) -> list[Problem]:
     return err.value.problems
 
 
-def test_every_message_of_the_broken_lesson_corpus_has_a_chinese_translation(tmp_path):
+def templates_in(text: Message | str | None) -> list[str]:
+    """The template of a message (a plain string is one) and of every message among its parameters, at any depth
+    (any other parameter is shown as it is)."""
+    if not isinstance(text, Message):
+        return [text] if text else []
+    return [text.template] * bool(text) + [t for _, value in text.params if isinstance(value, Message)
+                                           for t in templates_in(value)]
+
+
+def test_the_broken_lesson_corpus_reads_in_chinese_with_no_english_left(tmp_path):
+    """The same corpus tests/test_broken_corpus.py reads word for word in English, shown in Chinese: every template
+    the build said (at any depth) is in the catalog, and no English is left around the names and paths."""
     problems = corpus_problems(tmp_path)
     assert len(problems) >= 50
     missing = []
     for problem in problems:
-        for text in (problem.message, problem.expected):
-            if text and not i18n.is_translated(text, "zh-CN"):
-                missing.append(text)
+        missing += [t for text in (problem.message, problem.expected) for t in templates_in(text) if t not in CATALOG]
         shown = problem.render("zh-CN")
         if english_left(shown.split(": ", 1)[1]):
             missing.append(f"{shown}  ← English left: {english_left(shown.split(': ', 1)[1])}")
@@ -180,12 +205,55 @@ def test_every_message_of_the_broken_lesson_corpus_has_a_chinese_translation(tmp
         dict.fromkeys(missing))
 
 
-def test_translations_keep_every_placeholder_and_the_build_summary_is_chinese(tmp_path, capsys, no_language_env,
-                                                                              make_lesson):
-    catalog = yaml.safe_load((PROJECT / "lessonkit" / "messages" / "zh-CN.yaml").read_text(encoding="utf-8"))
-    placeholder = re.compile(r"\{\w+(?::[^{}]*)?\}")
-    for english, chinese in catalog.items():
-        assert sorted(placeholder.findall(english)) == sorted(placeholder.findall(chinese)), english
+# The message's own placeholders, spelled here as the catalog's header describes them.
+PLACEHOLDER = re.compile(r"\{(\w+)(?::[^{}]*)?\}")
+
+
+def test_every_template_the_engine_uses_has_a_translation_with_the_same_placeholders():
+    uses = message_templates.uses()
+    assert len({u.template for u in uses}) > 300
+    problems = []
+    for use in uses:
+        names = set(PLACEHOLDER.findall(use.template))
+        if use.template not in CATALOG:
+            problems.append(f"{use.where}: no zh-CN entry for {use.template!r}")
+        elif names != set(PLACEHOLDER.findall(CATALOG[use.template])):
+            problems.append(f"{use.where}: the zh-CN entry of {use.template!r} has other placeholders")
+        if use.params and use.params != names:  # (no parameters: any brace in the template is text, e.g. `{#id}`)
+            problems.append(f"{use.where}: {use.template!r} is given {sorted(use.params)}")
+    assert not problems, "\n".join(problems)
+
+
+def test_messages_are_templates_and_parameters_not_finished_text():
+    """An f-string, `+` or `.format` as a message could only be translated by matching it back."""
+    assert message_templates.finished_texts() == []
+
+
+def test_every_catalog_entry_is_used_by_the_engine():
+    used = {u.template for u in message_templates.uses()}
+    assert [english for english in CATALOG if english not in used] == []
+    for english, chinese in CATALOG.items():
+        assert sorted(PLACEHOLDER.findall(english)) == sorted(PLACEHOLDER.findall(chinese)), english
+
+
+def test_english_messages_read_no_catalog_and_chinese_ones_read_it_once(tmp_path, capsys, monkeypatch):
+    """Translating is a dict lookup: the catalog is read the first time a message is shown in its language, and an
+    English message (the template itself) never reads one."""
+    from lessonkit.support import messages
+
+    messages.catalog.cache_clear()
+    broken_case(tmp_path)
+    assert run(tmp_path, capsys, "--lang", "en")[0] == 1
+    assert messages.catalog.cache_info().misses == 0
+    (tmp_path / "corpus").mkdir()
+    problems = corpus_problems(tmp_path / "corpus")
+    for problem in problems:
+        problem.render("zh-CN")
+    info = messages.catalog.cache_info()
+    assert info.misses == 1 and info.hits > len(problems)
+
+
+def test_the_build_summary_is_chinese(tmp_path, capsys, no_language_env, make_lesson):
     make_lesson()
     code, out, _ = run(tmp_path, capsys)
     assert code == 0
@@ -396,10 +464,19 @@ def test_the_modules_that_write_words_hold_none_themselves(module):
 
 
 def test_every_schema_help_text_has_a_chinese_translation():
-    """The `expected` text of every lesson.yaml / site.yaml key, whatever the broken corpus happens to exercise."""
+    """The `expected` text of every lesson.yaml / site.yaml / glossary.yaml key and of the widget data, whatever the
+    broken corpus happens to exercise."""
+    from lessonkit.features import glossary, widgetdata
     from lessonkit.load import schema
 
-    helps = [key.help for table in vars(schema).values() if isinstance(table, dict)
-             for key in table.values() if isinstance(key, schema.Key)]
-    assert len(helps) > 20
-    assert [h for h in helps if not i18n.is_translated(h, "zh-CN")] == []
+    tables = [t for module in (schema, glossary, widgetdata) for t in vars(module).values() if isinstance(t, dict)]
+    helps = [key.help for table in tables for key in table.values() if isinstance(key, schema.Key)]
+    assert len(helps) > 40
+    assert [h for h in helps if h not in CATALOG] == []
+
+
+def test_a_parameter_may_have_any_name_even_template():
+    message = msg("the theme's {template} makes a page its Content-Security-Policy would break: {found} (inline code "
+                  "belongs in assets/lesson.js and assets/style.css, or in a component's widget.js and widget.css, "
+                  "whose hashes the policy lists)", template="lesson.html", found="x")
+    assert message.render("zh-CN").startswith("主题的 lesson.html 生成的页面会被它的内容安全策略")

@@ -11,7 +11,7 @@ from lessonkit.support.paths import PROJECT
 
 ENGINE = PROJECT / "lessonkit"
 # top to bottom; a module may import from its own level or any level below
-LEVELS = ["cli", "commands", "deck", "site", "write", "assemble", "render", "draw", "compute", "features", "load", "support"]
+LEVELS = ["cli", "commands", "deck", "site", "stages", "incremental", "write", "assemble", "render", "draw", "compute", "features", "load", "support"]
 PUBLIC = {"Lesson", "bars", "explorer", "format_value", "param", "table"}
 
 

@@ -96,7 +96,7 @@ def test_callout_renders_markdown_inside():
 def test_callout_problems():
     ctx = make_ctx()
     render_block("::: shout\nx\n:::\n\n::: note never closed\ny", ctx, PATH)
-    messages = [p.message for p in ctx.problems]
+    messages = [str(p.message) for p in ctx.problems]
     assert messages == ["unknown block kind `::: shout`", "`::: note` block is never closed"]
 
 
@@ -104,20 +104,20 @@ def test_bad_latex_is_reported():
     ctx = make_ctx()
     render_block(r"broken $\frac{1}{$ here", ctx, PATH, first_line=3)
     [problem] = ctx.problems
-    assert problem.line == 3 and problem.message.startswith(r"cannot convert math `\frac{1}{`")
+    assert problem.line == 3 and str(problem.message).startswith(r"cannot convert math `\frac{1}{`")
 
 
 def test_malformed_value_reference_is_reported():
     ctx = make_ctx(x=1)
     render_block("value {{ x y }} here", ctx, PATH)
-    assert [p.message for p in ctx.problems] == ["cannot read value reference `{{`…"]
+    assert [str(p.message) for p in ctx.problems] == ["cannot read value reference `{{`…"]
 
 
 def test_nan_value_is_an_error_not_a_page_with_nan():
     ctx = make_ctx(bad=float("nan"))
     html = render_block("x = {{ bad }}", ctx, PATH)
     assert "nan" not in html.lower()
-    assert ctx.problems[0].message == "cannot show value `bad`: the value is nan, not a finite number"
+    assert str(ctx.problems[0].message) == "cannot show value `bad`: the value is nan, not a finite number"
 
 
 def test_render_text_substitutes_values_only():
@@ -144,7 +144,7 @@ def test_raw_html_the_policy_would_block_is_reported(source, line, what):
     ctx = make_ctx()
     render_block("第一行\n\n" + source, ctx, PATH, first_line=10)
     [problem] = ctx.problems
-    assert problem.line == line and problem.message.startswith(f"raw HTML {what}: ")
+    assert problem.line == line and str(problem.message).startswith(f"raw HTML {what}: ")
 
 
 def test_harmless_raw_html_and_code_are_allowed():

@@ -11,6 +11,7 @@ import pytest
 
 import lessonkit.write.output
 import lessonkit.site
+import lessonkit.stages
 from lessonkit.cli import main
 from lessonkit.write.output import MARKER
 from lessonkit.support.paths import PROJECT
@@ -157,7 +158,7 @@ def test_our_bug_says_so_and_keeps_old_site(old_site, tmp_path, capsys, monkeypa
     def broken_render(*args, **kwargs):
         raise RuntimeError("simulated bug in the renderer")
 
-    monkeypatch.setattr(lessonkit.site, "render_site", broken_render)
+    monkeypatch.setattr(lessonkit.stages, "render_site", broken_render)
     code = build(tmp_path, out)
     err = capsys.readouterr().err
     assert code == 3

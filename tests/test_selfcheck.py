@@ -240,7 +240,7 @@ def test_the_model_reports_its_problems_at_compute_with_the_yaml_line(make_lesso
     folder = make_lesson(yaml=GOOD.replace("answer: remain", "answer: remian"), md=MD, py=PY)
     problems = []
     computed = compute_lesson(read_lesson(folder), problems)
-    assert [(p.path.name, p.line, p.message) for p in problems] == [
+    assert [(p.path.name, p.line, str(p.message)) for p in problems] == [
         ("lesson.yaml", 14, "`challenges.0.check.fields.0.answer`: unknown value `remian`; did you mean `remain`?")]
     assert computed.checks["challenges.0"].fields == ()   # the page is not built, but the rest is still checked
 

@@ -17,6 +17,7 @@ from ..render.draft import CodeHole, FigureDataHole, FigureHole, PageDraft
 from ..render.templates import asset_path, read_asset
 from ..support import csp as content_security
 from ..support.errors import UsageError
+from ..support.messages import joined, msg
 from ..support.paths import SitePaths
 
 
@@ -84,7 +85,8 @@ def _checked(page: str, template: str, csp: str) -> bytes:
     """A page the browser would partly block is the theme's mistake: say so rather than ship it."""
     blocked = content_security.violations(page, csp)
     if blocked:
-        raise UsageError(f"the theme's {template} makes a page its Content-Security-Policy would break: "
-                         + "; ".join(dict.fromkeys(blocked)) + " (inline code belongs in assets/lesson.js and "
-                         "assets/style.css, or in a component's widget.js and widget.css, whose hashes the policy lists)")
+        raise UsageError(msg("the theme's {template} makes a page its Content-Security-Policy would break: {found} "
+                             "(inline code belongs in assets/lesson.js and assets/style.css, or in a component's "
+                             "widget.js and widget.css, whose hashes the policy lists)", template=template,
+                             found=joined(list(dict.fromkeys(blocked)))))
     return page.encode("utf-8")

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..load.siteconfig import Budget
 from ..support.errors import ContentError, Problem
+from ..support.messages import joined, msg
 
 
 def page_sizes(pages: dict[str, bytes]) -> tuple[dict[str, int], dict[str, int]]:
@@ -34,12 +35,15 @@ def check_budget(raw: dict[str, int], gz: dict[str, int], budget: Budget) -> Non
     for name in sorted(gz):
         over = []
         if raw[name] > budget.page_kb * 1024:
-            over.append(f"{raw[name] / 1024:.1f} KB raw > budget {budget.page_kb:g} KB")
+            over.append(msg("{size} KB raw > budget {limit} KB", size=f"{raw[name] / 1024:.1f}",
+                            limit=f"{budget.page_kb:g}"))
         if gz[name] > budget.gzip_kb * 1024:
-            over.append(f"{gz[name] / 1024:.1f} KB gzip > budget {budget.gzip_kb:g} KB")
+            over.append(msg("{size} KB gzip > budget {limit} KB", size=f"{gz[name] / 1024:.1f}",
+                            limit=f"{budget.gzip_kb:g}"))
         if over:
-            problems.append(Problem(Path(name), None, f"page is over its weight budget: {'; '.join(over)}",
-                                    f"at most {budget.page_kb:g} KB raw and {budget.gzip_kb:g} KB gzip "
-                                    f"({budget.source}; trim figures or split the lesson)"))
+            problems.append(Problem(Path(name), None, msg("page is over its weight budget: {over}", over=joined(over)),
+                                    msg("at most {raw} KB raw and {gz} KB gzip ({source}; trim figures or split the "
+                                        "lesson)", raw=f"{budget.page_kb:g}", gz=f"{budget.gzip_kb:g}",
+                                        source=budget.source)))
     if problems:
         raise ContentError(problems)

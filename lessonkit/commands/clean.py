@@ -18,22 +18,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..support.errors import UsageError
+    from ..support.messages import msg
     from ..write.output import MARKER
 
     out, cache = args.out.expanduser().resolve(), args.cache_dir.expanduser().resolve()
     if out.exists() and not (out / MARKER).exists():
-        raise UsageError(f"refusing to delete {out}: it was not made by this tool (no {MARKER} file)")
+        raise UsageError(msg("refusing to delete {out}: it was not made by this tool (no {marker} file)", out=out,
+                             marker=MARKER))
     if cache.exists() and not _looks_like_cache(cache):
-        raise UsageError(f"refusing to delete {cache}: it does not look like a lessonkit cache")
+        raise UsageError(msg("refusing to delete {cache}: it does not look like a lessonkit cache", cache=cache))
     for folder in (cache, out):
         if folder.exists():
             shutil.rmtree(folder)
             if not args.quiet:
-                print(f"deleted {folder}")
+                print(args.say("deleted {folder}", folder=folder))
     return 0
 
 
 def _looks_like_cache(folder: Path) -> bool:
     """Only our own entries: an arbitrary folder passed by mistake is never deleted."""
-    ours = {"figures", "values", "scripts", "templates", "font.json"}
+    ours = {"figures", "values", "scripts", "pages", "templates", "font.json"}
     return all(p.name in ours or p.name.startswith(("mathml-", ".")) for p in folder.iterdir())

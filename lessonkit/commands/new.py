@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..load.lessons import SLUG
 from ..support.errors import UsageError
+from ..support.messages import msg
 from ..support.paths import PROJECT
 
 HELP = "start a new lesson from a sample that shows every feature"
@@ -29,22 +30,26 @@ def run(args: argparse.Namespace) -> int:
     slug = check_slug(args.slug)
     folder = args.content / slug
     if folder.exists():
-        raise UsageError(f"{folder} already exists: choose another name, or delete that folder first")
+        raise UsageError(msg("{folder} already exists: choose another name, or delete that folder first",
+                             folder=folder))
     create_lesson(folder, slug)
     if not args.quiet:
-        print(f"created {_shown(folder)}/ ({', '.join(SCAFFOLD_FILES)})")
+        say = args.say
+        print(say("created {folder}/ ({files})", folder=_shown(folder), files=", ".join(SCAFFOLD_FILES)))
         where = "" if args.content.resolve() == (PROJECT / "content").resolve() else f" --content {args.content}"
-        print(f"next: python build.py serve{where}, open http://127.0.0.1:8000/{slug}/ and edit the three files; "
-              "the page follows every save")
+        print(say("next: python build.py serve{where}, open http://127.0.0.1:8000/{slug}/ and edit the three files; "
+                  "the page follows every save", where=where, slug=slug))
     return 0
 
 
 def check_slug(slug: str) -> str:
-    example = "e.g. `attention-basics` (lowercase ASCII letters, digits and hyphens)"
+    example = msg("e.g. `attention-basics` (lowercase ASCII letters, digits and hyphens)")
     if not slug.isascii() or not SLUG.match(slug) or slug.endswith("-"):
-        raise UsageError(f"`{slug}` cannot be a lesson name: it becomes a folder and a web address, so use {example}")
+        raise UsageError(msg("`{slug}` cannot be a lesson name: it becomes a folder and a web address, so use "
+                             "{example}", slug=slug, example=example))
     if len(slug) > MAX_SLUG:
-        raise UsageError(f"`{slug}` is longer than {MAX_SLUG} characters: use a shorter name, {example}")
+        raise UsageError(msg("`{slug}` is longer than {n} characters: use a shorter name, {example}", slug=slug,
+                             n=MAX_SLUG, example=example))
     return slug
 
 

@@ -1,7 +1,7 @@
 """`pdf`: build the site, then print every lesson with headless Chromium to OUT/<slug>.pdf (A4, print stylesheet).
 
 The student edition OUT/<slug>.pdf leaves the answers out; `--answers` also prints the teacher edition
-OUT/<slug>-answers.pdf, with a final 「答案」 part. Every build replaces OUT, PDFs included, so both editions are printed
+OUT/<slug>-answers.pdf, with the answers in a final part. Every build replaces OUT, PDFs included, so both editions are printed
 in one run. Needs Chromium and the Python package playwright (./install.sh installs both).
 """
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..support import chromium
 from ..support.errors import UsageError
+from ..support.messages import NOTHING, msg
 from ..support.paths import SitePaths
 from . import build as build_command
 
@@ -20,18 +21,19 @@ HELP = "build, then print every lesson to OUT/<slug>.pdf with headless Chromium"
 def add_arguments(p: argparse.ArgumentParser) -> None:
     build_command.add_arguments(p)
     p.add_argument("--answers", action="store_true",
-                   help="also print the teacher edition, answers in a final 「答案」 part, to OUT/<slug>-answers.pdf")
+                   help="also print the teacher edition, answers in a final part, to OUT/<slug>-answers.pdf")
 
 
 def run(args: argparse.Namespace) -> int:
     reason = chromium.missing()
     if reason:
-        raise UsageError(f"cannot print PDFs: {reason}")
+        raise UsageError(msg("cannot print PDFs: {reason}", reason=reason))
     report, out = build_command.build_site(args)
     editions = [False, True] if args.answers else [False]
     written = print_lessons(out, report.lessons, editions)
     if not args.quiet:
-        print(f"printed {len(report.lessons)} lesson(s) into {out}" + (" (with teacher editions)" if args.answers else ""))
+        print(args.say("printed {n} lesson(s) into {out}{editions}", n=len(report.lessons), out=out,
+                       editions=msg(" (with teacher editions)") if args.answers else NOTHING))
         for path in written:
             print(f"  {path}  {path.stat().st_size / 1024:7.1f} KB")
     return 0

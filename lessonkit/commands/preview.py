@@ -21,6 +21,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from ..support.errors import project_root
 from ..support.paths import PROJECT
 from ..support.i18n import Speaker
+from ..support.messages import NOTHING, Message, msg
 
 POLL_SECONDS = 0.3
 SETTLE_SECONDS = 0.05
@@ -51,8 +52,8 @@ class Preview:
 
         if not options.content.is_dir():
             from ..support.errors import UsageError
-            raise UsageError(f"content folder {options.content} does not exist "
-                             "(create a lesson with `python build.py new SLUG`)")
+            raise UsageError(msg("content folder {path} does not exist (create a lesson with `python build.py new "
+                                 "SLUG`)", path=options.content))
         from ..load.siteconfig import load_site_config
         theme_dirs(options.themes, options.theme or load_site_config(options.content, []).theme)  # fail now, not as an error page
         self.workdir = Path(tempfile.mkdtemp(prefix="lessonkit-preview-"))
@@ -93,7 +94,7 @@ class Preview:
                     files[path] = (st.st_mtime_ns, st.st_size)
         return files
 
-    def rebuild(self, reason: str = "") -> None:
+    def rebuild(self, reason: Message = NOTHING) -> None:
         from ..support.errors import ContentError, UsageError
         from ..site import build
 
@@ -107,18 +108,18 @@ class Preview:
         except ContentError as err:
             problems = [self.speak.problem(p) for p in err.problems]
         except UsageError as err:
-            problems = [self.speak.translate(str(err))]
+            problems = [self.speak.text(err.message)]
         except Exception:  # our bug: show it, keep serving, let the author keep working
-            problems = ["internal error in lessonkit (please report it):\n" + traceback.format_exc()]
+            problems = [self.speak("internal error in lessonkit (please report it):") + "\n" + traceback.format_exc()]
         seconds = time.perf_counter() - started
         with self.changed:
             self.generation += 1
             self.state = BuildState(build_id, problems)
             self.changed.notify_all()
-        why = f" ({reason})" if reason else ""
+        why = msg(" ({reason})", reason=reason) if reason else NOTHING
         if problems is None:
             self.say(self.speak("built in {seconds:.2f} s{why}", seconds=seconds, why=why)
-                     + (f" · {len(report.pages)} files" if self.verbose else ""))
+                     + (self.speak(" · {n} files", n=len(report.pages)) if self.verbose else ""))
         else:
             print(self.speak("error: the content has {n} problem(s){why}; the page shows them until they are fixed:",
                       n=len(problems), why=why), file=sys.stderr, flush=True)
@@ -133,8 +134,9 @@ class Preview:
                 now = self.settled(now)
                 changed = sorted(path for path in now.keys() | self.seen.keys() if now.get(path) != self.seen.get(path))
                 self.seen = now
-                more = f" and {len(changed) - 1} more" if len(changed) > 1 else ""
-                self.rebuild(f"{_shown_file(changed[0])}{more} changed")
+                first = _shown_file(changed[0])
+                self.rebuild(msg("{file} and {n} more changed", file=first, n=len(changed) - 1) if len(changed) > 1
+                             else msg("{file} changed", file=first))
 
     def settled(self, now: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
         """Wait until a save has finished (editors may truncate, write and rename in steps), at most ~1 s."""
@@ -182,8 +184,9 @@ class PreviewServer:
             self.httpd = ThreadingHTTPServer((host, port), _handler_for(preview))
         except OSError as exc:
             preview.close()
-            hint = f"; try --port {port + 1}" if port else ""
-            raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}{hint}") from None
+            hint = msg("; try --port {port}", port=port + 1) if port else NOTHING
+            raise UsageError(msg("cannot listen on {address}: {reason}{hint}", address=f"{host}:{port}",
+                                 reason=exc.strerror or str(exc), hint=hint)) from None
         self.httpd.daemon_threads = True
         self.url = f"http://{host}:{self.httpd.server_address[1]}/"
         self.threads = [threading.Thread(target=self.httpd.serve_forever, args=(0.1,), name="preview-http",

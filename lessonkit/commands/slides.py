@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..support import chromium
 from ..support.errors import UsageError
+from ..support.messages import Message, msg
 from ..support.paths import SitePaths
 from . import build as build_command
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     say = args.say
     reason = chromium.missing() or missing_pptx()
     if reason:
-        raise UsageError(f"cannot make slides: {reason}")
+        raise UsageError(msg("cannot make slides: {reason}", reason=reason))
     report, out = build_command.build_site(args, figure_png=True)
     slugs = report.lessons
     written = write_decks(out, slugs, report, args.answers, theme_words(args))
@@ -46,12 +47,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def missing_pptx() -> str | None:
+def missing_pptx() -> Message | None:
     try:
         import pptx  # noqa: F401
     except ImportError:
-        return ("the Python package python-pptx is not installed; `.venv/bin/pip install -e .` (or ./install.sh) "
-                "installs it")
+        return msg("the Python package python-pptx is not installed; `.venv/bin/pip install -e .` (or ./install.sh) "
+                   "installs it")
     return None
 
 

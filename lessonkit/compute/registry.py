@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..load.lessons import LessonPathError, read_text, resolve_in_lesson
+from ..load.lessons import LessonFileMissing, LessonPathError, read_text, resolve_in_lesson
 from ..support.errors import ContentError, Problem
+from ..support.messages import msg, reason
 
 
 @dataclass
@@ -71,7 +72,9 @@ class Lesson:
         try:
             return resolve_in_lesson(self.code_path.parent, name)
         except LessonPathError as exc:
-            raise ContentError([Problem(self.code_path, self._caller_line(), f"data file {exc.args[0]}",
+            message = msg("data file `{name}` not found in the lesson folder", name=name) \
+                if isinstance(exc, LessonFileMissing) else msg("data file {what}", what=exc.args[0])
+            raise ContentError([Problem(self.code_path, self._caller_line(), message,
                                         exc.args[1])]) from None
 
     def read_text(self, name: str) -> str:
@@ -174,4 +177,5 @@ def _hash_checked_bytecode(path: Path) -> bool:
 def problem_from_exception(path: Path, exc: BaseException) -> Problem:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
     line = frames[-1].lineno if frames else getattr(exc, "lineno", None)
-    return Problem(path, line, f"the lesson code raised {type(exc).__name__}: {exc}", "lesson code that runs without error")
+    return Problem(path, line, msg("the lesson code raised {error}: {reason}", error=type(exc).__name__, reason=reason(exc)),
+                   "lesson code that runs without error")

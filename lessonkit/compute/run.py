@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from ..features import selfcheck
 from ..support.errors import ContentError, Problem
+from ..support.messages import as_message, msg
 from .registry import KIND, Lesson, inputs_of, load_lesson_module, problem_from_exception
 
 
@@ -21,11 +22,12 @@ def compute_values(registry: Lesson, path: Path) -> dict[str, Any]:
             return results[name]
         if name not in registry.values:
             raise ContentError([Problem(path, _line_of(registry.values.get(wanted_by)),
-                                        f"`{wanted_by}` asks for unknown value `{name}`",
-                                        f"one of: {', '.join(sorted(registry.values)) or 'none'}")])
+                                        msg("`{user}` asks for unknown value `{name}`", user=wanted_by, name=name),
+                                        msg("one of: {items}", items=", ".join(sorted(registry.values)) or msg("none")))])
         if name in visiting:
             cycle = " → ".join(visiting[visiting.index(name):] + [name])
-            raise ContentError([Problem(path, _line_of(registry.values[name]), f"values depend on each other in a cycle: {cycle}",
+            raise ContentError([Problem(path, _line_of(registry.values[name]),
+                                        msg("values depend on each other in a cycle: {cycle}", cycle=cycle),
                                         "a value may not depend on itself")])
         visiting.append(name)
         func = registry.values[name]
@@ -42,8 +44,9 @@ def compute_values(registry: Lesson, path: Path) -> dict[str, Any]:
 def inputs_for(names: tuple[str, ...], values: dict[str, Any], path: Path, user: str, line: int | None) -> list[Any]:
     missing = [n for n in names if n not in values]
     if missing:
-        raise ContentError([Problem(path, line, f"`{user}` asks for unknown value(s) {', '.join(missing)}",
-                                    f"one of: {', '.join(sorted(values)) or 'none'}")])
+        raise ContentError([Problem(path, line, msg("`{user}` asks for unknown value(s) {names}", user=user,
+                                                    names=", ".join(missing)),
+                                    msg("one of: {items}", items=", ".join(sorted(values)) or msg("none")))])
     return [values[n] for n in names]
 
 
@@ -56,7 +59,8 @@ def call_author_code(func: Callable, args: list[Any], path: Path) -> Any:
         raise
     except WidgetDataError as exc:  # a builder (explorer, bars, table) refused what the lesson handed it: at the call
         line = problem_from_exception(path, exc).line
-        raise ContentError([Problem(path, line, f"`{exc.builder}(…)`: {i.message}", i.expected)
+        raise ContentError([Problem(path, line, msg("`{builder}(…)`: {problem}", builder=exc.builder,
+                                                    problem=as_message(i.message)), i.expected)
                             for i in exc.issues]) from None
     except Exception as exc:
         raise ContentError([problem_from_exception(path, exc)]) from None
@@ -118,6 +122,9 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
     saved = cache.get_values(values_key(files)) if files else None
     if isinstance(saved, tuple) and len(saved) == 3:
         values, widgets, rerun = saved
+        # lines as the code stands (the cache keys lesson.py by its syntax: a comment edit may have moved them)
+        widgets = {n: replace(w, line=registry.widgets[n].func.__code__.co_firstlineno) if n in registry.widgets else w
+                   for n, w in widgets.items()}
         built = compute_widgets(registry, values, path, problems, only=set(rerun))
         widgets = {**widgets, **{name: built[name][0] for name in built}}
         drawers = {name: drawer for name in built for name, drawer in built[name][1].items()}
@@ -179,23 +186,26 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
         data = _plain(built.data if built else result)
         kind = spec.kind if spec.kind is not None else (built.kind if built else name)
         if not isinstance(kind, str) or not KIND.fullmatch(kind):
-            problems.append(Problem(path, line, f"widget `{name}`: kind {kind!r} cannot name a component folder",
+            problems.append(Problem(path, line, msg("widget `{name}`: kind {kind} cannot name a component folder",
+                                                    name=name, kind=repr(kind)),
                                     "a kind made of ASCII letters, digits, _ and - (its folder is widgets/<kind>/)"))
             continue
         # the data of a built-in kind fits its schema (features/widgetdata.py), unless the lesson has its own component
         issues = [] if built or (path.parent / "widgets" / kind).is_dir() else check_widget_data(kind, data)
         if issues:
-            problems += [Problem(path, line, f"widget `{name}` (kind `{kind}`): {i.message}", i.expected)
-                         for i in issues]
+            problems += [Problem(path, line, msg("widget `{name}` (kind `{kind}`): {problem}", name=name, kind=kind,
+                                                 problem=as_message(i.message)), i.expected) for i in issues]
             continue
         try:
             json_for_script(data)
         except ValueError:  # json refuses NaN and ∞, which the page's script could not read
-            problems.append(Problem(path, line, f"widget `{name}` returned NaN or ∞ at `{nonfinite_path(data)}`",
+            problems.append(Problem(path, line, msg("widget `{name}` returned NaN or ∞ at `{where}`", name=name,
+                                                    where=nonfinite_path(data)),
                                     "finite numbers (or None for a gap)"))
             continue
         except TypeError as exc:  # an object JSON cannot hold
-            problems.append(Problem(path, line, f"widget `{name}` returned data that is not plain JSON: {exc}",
+            problems.append(Problem(path, line, msg("widget `{name}` returned data that is not plain JSON: {reason}",
+                                                    name=name, reason=str(exc)),
                                     "lists, dicts, strings and finite numbers"))
             continue
         figures = tuple((f"{name}--{f.name}", f.point, f.alt) for f in built.figures) if built else ()

@@ -14,6 +14,7 @@ from typing import Any
 from ..compute.run import ComputedLesson, FigureJob
 from ..support.cache import FigureCache, Uncacheable, engine_digest, figure_key
 from ..support.errors import ContentError, Problem, UsageError
+from ..support.messages import reason
 
 WORKER_POLL_SECONDS = 1.0  # how often a waiting parent checks that its workers are still alive
 
@@ -41,6 +42,7 @@ class Drawn:
     """What the draw stage hands on: every figure that could be drawn, and the author's problems of the rest."""
     figures: dict[FigureKey, DrawnFigure] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    keys: dict[FigureKey, str] = field(default_factory=dict)  # each figure's cache key (what a kept page was made of)
 
 
 def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None,
@@ -60,6 +62,8 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
     stats, done, to_draw = DrawStats(font=font.family), Drawn(), []
     for job in todo:
         key = _key(engine, font, job) if cache.enabled else None
+        if key:
+            done.keys[(job.lesson, job.name)] = key
         saved = cache.get_figure(key) if key else None
         wants_png = (job.lesson, job.name) in pictures
         picture = cache.get_png(key) if saved is not None and wants_png else None
@@ -87,7 +91,7 @@ def _font_choice():
     try:
         return font_choice()
     except FontMissing as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(reason(exc)) from None
 
 
 class Drawing:

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from ..support.errors import ContentError, Problem
+from ..support.messages import msg
 from .svg import clean_svg
 
 CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", "Microsoft YaHei",
              "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK JP", "Source Han Sans", "Heiti SC")
-INSTALL_HINT = ("no Chinese (CJK) font found for the figures. Install one, e.g. on Debian/Ubuntu "
+INSTALL_HINT = msg("no Chinese (CJK) font found for the figures. Install one, e.g. on Debian/Ubuntu "
                 "`sudo apt-get install fonts-noto-cjk`, on macOS/Windows a system font (PingFang SC / Microsoft YaHei) "
                 "is found automatically; then delete matplotlib's font cache (`rm ~/.cache/matplotlib/fontlist-*.json`)")
 # Okabe–Ito, with its reddish purple darkened (#cc79a7 → #c0679a) to reach 3:1 against the light page
@@ -123,7 +124,8 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, l
             from ..compute.registry import problem_from_exception
             raise ContentError([problem_from_exception(path, exc)]) from None
         if fig is None or not hasattr(fig, "savefig"):
-            raise ContentError([Problem(path, line, f"figure `{name}` returned {type(fig).__name__}",
+            raise ContentError([Problem(path, line, msg("figure `{name}` returned {type}", name=name,
+                                                        type=type(fig).__name__),
                                         "the matplotlib Figure from plt.subplots()")])
         _transparent_background(fig)
         fig.draw_without_rendering()  # lay out once (constrained layout): tick labels are known from here on
@@ -132,7 +134,8 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, l
         picture = figure_png(fig, PANEL_PAD) if png else None
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
     if glyphs:
-        raise ContentError([Problem(path, line, f"figure `{name}`: {g}", f"text the font {font} can draw")
+        raise ContentError([Problem(path, line, msg("figure `{name}`: {warning}", name=name, warning=g),
+                                    msg("text the font {font} can draw", font=font))
                             for g in glyphs])
     return svg, data, picture
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..support.errors import UsageError
+from ..support.messages import msg
 
 
 
@@ -84,9 +85,9 @@ class Components:
         for kind in sorted(kinds):
             component = self.find(kind, lesson_folder)
             if component is None:
-                raise UsageError(f"a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ or "
-                                 f"components/{kind}/ exists "
-                                 f"(searched: {', '.join(str(f) for f, _ in self._roots(lesson_folder))})")
+                raise UsageError(msg("a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ or "
+                                     "components/{kind}/ exists (searched: {dirs})", kind=kind,
+                                     dirs=", ".join(str(f) for f, _ in self._roots(lesson_folder))))
             js = lean_js(component.asset("widget.js"))
             if js.strip():
                 scripts.append(with_source_url(js, component.source_name("widget.js")))

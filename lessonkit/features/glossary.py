@@ -24,6 +24,7 @@ from typing import Any
 from pathlib import Path
 
 from ..support.errors import Miss, Problem
+from ..support.messages import NOTHING, msg
 from ..support.suggest import closest
 from ..load.schema import Key, check_mapping
 
@@ -83,10 +84,10 @@ class Glossary:
         if term is not None:
             return term
         close = self._lookup.get(closest(_fold(name), self._lookup) or "")
-        hint = f"; did you mean `{close.zh}` ({close.id})?" if close else ""
-        return Miss(f"unknown glossary term `[[{name}]]`{hint}",
-                    f"a term in {self.path.name} by its id, zh, en or an alias" if self.terms
-                    else f"a term in {self.path.name} (there is none)")
+        hint = msg("; did you mean `{name}` ({id})?", name=close.zh, id=close.id) if close else NOTHING
+        return Miss(msg("unknown glossary term `[[{name}]]`{hint}", name=name, hint=hint),
+                    msg("a term in {file} by its id, zh, en or an alias", file=self.path.name) if self.terms
+                    else msg("a term in {file} (there is none)", file=self.path.name))
 
     def owner(self, text: str) -> Term:
         return self._owner[text]
@@ -139,11 +140,12 @@ def load_glossary(content_dir: Path, problems: list[Problem]) -> Glossary:
         term_id, id_line = item["id"].strip(), lines.get(f"terms.{i}.id", line)
         ok = i not in bad
         if not TERM_ID.match(term_id):
-            found.append(Problem(path, id_line, f"term id `{term_id}` is not an ASCII slug",
+            found.append(Problem(path, id_line, msg("term id `{id}` is not an ASCII slug", id=term_id),
                                  "lowercase ASCII letters, digits and hyphens, e.g. `layer-norm`"))
             ok = False
         if term_id in first_id:
-            found.append(Problem(path, id_line, f"duplicate term id `{term_id}` (first at line {first_id[term_id]})",
+            found.append(Problem(path, id_line, msg("duplicate term id `{id}` (first at line {line})", id=term_id,
+                                                    line=first_id[term_id]),
                                  "each id once"))
             continue
         first_id[term_id] = id_line
@@ -156,8 +158,9 @@ def load_glossary(content_dir: Path, problems: list[Problem]) -> Glossary:
             name_line = lines.get(f"terms.{i}.{key}", line)
             other = first_name.get(_fold(name))
             if other is not None and other[0] != term_id:
-                found.append(Problem(path, name_line, f"`{name}` of term `{term_id}` is already a name of term "
-                                     f"`{other[0]}` (line {other[2]})",
+                found.append(Problem(path, name_line, msg("`{name}` of term `{id}` is already a name of term "
+                                                          "`{other}` (line {line})", name=name, id=term_id,
+                                                          other=other[0], line=other[2]),
                                      "each Chinese name, English name and alias belonging to one term"))
                 ok = False
             first_name.setdefault(_fold(name), (term_id, name, name_line))

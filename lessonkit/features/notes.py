@@ -18,6 +18,7 @@ from typing import Any
 
 from ..load.document import Block, SectionSource, walk
 from ..support.errors import Problem
+from ..support.messages import msg
 
 KIND = "notes"                    # the `::: notes` container and the component it mounts
 CSS_CLASS = "speaker-notes"       # what search skips, what the projector's presenter view reads
@@ -37,8 +38,9 @@ def misplaced(sections: list[SectionSource], path: Path) -> list[Problem]:
         for notes in (b for b in walk(section.blocks) if is_notes(b)):
             for block in walk(notes.children):
                 if block.kind == "directive" and block.name in NOT_IN_NOTES:
-                    problems.append(Problem(path, block.line, f"`{{{{< {block.name} {block.arg} >}}}}` inside "
-                                            "`::: notes`: notes are hidden from students",
+                    problems.append(Problem(path, block.line,
+                                            msg("`{{< {kind} {name} >}}` inside `::: notes`: notes are hidden from "
+                                                "students", kind=block.name, name=block.arg),
                                             "figures, widgets and self-checks outside `::: notes` (notes take "
                                             "text, values, math and tables)"))
     return list(dict.fromkeys(problems))  # nested notes walk the same block twice

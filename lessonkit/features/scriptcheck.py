@@ -17,10 +17,11 @@ from typing import Iterable
 
 from ..support.cache import FigureCache, engine_source_digest, package_version
 from ..support.errors import Problem, UsageError
+from ..support.messages import Message, from_data, msg, to_data
 from .components import Component
 
-CHECK_FORMAT = "lessonkit-script-check-1"
-SYNTAX_EXPECTED = "valid JavaScript (check brackets, braces and quotes)"
+CHECK_FORMAT = "lessonkit-script-check-2"   # 2: messages kept as template and parameters
+SYNTAX_EXPECTED = msg("valid JavaScript (check brackets, braces and quotes)")
 REGISTRY = "lessonkit"          # the registry lesson.js defines: `lessonkit.widget(kind, init)`
 FUNCTIONS = {"function_declaration", "function_expression", "function", "arrow_function", "method_definition",
              "generator_function", "generator_function_declaration"}
@@ -32,8 +33,8 @@ SNIPPET = 24                    # characters of the unexpected text shown in a m
 @dataclass(frozen=True)
 class Fault:
     line: int | None
-    message: str
-    expected: str | None = None
+    message: Message | str
+    expected: Message | str | None = None
 
 
 def check_scripts(components: Iterable[Component], cache: FigureCache, base: Path | None = None) -> list[Problem]:
@@ -48,7 +49,7 @@ def check_scripts(components: Iterable[Component], cache: FigureCache, base: Pat
         if faults and not in_lesson:
             first = faults[0]
             where = f"{script}:{first.line}" if first.line else str(script)
-            raise UsageError(f"{where}: the theme's component script: {first.message}")
+            raise UsageError(msg("{where}: the theme's component script: {reason}", where=where, reason=first.message))
         problems += [Problem(script, f.line, f.message, f.expected) for f in faults]
     return problems
 
@@ -69,9 +70,9 @@ def script_faults(script: Path, kind: str | None, cache: FigureCache) -> list[Fa
     key = verdict_key(kind, source)
     saved = cache.get_script_verdict(key)
     if saved is not None:
-        return [Fault(*f) for f in saved]
+        return [Fault(line, from_data(message), from_data(expected)) for line, message, expected in saved]
     faults = faults_of(source, kind)
-    cache.put_script_verdict(key, [[f.line, f.message, f.expected] for f in faults])
+    cache.put_script_verdict(key, [[f.line, to_data(f.message), to_data(f.expected)] for f in faults])
     return faults
 
 
@@ -114,25 +115,26 @@ def syntax_fault(root, source: bytes) -> Fault | None:
     return None
 
 
-def _refused(node, in_function: bool, source: bytes) -> tuple[int, str] | None:
+def _refused(node, in_function: bool, source: bytes) -> tuple[int, Message] | None:
     """(byte offset, reason) when `node` is something a browser refuses."""
     if node.is_missing:  # the parser's guess sits after the last good token: name what follows, where it stopped
         at = _next_text(source, node.start_byte)
         if at == len(source):
-            return at, f"missing `{node.type}` at the end of the file"
-        return at, f"missing `{node.type}` before `{_snippet_at(source, at)}`"
+            return at, msg("missing `{token}` at the end of the file", token=node.type)
+        return at, msg("missing `{token}` before `{text}`", token=node.type, text=_snippet_at(source, at))
     if node.type == "ERROR":
         return _error(node, source)
     if node.type.startswith("jsx_"):
-        return node.start_byte, "HTML inside JavaScript (JSX): browsers do not run it"
+        return node.start_byte, msg("HTML inside JavaScript (JSX): browsers do not run it")
     if node.type in ("import_statement", "export_statement"):
-        return node.start_byte, f"`{node.type.split('_')[0]}` needs a JavaScript module, but a component is a plain script"
+        return node.start_byte, msg("`{keyword}` needs a JavaScript module, but a component is a plain script",
+                                    keyword=node.type.split("_")[0])
     if node.type == "return_statement" and not in_function:
-        return node.start_byte, "`return` outside a function"
+        return node.start_byte, msg("`return` outside a function")
     return None
 
 
-def _error(node, source: bytes) -> tuple[int, str]:
+def _error(node, source: bytes) -> tuple[int, Message]:
     """What the parser could not place: a bracket it holds open to the end, a string without its closing quote, or
     else the text it could not read."""
     opened = []
@@ -142,25 +144,26 @@ def _error(node, source: bytes) -> tuple[int, str]:
         elif opened and child.type == BRACKETS[opened[-1].type]:
             opened.pop()
     if opened and node.end_byte >= len(source.rstrip()):
-        return opened[-1].start_byte, f"`{opened[-1].type}` is never closed"
+        return opened[-1].start_byte, msg("`{bracket}` is never closed", bracket=opened[-1].type)
     quotes = [child for child in node.children if child.type in QUOTES]
     if len(quotes) % 2:  # a quote the parser never saw closed, usually at the end of its line
-        return quotes[-1].start_byte, f"a string that is never closed: `{_snippet_at(source, quotes[-1].start_byte)}`"
+        return quotes[-1].start_byte, msg("a string that is never closed: `{text}`",
+                                          text=_snippet_at(source, quotes[-1].start_byte))
     before = source[node.start_byte - 1:node.start_byte].decode("ascii", "replace")
     text = _snippet(node, source)
     if text[:1] in QUOTES or before in QUOTES:
         start = node.start_byte - (before in QUOTES)
-        return start, f"a string that is never closed: `{_snippet_at(source, start)}`"
-    return node.start_byte, f"unexpected `{text}`"
+        return start, msg("a string that is never closed: `{text}`", text=_snippet_at(source, start))
+    return node.start_byte, msg("unexpected `{text}`", text=text)
 
 
-def _syntax(at: int, source: bytes, reason: str) -> Fault:
+def _syntax(at: int, source: bytes, reason: Message) -> Fault:
     """The fault at byte `at`: its line, and its column in characters (as an editor counts)."""
     at = min(at, max(len(source.rstrip()) - 1, 0))
     line_start = source.rfind(b"\n", 0, at) + 1
     column = len(source[line_start:at].decode("utf-8", "replace")) + 1
-    return Fault(source.count(b"\n", 0, at) + 1, f"JavaScript syntax error, column {column}: {reason}",
-                 SYNTAX_EXPECTED)
+    return Fault(source.count(b"\n", 0, at) + 1, msg("JavaScript syntax error, column {n}: {reason}", n=column,
+                                                     reason=reason), SYNTAX_EXPECTED)
 
 
 def _next_text(source: bytes, at: int) -> int:
@@ -186,18 +189,19 @@ def _shortened(text: str) -> str:
 def registration_faults(root, kind: str) -> list[Fault]:
     """A component registers its folder's name, `lessonkit.widget('KIND', …)`: lesson.js starts exactly the elements
     `[data-widget=KIND]` of a registered kind, so any other name (or none) leaves the component inert."""
-    expected = f"`lessonkit.widget('{kind}', function (root, data) {{ … }})`: a component registers under its " \
-               f"folder's name"
+    expected = msg("`lessonkit.widget('{kind}', function (root, data) { … })`: a component registers under its "
+                   "folder's name", kind=kind)
     calls = list(_registrations(root))
     faults = []
     for call, name in calls:
         line = call.start_point[0] + 1
         if name is None:
-            faults.append(Fault(line, "`lessonkit.widget(…)` needs the kind as a quoted string", expected))
+            faults.append(Fault(line, msg("`lessonkit.widget(…)` needs the kind as a quoted string"), expected))
         elif name != kind:
-            faults.append(Fault(line, f"registers kind `{name}`, but its folder is `{kind}`", expected))
+            faults.append(Fault(line, msg("registers kind `{name}`, but its folder is `{kind}`", name=name, kind=kind),
+                                expected))
     if not calls:
-        faults.append(Fault(None, "registers no kind: nothing on the page would start this component", expected))
+        faults.append(Fault(None, msg("registers no kind: nothing on the page would start this component"), expected))
     return faults
 
 

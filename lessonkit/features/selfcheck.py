@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..support.errors import Problem
+from ..support.messages import Message, as_message, joined, msg, reason
 from ..support.suggest import did_you_mean
 from ..support.jsondata import json_for_script
 from ..support.numbers import SUPERSCRIPT, FormatError, format_value
@@ -130,13 +131,14 @@ class ModelBuilder:
     def __init__(self, values: dict[str, Any], path: Path, lines: dict[str, int], problems: list[Problem]):
         self.values, self.path, self.lines, self.problems = values, path, lines, problems
 
-    def problem(self, key: str, message: str, expected: str) -> None:
+    def problem(self, key: str, message: Message, expected: Message) -> None:
         line = self.lines.get(key)
         parent = key
         while line is None and "." in parent:
             parent = parent.rsplit(".", 1)[0]
             line = self.lines.get(parent)
-        self.problems.append(Problem(self.path, line, f"`{key}`: {message}", expected))
+        self.problems.append(Problem(self.path, line, msg("`{key}`: {message}", key=key, message=as_message(message)),
+                                     expected))
 
     def build(self, entry: dict, prefix: str) -> CheckModel | None:
         """The self-check of the lesson.yaml entry at key `prefix`; None when it has neither check nor hints."""
@@ -149,9 +151,9 @@ class ModelBuilder:
         if isinstance(check, dict):
             has_fields, has_choices = check.get("fields") is not None, check.get("choices") is not None
             if has_fields == has_choices:
-                self.problem(f"{prefix}.check", "has both `fields` and `choices`" if has_fields else
-                             "has neither `fields` nor `choices`",
-                             "either `fields:` (numeric answers) or `choices:` (multiple choice)")
+                self.problem(f"{prefix}.check", msg("has both `fields` and `choices`") if has_fields else
+                             msg("has neither `fields` nor `choices`"),
+                             msg("either `fields:` (numeric answers) or `choices:` (multiple choice)"))
             elif has_fields and isinstance(check["fields"], list):  # anything else: reported by the schema
                 fields = self.fields(check["fields"], f"{prefix}.check.fields")
             elif has_choices and isinstance(check["choices"], list):
@@ -166,7 +168,7 @@ class ModelBuilder:
     # ── numeric fields ─────────────────────────────────────────────────────────────────────────────────────────────
     def fields(self, specs: list, key: str) -> list[NumberField]:
         if not specs:
-            self.problem(key, "is an empty list", "at least one `{label, answer}`")
+            self.problem(key, msg("is an empty list"), msg("at least one `{label, answer}`"))
         made = []
         for i, spec in enumerate(specs):
             if not isinstance(spec, dict) or not isinstance(spec.get("label"), str) \
@@ -184,7 +186,8 @@ class ModelBuilder:
         if not isinstance(scale, numbers.Real) or isinstance(scale, bool):
             return None  # reported by the schema
         if scale == 0 or not math.isfinite(scale):
-            self.problem(f"{key}.scale", f"is {scale}", "a nonzero factor, e.g. 100 for a percentage")
+            self.problem(f"{key}.scale", msg("is {value}", value=scale),
+                         msg("a nonzero factor, e.g. 100 for a percentage"))
             return None
         if answer is None or tolerance is None:
             return None
@@ -199,21 +202,23 @@ class ModelBuilder:
                 return None
             boxes.append(box)
         shown = [box.key for box in boxes]
-        joined = ("[" + ", ".join(shown) + "]") if vector else shown[0]
+        key_text = ("[" + ", ".join(shown) + "]") if vector else shown[0]
         (kind, amount), = tolerance.items()
-        return NumberField(spec["label"].strip(), unit, vector, tuple(boxes), f"{joined} {unit}".strip(),
+        return NumberField(spec["label"].strip(), unit, vector, tuple(boxes), f"{key_text} {unit}".strip(),
                            (kind, amount), format_value(scale, "g") if scale != 1 else "")
 
     def box(self, value: float, scale: float, tolerance: dict, fmt: str | None,
             mistakes: list[tuple[str, float, str]], vector: bool, key: str) -> Box | None:
         expected = value * scale
         if tolerance.get("sig") and expected == 0:
-            self.problem(f"{key}.tolerance", "`sig` cannot judge an answer of 0", "`{absolute: …}` for an answer that is 0")
+            self.problem(f"{key}.tolerance", msg("`sig` cannot judge an answer of 0"),
+                         msg("`{absolute: …}` for an answer that is 0"))
             return None
         try:
             shown = format_value(expected, fmt)
         except FormatError as exc:
-            self.problem(f"{key}.format", f"cannot show the answer: {exc}", "a format spec such as sig3 or .2f")
+            self.problem(f"{key}.format", msg("cannot show the answer: {reason}", reason=reason(exc)),
+                         msg("a format spec such as sig3 or .2f"))
             return None
         accept = accepted_interval(expected, tolerance)
         known = []
@@ -221,9 +226,10 @@ class ModelBuilder:
             interval = accepted_interval(m_value, tolerance) if m_value != 0 else (m_value, m_value)
             if _overlap(interval, accept):
                 if not vector:  # in a vector a mistake may be right for another item
-                    self.problem(m_key, f"{format_value(m_value)} lies within the accepted answers "
-                                 f"({format_value(accept[0])} … {format_value(accept[1])})",
-                                 "a wrong answer, outside the tolerance")
+                    self.problem(m_key, msg("{value} lies within the accepted answers ({low} … {high})",
+                                            value=format_value(m_value), low=format_value(accept[0]),
+                                            high=format_value(accept[1])),
+                                 msg("a wrong answer, outside the tolerance"))
                 continue
             known.append(Mistake(interval[0], interval[1], hint, m_key.rsplit(".", 1)[0] + ".hint"))
         if scale != 1 and value != 0:  # forgot to convert: the value itself was typed
@@ -238,9 +244,10 @@ class ModelBuilder:
             value = lookup(name.strip(), self.values)
         except KeyError as exc:
             missing = exc.args[0]
-            hint = did_you_mean(missing.split(".")[0], self.values)
-            self.problem(key, f"unknown value `{missing}`{hint}",
-                         f"a value defined in lesson.py: {', '.join(sorted(self.values)) or 'none'}")
+            self.problem(key, msg("unknown value `{name}`{hint}", name=missing,
+                                  hint=did_you_mean(missing.split(".")[0], self.values)),
+                         msg("a value defined in lesson.py: {names}",
+                             names=", ".join(sorted(self.values)) or msg("none")))
             return None
         if hasattr(value, "tolist"):
             value = value.tolist()
@@ -250,12 +257,12 @@ class ModelBuilder:
             items = None
             value = float(value)
         else:
-            self.problem(key, f"value `{name.strip()}` is {_describe(value)}, not a number",
-                         "the name of a number, or a list of numbers, computed in lesson.py")
+            self.problem(key, msg("value `{name}` is {what}, not a number", name=name.strip(), what=_describe(value)),
+                         msg("the name of a number, or a list of numbers, computed in lesson.py"))
             return None
         bad = [v for v in (items if items is not None else [value]) if not math.isfinite(v)]
         if bad:
-            self.problem(key, f"value `{name.strip()}` is {bad[0]}", "a finite number")
+            self.problem(key, msg("value `{name}` is {what}", name=name.strip(), what=bad[0]), msg("a finite number"))
             return None
         return items if items is not None else value
 
@@ -264,17 +271,19 @@ class ModelBuilder:
             return None  # reported by the schema
         given = [k for k in ("relative", "absolute", "sig") if k in spec]
         if len(given) != 1:
-            self.problem(key, "sets " + (" and ".join(f"`{k}`" for k in given) if given else "no tolerance"),
-                         "exactly one of `{relative: 0.05}`, `{absolute: 0.001}`, `{sig: 2}`")
+            self.problem(key, msg("sets {keys}", keys=joined([f"`{k}`" for k in given], conjunction=True))
+                         if given else msg("sets no tolerance"),
+                         msg("exactly one of `{relative: 0.05}`, `{absolute: 0.001}`, `{sig: 2}`"))
             return None
         kind = given[0]
         value = spec[kind]
         if kind == "sig":
             if isinstance(value, int) and not isinstance(value, bool) and not 1 <= value <= MAX_SIG:
-                self.problem(f"{key}.sig", f"is {value}", f"a whole number of significant figures from 1 to {MAX_SIG}")
+                self.problem(f"{key}.sig", msg("is {value}", value=value),
+                             msg("a whole number of significant figures from 1 to {n}", n=MAX_SIG))
                 return None
         elif _is_number(value) and not (math.isfinite(value) and value > 0):
-            self.problem(f"{key}.{kind}", f"is {value}", "a positive number, e.g. 0.05")
+            self.problem(f"{key}.{kind}", msg("is {value}", value=value), msg("a positive number, e.g. 0.05"))
             return None
         if not (_is_number(value) if kind != "sig" else isinstance(value, int) and not isinstance(value, bool)):
             return None  # reported by the schema
@@ -290,7 +299,7 @@ class ModelBuilder:
             if isinstance(raw, str):
                 raw = self.answer(raw, f"{key}.{i}.value")
                 if isinstance(raw, list):
-                    self.problem(f"{key}.{i}.value", "is a list", "one number")
+                    self.problem(f"{key}.{i}.value", msg("is a list"), msg("one number"))
                     continue
             elif not _is_number(raw):
                 continue  # reported by the schema
@@ -302,16 +311,17 @@ class ModelBuilder:
     # ── multiple choice ────────────────────────────────────────────────────────────────────────────────────────────
     def choices(self, check: dict, key: str) -> tuple[list[Choice], bool]:
         if not check["choices"]:
-            self.problem(f"{key}.choices", "is an empty list", "at least two options `{text, correct}`")
+            self.problem(f"{key}.choices", msg("is an empty list"), msg("at least two options `{text, correct}`"))
             return [], False
         items = [(i, c) for i, c in enumerate(check["choices"]) if isinstance(c, dict) and isinstance(c.get("text"), str)]
         multiple = check.get("multiple") is True
         correct = [i for i, c in items if c.get("correct") is True]
         if not correct:
-            self.problem(f"{key}.choices", "no option is marked `correct: true`", "at least one correct option")
+            self.problem(f"{key}.choices", msg("no option is marked `correct: true`"),
+                         msg("at least one correct option"))
         elif len(correct) > 1 and not multiple:
-            self.problem(f"{key}.choices", f"{len(correct)} options are marked correct but `multiple` is not true",
-                         "one correct option, or `multiple: true`")
+            self.problem(f"{key}.choices", msg("{n} options are marked correct but `multiple` is not true",
+                                               n=len(correct)), msg("one correct option, or `multiple: true`"))
         return [Choice(c["text"], c.get("correct") is True,
                        c["feedback"] if isinstance(c.get("feedback"), str) else "", i) for i, c in items], multiple
 
@@ -455,13 +465,13 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
-def _describe(value: Any) -> str:
+def _describe(value: Any) -> Message:
     if isinstance(value, str):
-        return f"text ({value[:40]!r})"
+        return msg("text ({value})", value=repr(value[:40]))
     if isinstance(value, bool):
-        return f"true/false ({value})"
+        return msg("true/false ({value})", value=value)
     if isinstance(value, dict):
-        return f"a mapping (keys: {', '.join(map(str, list(value)[:6]))})"
+        return msg("a mapping (keys: {keys})", keys=", ".join(map(str, list(value)[:6])))
     if isinstance(value, (list, tuple)):
-        return "an empty list" if not value else "a list that is not all numbers"
-    return f"a {type(value).__name__}"
+        return msg("an empty list") if not value else msg("a list that is not all numbers")
+    return msg("a {type}", type=type(value).__name__)

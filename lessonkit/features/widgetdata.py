@@ -10,19 +10,20 @@ from Markdown; its rule (only `::: state` blocks inside) is checked where lesson
 """
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..load.schema import NUMBER, Key, describe, is_a
+from ..support.messages import Message, msg
+from ..support.suggest import did_you_mean
 
 
 @dataclass(frozen=True)
 class Issue:
-    message: str
-    expected: str
+    message: Message | str
+    expected: Message | str
 
 
 class WidgetDataError(ValueError):
@@ -30,7 +31,7 @@ class WidgetDataError(ValueError):
 
     def __init__(self, builder: str, issues: list[Issue]):
         self.builder, self.issues = builder, list(issues)
-        super().__init__(f"{builder}: " + "; ".join(i.message for i in self.issues))
+        super().__init__(f"{builder}: " + "; ".join(str(i.message) for i in self.issues))  # compute says each issue
 
 
 @dataclass(frozen=True)
@@ -38,24 +39,24 @@ class Row:
     """A record written either as a tuple of its fields in order, or as a dict of them: `("方差", 0.5)` or
     `{"label": "方差", "value": 0.5}`."""
     fields: dict[str, Key]
-    help: str
+    help: Message
 
 
 NONE = type(None)
-FINITE = "a finite number (or None for a gap)"
+FINITE = msg("a finite number (or None for a gap)")
 
 # ── what an explorer's state function returns, for every point of the grid ──────────────────────────────────────────
 VALUE_ROW = Row({
-    "label": Key((str, *NUMBER), True, "the row's label, e.g. 方差"),
+    "label": Key((str, *NUMBER), True, "the row's label, e.g. variance"),
     "value": Key((*NUMBER, bool, str, NONE), True, "the number to show (None for a gap), true/false, or a text"),
     "spec": Key((str, NONE), False, "a format spec such as sig3, pct2 or .2f"),
-}, "a row `(label, number)` or `(label, number, spec)`, or `{\"label\": …, \"value\": …, \"spec\": …}`")
+}, msg("a row `(label, number)` or `(label, number, spec)`, or `{\"label\": …, \"value\": …, \"spec\": …}`"))
 EXPLORER_STATE = {
     "values": Key(list, False, "the rows shown for this point: `[(label, number), …]` or `[(label, number, spec), …]`",
                   items=VALUE_ROW),
     "text": Key(str, False, "a sentence about this point, in plain text"),
 }
-STATE_HELP = "the state as a dict: `{\"values\": [(label, number), …], \"text\": \"…\"}`"
+STATE_HELP = msg("the state as a dict: `{\"values\": [(label, number), …], \"text\": \"…\"}`")
 
 # ── bars(labels, values, …): its arguments ──────────────────────────────────────────────────────────────────────────
 BARS_ARGUMENTS = {
@@ -70,13 +71,13 @@ BARS_ARGUMENTS = {
 # ── the data of a widget function for a built-in kind ───────────────────────────────────────────────────────────────
 MASK_MODE = {
     "key": Key(str, True, "the mode's name, e.g. `encoder`"),
-    "label": Key(str, True, "the mode's button text, e.g. 编码器"),
+    "label": Key(str, True, "the mode's button text, e.g. Encoder"),
     "visible": Key(list, True, "true/false per row and column: `visible[row][col]`", items=list),
 }
 MASK_TABLE = {
     "rows": Key(list, True, "the row labels, e.g. the tokens", items=(str, *NUMBER)),
     "cols": Key(list, True, "the column labels", items=(str, *NUMBER)),
-    "context": Key(str, True, "the table's caption, e.g. 续写「它 最 爱」"),
+    "context": Key(str, True, "the table's caption, e.g. Continue “the cat sat”"),
     "initial_mode": Key(str, True, "the `key` of the mode shown first"),
     "modes": Key(list, True, "the modes: `[{key, label, visible}, …]`", items=MASK_MODE),
 }
@@ -93,24 +94,23 @@ BARS = {
 }
 
 
-def check(value: Any, schema: dict[str, Key] | Row, path: str, expected: str) -> list[Issue]:
+def check(value: Any, schema: dict[str, Key] | Row, path: str, expected: Message | str) -> list[Issue]:
     """Every way `value` does not fit `schema`, each at its key path (`path` names `value` itself)."""
     if isinstance(schema, Row):
         if isinstance(value, (list, tuple)):
             return _check_tuple(value, schema, path)
         schema, expected = schema.fields, schema.help
     if not isinstance(value, dict):
-        return [Issue(f"`{path}` is {describe(value)}" if path else f"the data is {describe(value)}", expected)]
+        return [Issue(_is(path, value) if path else msg("the data is {what}", what=describe(value)), expected)]
     issues = []
     for key in value:
         if key not in schema:
-            close = difflib.get_close_matches(str(key), list(schema), n=1)
-            hint = f"; did you mean `{close[0]}`?" if close else ""
-            issues.append(Issue(f"unknown key `{_join(path, key)}`{hint}", f"one of: {', '.join(schema)}"))
+            issues.append(Issue(msg("unknown key `{key}`{hint}", key=_join(path, key), hint=did_you_mean(key, schema)),
+                                msg("one of: {items}", items=", ".join(schema))))
     for key, spec in schema.items():
         if key not in value:
             if spec.required:
-                issues.append(Issue(f"missing required key `{_join(path, key)}`", spec.help))
+                issues.append(Issue(msg("missing required key `{key}`", key=_join(path, key)), spec.help))
             continue
         issues += check_value(value[key], spec, _join(path, key))
     return issues
@@ -118,9 +118,9 @@ def check(value: Any, schema: dict[str, Key] | Row, path: str, expected: str) ->
 
 def check_value(value: Any, spec: Key, path: str) -> list[Issue]:
     if not is_a(value, spec.kind):
-        return [Issue(f"`{path}` is {describe(value)}", spec.help)]
+        return [Issue(_is(path, value), spec.help)]
     if isinstance(value, float) and not math.isfinite(value):
-        return [Issue(f"`{path}` is {_nonfinite(value)}, not a finite number", FINITE)]
+        return [Issue(msg("`{key}` is {x}, not a finite number", key=path, x=_nonfinite(value)), FINITE)]
     if isinstance(value, (list, tuple)) and spec.items is not None:
         item = spec.items if isinstance(spec.items, (dict, Row)) else Key(spec.items, True, spec.help)
         issues = []
@@ -136,8 +136,12 @@ def _check_tuple(value: list | tuple, row: Row, path: str) -> list[Issue]:
     names = list(row.fields)
     required = sum(1 for key in row.fields.values() if key.required)
     if not required <= len(value) <= len(names):
-        return [Issue(f"`{path}` has {len(value)} item(s)", row.help)]
+        return [Issue(msg("`{key}` has {n} item(s)", key=path, n=len(value)), row.help)]
     return [issue for i, item in enumerate(value) for issue in check_value(item, row.fields[names[i]], f"{path}[{i}]")]
+
+
+def _is(path: str, value: Any) -> Message:
+    return msg("`{key}` is {what}", key=path, what=describe(value))
 
 
 def plain(value: Any) -> Any:
@@ -151,10 +155,10 @@ def plain(value: Any) -> Any:
     return value
 
 
-def nonfinite_path(data: Any, path: str = "") -> str | None:
+def nonfinite_path(data: Any, path: str = "") -> Message | str | None:
     """The key path of the first NaN or ∞ in JSON-like data, e.g. `rows[0]`; None when every number is finite."""
     if isinstance(data, float) and not math.isfinite(data):
-        return path or "the data"
+        return path or msg("the data")
     if isinstance(data, dict):
         items = ((_join(path, k), v) for k, v in data.items())
     elif isinstance(data, (list, tuple)):
@@ -178,9 +182,7 @@ def _nonfinite(x: float) -> str:
     return "NaN" if math.isnan(x) else ("∞" if x > 0 else "−∞")
 
 
-def did_you_mean(name: Any, known: list) -> str:
-    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
-    return f"; did you mean `{close[0]}`?" if close else ""
+GRID = msg("true/false per row and column: `visible[row][col]`")
 
 
 # ── the rules a key table cannot say ────────────────────────────────────────────────────────────────────────────────
@@ -189,40 +191,40 @@ def _mask_table_rules(data: dict[str, Any]) -> list[Issue]:
     keys = [m["key"] for m in data["modes"]]
     issues = []
     if data["initial_mode"] not in keys:
-        issues.append(Issue(f"`initial_mode` {data['initial_mode']!r} is not the key of a mode"
-                            f"{did_you_mean(data['initial_mode'], keys)}",
-                            f"the key of one of the modes: {', '.join(keys) or 'none'}"))
+        issues.append(Issue(msg("`initial_mode` {mode} is not the key of a mode{hint}", mode=repr(data["initial_mode"]),
+                                hint=did_you_mean(data["initial_mode"], keys)),
+                            msg("the key of one of the modes: {keys}", keys=", ".join(keys) or msg("none"))))
     shape = (len(data["rows"]), len(data["cols"]))
     for i, mode in enumerate(data["modes"]):
         grid = mode["visible"]
         if len(grid) != shape[0] or any(not isinstance(r, list) or len(r) != shape[1] for r in grid):
-            issues.append(Issue(f"`modes[{i}].visible` does not have {shape[0]} rows of {shape[1]} (one per row label "
-                                f"and column label)", "true/false per row and column: `visible[row][col]`"))
+            issues.append(Issue(msg("`{key}` does not have {rows} rows of {cols} (one per row label and column label)",
+                                    key=f"modes[{i}].visible", rows=shape[0], cols=shape[1]), GRID))
         elif any(not isinstance(v, bool) for r in grid for v in r):
-            issues.append(Issue(f"`modes[{i}].visible` holds something other than true/false",
-                                "true/false per row and column: `visible[row][col]`"))
+            issues.append(Issue(msg("`{key}` holds something other than true/false", key=f"modes[{i}].visible"), GRID))
     return issues
 
 
 @dataclass(frozen=True)
 class Kind:
     keys: dict[str, Key]
-    help: str
+    help: Message
     rules: Callable[[dict[str, Any]], list[Issue]] | None = None
 
 
 KINDS = {
-    "mask_table": Kind(MASK_TABLE, "`{rows, cols, context, initial_mode, modes: [{key, label, visible}]}`",
+    "mask_table": Kind(MASK_TABLE, msg("`{rows, cols, context, initial_mode, modes: [{key, label, visible}]}`"),
                        _mask_table_rules),
-    "bars": Kind(BARS, "the data `bars(labels, values, …)` makes: `return bars(…)` from the widget function"),
+    "bars": Kind(BARS, msg("the data `bars(labels, values, …)` makes: `return bars(…)` from the widget function")),
 }
-BUILT_ONLY = {"explorer": "`return explorer(params=[param(…)], state=…)` from the widget function"}
+BUILT_ONLY = {"explorer": msg("`return explorer(params=[param(…)], state=…)` from the widget function")}
 
 
 def check_widget_data(kind: str, data: Any) -> list[Issue]:
     """The problems of a widget function's own data (not a builder's result) for a built-in kind; [] for others."""
     if kind in BUILT_ONLY:
-        return [Issue(f"kind `{kind}` shows what `{kind}(…)` builds, not data of the widget's own", BUILT_ONLY[kind])]
+        return [Issue(msg("kind `{kind}` shows what `{kind}(…)` builds, not data of the widget's own", kind=kind),
+                      BUILT_ONLY[kind])]
     if kind not in KINDS:
         return []
     spec = KINDS[kind]

@@ -19,12 +19,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ..support.messages import Message, as_message, msg, reason
 from ..support.numbers import FormatError, format_value
+from ..support.suggest import did_you_mean
 from ..support.words import is_phrase, joined, phrase
-from .widgetdata import (BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, WidgetDataError, check, did_you_mean,
-                         plain)
+from .widgetdata import BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, WidgetDataError, check, plain
 
-SPEC_HELP = "a format spec such as sig3, pct2 or .2f"
+SPEC_HELP = msg("a format spec such as sig3, pct2 or .2f")
 
 
 @dataclass
@@ -65,16 +66,20 @@ def param(name: str, label: str, values: Sequence[Any], *, labels: Sequence[str]
     formatted with `spec`). control: slider, stepper (− / + buttons) or buttons (one per value)."""
     values = _plain_list(values)
     if not values:
-        _refuse("param", f"`values` of `{name}` is empty", "at least one value: each is a point of the grid")
+        _refuse("param", msg("`values` of `{name}` is empty", name=name),
+                msg("at least one value: each is a point of the grid"))
     if control not in CONTROLS:
-        _refuse("param", f"`control` {control!r} of `{name}` is not one of {', '.join(CONTROLS)}"
-                         f"{did_you_mean(control, list(CONTROLS))}", "slider, stepper or buttons")
+        _refuse("param", msg("`control` {control} of `{name}` is not one of {items}{hint}", control=repr(control),
+                             name=name, items=", ".join(CONTROLS), hint=did_you_mean(control, CONTROLS)),
+                msg("slider, stepper or buttons"))
     if labels is not None and len(labels) != len(values):
-        _refuse("param", f"{len(labels)} `labels` for {len(values)} `values` of `{name}`", "one label per value")
-    texts = [str(t) for t in labels] if labels is not None else _texts(values, spec, "param", f"values of `{name}`")
+        _refuse("param", msg("{n} `labels` for {m} `values` of `{name}`", n=len(labels), m=len(values), name=name),
+                msg("one label per value"))
+    texts = [str(t) for t in labels] if labels is not None else \
+        _texts(values, spec, "param", msg("values of `{name}`", name=name))
     if initial is not None and initial not in values:
-        _refuse("param", f"`initial` {initial!r} of `{name}` is not one of its values",
-                f"one of: {', '.join(map(str, values))}")
+        _refuse("param", msg("`initial` {value} of `{name}` is not one of its values", value=repr(initial), name=name),
+                msg("one of: {items}", items=", ".join(map(str, values))))
     return Param(name, label, values, texts, control, 0 if initial is None else values.index(initial))
 
 
@@ -89,13 +94,14 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
     over the whole grid."""
     params = list(params)
     if not 1 <= len(params) <= 2:
-        _refuse("explorer", f"{len(params)} parameters", "one or two `param(…)`")
+        _refuse("explorer", msg("{n} parameters", n=len(params)), msg("one or two `param(…)`"))
     if bars not in (None, "linear", "log"):
-        _refuse("explorer", f"`bars` {bars!r} is not linear or log{did_you_mean(bars, ['linear', 'log'])}",
-                "\"linear\" or \"log\" (or None: no bars)")
+        _refuse("explorer", msg("`bars` {value} is not linear or log{hint}", value=repr(bars),
+                                hint=did_you_mean(bars, ["linear", "log"])),
+                msg("\"linear\" or \"log\" (or None: no bars)"))
     if figure is not None and alt is None:
-        _refuse("explorer", "a `figure` without `alt`", "`alt`: what each state's figure shows (a text with "
-                                                        "{name} fields, or a function of the point)")
+        _refuse("explorer", msg("a `figure` without `alt`"),
+                msg("`alt`: what each state's figure shows (a text with {name} fields, or a function of the point)"))
     key_ids = {_state_id(_indices(params, k, i)) for i, k in enumerate(key)}
     states, figures, points, issues = [], [], [], {}
     for n, indices in enumerate(itertools.product(*(range(len(p.values)) for p in params))):
@@ -104,9 +110,10 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
         result = {} if result is None and figure is not None else result  # a state shown by its figure alone
         rows, found = _state_rows(result, n, figure is not None)
         for issue in found:  # the same key in another state is the same mistake: reported at its first state
-            path = re.sub(r"states\[\d+\]", "states[]", re.search(r"`[^`]*`|$", issue.message).group())
-            issues.setdefault((path, issue.expected),
-                              Issue(f"{issue.message} (the state at {_point_args(point)})", issue.expected))
+            path = re.sub(r"states\[\d+\]", "states[]", re.search(r"`[^`]*`|$", str(issue.message)).group())
+            issues.setdefault((path, str(issue.expected)),
+                              Issue(msg("{problem} (the state at {point})", problem=as_message(issue.message),
+                                        point=_point_args(point)), issue.expected))
         if found:
             continue
         sid = _state_id(indices)
@@ -150,13 +157,14 @@ def _state_rows(result: Any, n: int, has_figure: bool) -> tuple[list[dict[str, A
     where = f"states[{n}]"
     issues = check(result, EXPLORER_STATE, where, STATE_HELP)
     if not issues and not has_figure and not result.get("values") and not result.get("text"):
-        issues = [Issue(f"`{where}` has neither `values` nor `text`", STATE_HELP)]
+        issues = [Issue(msg("`{key}` has neither `values` nor `text`", key=where), STATE_HELP)]
     rows = []
     for i, row in enumerate(result.get("values", []) if not issues else []):
         try:
             rows.append(_value_row(row))
         except ValueError as exc:  # a spec that cannot format this number
-            return [], [Issue(f"`{where}.values[{i}]` cannot be shown: {exc}", SPEC_HELP)]
+            return [], [Issue(msg("`{key}` cannot be shown: {reason}", key=f"{where}.values[{i}]", reason=reason(exc)),
+                              SPEC_HELP)]
     return rows, issues
 
 
@@ -167,9 +175,11 @@ def _same_rows(states: list[dict[str, Any]], points: list[dict[str, Any]]) -> No
     for n, (entry, point) in enumerate(zip(states[1:], points[1:]), start=1):
         labels = [v["label"] for v in entry["values"]]
         if labels != first:
-            _refuse("explorer", f"`states[{n}].values` has the labels {', '.join(labels) or 'none'}, but `states[0]."
-                                f"values` {', '.join(first) or 'none'} (the state at {_point_args(point)})",
-                    "the same rows, with the same labels, in every state (each label is a column of the table)")
+            _refuse("explorer", msg("{problem} (the state at {point})", point=_point_args(point),
+                                    problem=msg("`{key}` has the labels {labels}, but `{first}` {labels2}",
+                                                key=f"states[{n}].values", labels=", ".join(labels) or msg("none"),
+                                                first="states[0].values", labels2=", ".join(first) or msg("none"))),
+                    msg("the same rows, with the same labels, in every state (each label is a column of the table)"))
 
 
 def _point_args(point: dict[str, Any]) -> str:
@@ -179,13 +189,15 @@ def _point_args(point: dict[str, Any]) -> str:
 def _indices(params: list[Param], point: Any, i: int) -> tuple[int, ...]:
     values = point if isinstance(point, (tuple, list)) else (point,)
     if len(values) != len(params):
-        _refuse("explorer", f"`key[{i}]` {point!r} has {len(values)} value(s) for {len(params)} parameter(s)",
-                "a value per parameter: `key=[16, 64]` for one, `key=[(16, 1), (64, 2)]` for two")
+        _refuse("explorer", msg("`key[{i}]` {point} has {n} value(s) for {m} parameter(s)", i=i, point=repr(point),
+                                n=len(values), m=len(params)),
+                msg("a value per parameter: `key=[16, 64]` for one, `key=[(16, 1), (64, 2)]` for two"))
     indices = []
     for p, v in zip(params, values):
         if v not in p.values:
-            _refuse("explorer", f"`key[{i}]` {point!r}: {v!r} is not a value of `{p.name}`",
-                    f"values of `{p.name}`: {', '.join(map(str, p.values))}")
+            _refuse("explorer", msg("`key[{i}]` {point}: {value} is not a value of `{name}`", i=i, point=repr(point),
+                                    value=repr(v), name=p.name),
+                    msg("values of `{name}`: {values}", name=p.name, values=", ".join(map(str, p.values))))
         indices.append(p.values.index(v))
     return tuple(indices)
 
@@ -231,15 +243,17 @@ def bars(labels: Sequence[str], values: Sequence[float], *, unit: str = "", spec
     issues = check({"labels": labels, "values": values, "unit": unit, "spec": spec, "caption": caption,
                     "highlight": highlight}, BARS_ARGUMENTS, "", "")
     if not issues and len(labels) != len(values):
-        issues.append(Issue(f"`labels` has {len(labels)} item(s), `values` {len(values)}", "one value per label"))
+        issues.append(Issue(msg("`labels` has {n} item(s), `values` {m}", n=len(labels), m=len(values)),
+                            "one value per label"))
     if scale not in ("linear", "log"):
-        issues.append(Issue(f"`scale` {scale!r} is not linear or log{did_you_mean(scale, ['linear', 'log'])}",
-                            "\"linear\" or \"log\""))
+        issues.append(Issue(msg("`scale` {value} is not linear or log{hint}", value=repr(scale),
+                                hint=did_you_mean(scale, ["linear", "log"])), "\"linear\" or \"log\""))
     labels = [str(label) for label in labels]
     for i, name in enumerate(highlight if not issues else []):
         if str(name) not in labels:
-            issues.append(Issue(f"`highlight[{i}]` {name!r} is not one of the labels{did_you_mean(name, labels)}",
-                                f"labels from `labels`: {', '.join(labels)}"))
+            issues.append(Issue(msg("`highlight[{i}]` {name} is not one of the labels{hint}", i=i, name=repr(name),
+                                    hint=did_you_mean(name, labels)),
+                                msg("labels from `labels`: {labels}", labels=", ".join(labels))))
     if issues:
         raise WidgetDataError("bars", issues)
     highlight = [str(name) for name in highlight]
@@ -264,11 +278,13 @@ def table(rows: Any = None, *, columns: Sequence[str] | None = None, caption: st
     try:
         shown = table_data(value)
     except ValueError as exc:
-        _refuse("table", str(exc), "a list of dicts, a dict of lists or a list of rows, of finite numbers and texts")
+        _refuse("table", reason(exc), msg("a list of dicts, a dict of lists or a list of rows, of finite numbers and "
+                                          "texts"))
     for name in spec if isinstance(spec, dict) else ():
         if str(name) not in shown["columns"]:
-            _refuse("table", f"`spec` names the column `{name}`, which the table does not have"
-                             f"{did_you_mean(name, shown['columns'])}", f"columns: {', '.join(shown['columns'])}")
+            _refuse("table", msg("`spec` names the column `{name}`, which the table does not have{hint}", name=name,
+                                 hint=did_you_mean(name, shown["columns"])),
+                    msg("columns: {columns}", columns=", ".join(shown["columns"])))
     return value
 
 
@@ -295,7 +311,8 @@ def _columns_and_rows(value: Any, columns: list[str] | None) -> tuple[list[Any],
                   else [v] for v in value.values()]
         lengths = {len(s) for s in series}
         if len(lengths) != 1:
-            raise ValueError(f"the columns have different lengths ({', '.join(map(str, sorted(lengths)))})")
+            raise ValueError(msg("the columns have different lengths ({lengths})",
+                                 lengths=", ".join(map(str, sorted(lengths)))))
         return cols, [list(r) for r in zip(*series)]
     if isinstance(value, (list, tuple)) and value and all(isinstance(r, dict) for r in value):
         cols = columns or list(dict.fromkeys(k for r in value for k in r))
@@ -303,13 +320,13 @@ def _columns_and_rows(value: Any, columns: list[str] | None) -> tuple[list[Any],
     if isinstance(value, (list, tuple)) and value and all(isinstance(r, (list, tuple)) for r in value):
         width = {len(r) for r in value}
         if len(width) != 1:
-            raise ValueError("the rows have different lengths")
+            raise ValueError(msg("the rows have different lengths"))
         if columns is None:
             return [str(c) for c in value[0]], [list(r) for r in value[1:]]
         if len(columns) != width.pop():
-            raise ValueError(f"{len(columns)} column names for rows of another length")
+            raise ValueError(msg("{n} column names for rows of another length", n=len(columns)))
         return columns, [list(r) for r in value]
-    raise ValueError("not a table: a list of dicts, a dict of lists, or a list of rows")
+    raise ValueError(msg("not a table: a list of dicts, a dict of lists, or a list of rows"))
 
 
 def _cell(value: Any, spec: str | None, where: tuple[int, int, Any]) -> str:
@@ -319,11 +336,12 @@ def _cell(value: Any, spec: str | None, where: tuple[int, int, Any]) -> str:
         return _text(value, spec)
     except ValueError as exc:
         i, j, column = where
-        raise ValueError(f"cell `rows[{i}][{j}]` (column `{column}`): {exc}") from None
+        raise ValueError(msg("cell `{cell}` (column `{column}`): {reason}", cell=f"rows[{i}][{j}]", column=column,
+                             reason=reason(exc))) from None
 
 
 # ── shared ──────────────────────────────────────────────────────────────────────────────────────────────────────────
-def _refuse(builder: str, message: str, expected: str) -> None:
+def _refuse(builder: str, message: Message | str, expected: Message | str) -> None:
     raise WidgetDataError(builder, [Issue(message, expected)])
 
 
@@ -332,12 +350,12 @@ def _plain_list(values: Any) -> list[Any]:
     return list(plain(values.tolist() if hasattr(values, "tolist") else list(values)))
 
 
-def _texts(values: list[Any], spec: str | None, builder: str, name: str) -> list[str]:
+def _texts(values: list[Any], spec: str | None, builder: str, name: Message | str) -> list[str]:
     """Each value formatted with `spec`; a spec that cannot format one is the author's, named."""
     try:
         return [_text(v, spec) for v in values]
     except ValueError as exc:
-        _refuse(builder, f"`{name}` cannot be shown: {exc}", SPEC_HELP)
+        _refuse(builder, msg("`{key}` cannot be shown: {reason}", key=name, reason=reason(exc)), SPEC_HELP)
 
 
 def _text(value: Any, spec: str | None) -> str | dict:
@@ -351,7 +369,7 @@ def _text(value: Any, spec: str | None) -> str | dict:
     try:
         return format_value(value, spec)
     except FormatError as exc:
-        raise ValueError(f"cannot show {value!r}: {exc}") from None
+        raise ValueError(msg("cannot show {value}: {reason}", value=repr(value), reason=reason(exc))) from None
 
 
 def _with_unit(text: str | dict, unit: str) -> str | dict:

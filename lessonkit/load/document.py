@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..support.errors import Problem
+from ..support.messages import msg
 
 HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*(?:\{#(?P<id>[A-Za-z][\w-]*)\})?\s*$")
 FENCE_OPEN = re.compile(r"^ {0,3}(?P<marker>`{3,}|~{3,})(?P<info>.*)$")
@@ -71,7 +72,7 @@ def _parse(lines: list[str], i: int, first_line: int, path: Path, problems: list
             end = _fence_end(lines, i, fence.group("marker"))
             if end is None:
                 problems.append(Problem(path, lineno, "code block is never closed",
-                                        f"a closing {fence.group('marker')}"))
+                                        msg("a closing {marker}", marker=fence.group("marker"))))
                 end = len(lines)
             blocks.append(Block("fence", lineno, lines[i + 1:end], name=fence.group("info").strip()))
             i = end + 1
@@ -88,11 +89,12 @@ def _parse(lines: list[str], i: int, first_line: int, path: Path, problems: list
         if container and not CONTAINER_CLOSE.match(line):
             kind = container.group("kind")
             if kind not in CONTAINER_KINDS:
-                problems.append(Problem(path, lineno, f"unknown block kind `::: {kind}`",
-                                        f"one of {', '.join(CONTAINER_KINDS)}"))
+                problems.append(Problem(path, lineno, msg("unknown block kind `::: {kind}`", kind=kind),
+                                        msg("one of {items}", items=", ".join(CONTAINER_KINDS))))
             children, after = _parse(lines, i + 1, first_line, path, problems, nested=True)
             if after > len(lines):
-                problems.append(Problem(path, lineno, f"`::: {kind}` block is never closed", "a line with only `:::`"))
+                problems.append(Problem(path, lineno, msg("`::: {kind}` block is never closed", kind=kind),
+                                        "a line with only `:::`"))
             if kind == "toggle":
                 _only_states(children, path, problems)
             blocks.append(Block("container", lineno, name=kind, arg=container.group("title") or "",
@@ -100,7 +102,7 @@ def _parse(lines: list[str], i: int, first_line: int, path: Path, problems: list
             i = after
             continue
         if line.strip().startswith("{{<"):
-            problems.append(Problem(path, lineno, f"cannot read directive `{line.strip()}`",
+            problems.append(Problem(path, lineno, msg("cannot read directive `{text}`", text=line.strip()),
                                     "`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a line"))
         text_line(i)
         i += 1
@@ -146,7 +148,8 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem]) -> list[Se
             heading = HEADING.match(line)
             if heading:
                 if "{#" in heading.group("title"):
-                    problems.append(Problem(path, lineno, f"cannot read the section id in `{line.strip()}`",
+                    problems.append(Problem(path, lineno,
+                                            msg("cannot read the section id in `{line}`", line=line.strip()),
                                             "`{#id}` at the end of the heading: ASCII letters, digits, - and _"))
                 section_id = heading.group("id") or f"sec-{len(sections) + 1}"
                 sections.append(SectionSource(section_id, heading.group("title"), lineno))
@@ -167,7 +170,8 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem]) -> list[Se
     seen: dict[str, int] = {}
     for s in sections:
         if s.id in seen:
-            problems.append(Problem(path, s.line, f"duplicate section id `{s.id}` (first at line {seen[s.id]})",
+            problems.append(Problem(path, s.line, msg("duplicate section id `{id}` (first at line {line})", id=s.id,
+                                                      line=seen[s.id]),
                                     "a unique `{#id}` per section"))
         seen.setdefault(s.id, s.line)
     return sections

@@ -10,6 +10,7 @@ import yaml
 
 from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
+from ..support.messages import NOTHING, msg
 from .schema import check_lesson_meta
 from .yamltext import misread_text, syntax_problem
 
@@ -52,7 +53,7 @@ def read_lesson(folder: Path) -> LessonSource:
     problems: list[Problem] = []
     slug = folder.name
     if not SLUG.match(slug):
-        problems.append(Problem(folder, None, f"lesson folder name `{slug}` is not a URL-safe slug",
+        problems.append(Problem(folder, None, msg("lesson folder name `{slug}` is not a URL-safe slug", slug=slug),
                                 "lowercase ASCII letters, digits and hyphens, e.g. `transformer-basics`"))
     meta_path = folder / "lesson.yaml"
     meta, meta_lines = {}, {}
@@ -83,24 +84,30 @@ class LessonPathError(ValueError):
     """A file reference that does not lead to a file inside the lesson folder: (message, expected)."""
 
 
+class LessonFileMissing(LessonPathError):
+    """The reference is fine but no such file exists (the caller says which kind of file it looked for)."""
+
+
 def resolve_in_lesson(folder: Path, name: str) -> Path:
     """The file `name` refers to, relative to the lesson folder; never anything outside it (no `..`, no absolute
     path, no symbolic link leading out), so a lesson cannot read or publish the author's other files."""
-    expected = "a path relative to the lesson folder, e.g. `data.csv` or `img/diagram.svg`"
+    expected = msg("a path relative to the lesson folder, e.g. `data.csv` or `img/diagram.svg`")
     posix = PurePosixPath(name.replace("\\", "/"))
     if not name.strip():
         raise LessonPathError("`` is an empty file name", expected)
     if posix.is_absolute() or re.match(r"^[A-Za-z]:", name) or Path(name).is_absolute():
-        raise LessonPathError(f"`{name}` is an absolute path: content may only use files in its lesson folder", expected)
+        raise LessonPathError(msg("`{name}` is an absolute path: content may only use files in its lesson folder",
+                                  name=name), expected)
     if ".." in posix.parts:
-        raise LessonPathError(f"`{name}` leaves the lesson folder (`..`)", expected)
+        raise LessonPathError(msg("`{name}` leaves the lesson folder (`..`)", name=name), expected)
     root = folder.resolve()
     real = (folder / posix).resolve()
     if real != root and root not in real.parents:
-        raise LessonPathError(f"`{name}` is a symbolic link to {real}, outside the lesson folder",
+        raise LessonPathError(msg("`{name}` is a symbolic link to {real}, outside the lesson folder", name=name,
+                                  real=real),
                               "a real file inside the lesson folder (copy it in instead of linking)")
     if not real.is_file():
-        raise LessonPathError(f"`{name}` not found in the lesson folder",
+        raise LessonFileMissing(msg("`{name}` not found in the lesson folder", name=name),
                               "an existing file in the lesson folder (names are case-sensitive)")
     return real
 
@@ -110,7 +117,7 @@ def _inside(path: Path, folder: Path, problems: list[Problem]) -> bool:
     if path.is_symlink() or path.exists():
         real, root = path.resolve(), folder.resolve()
         if root not in real.parents:
-            problems.append(Problem(path, None, f"is a symbolic link to {real}, outside the lesson folder",
+            problems.append(Problem(path, None, msg("is a symbolic link to {real}, outside the lesson folder", real=real),
                                     "a real file inside the lesson folder"))
             return False
     return True
@@ -120,7 +127,9 @@ def read_text(path: Path, problems: list[Problem]) -> str | None:
     try:
         data = path.read_bytes()
     except OSError as exc:  # a folder in its place, no permission…
-        problems.append(Problem(path, None, f"cannot read the file: {exc.strerror or exc}", "a readable text file"))
+        why = msg("Is a directory") if isinstance(exc, IsADirectoryError) else exc.strerror or str(exc)
+        problems.append(Problem(path, None, msg("cannot read the file: {reason}", reason=why),
+                                "a readable text file"))
         return None
     if b"\x00" in data:
         problems.append(Problem(path, None, "file contains binary data (NUL bytes)", "a UTF-8 text file"))
@@ -129,13 +138,13 @@ def read_text(path: Path, problems: list[Problem]) -> str | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        hint = ""
+        hint = NOTHING
         try:
             data.decode("gb18030")
-            hint = "; it looks like GBK/GB18030 (common on Chinese Windows): re-save it as UTF-8"
+            hint = msg("; it looks like GBK/GB18030 (common on Chinese Windows): re-save it as UTF-8")
         except UnicodeDecodeError:
             pass
-        problems.append(Problem(path, line, f"file is not UTF-8{hint}", "UTF-8 text"))
+        problems.append(Problem(path, line, msg("file is not UTF-8{hint}", hint=hint), "UTF-8 text"))
         return None
     if "\x1a" in text:  # the old DOS end-of-file byte; also our Markdown placeholder marker
         line = text.count("\n", 0, text.index("\x1a")) + 1
@@ -210,7 +219,8 @@ def _check_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
         for key, value in node.value:
             line = key.start_mark.line + 1
             if key.value in seen:
-                problems.append(Problem(path, line, f"duplicate key `{key.value}` (first at line {seen[key.value]})",
+                problems.append(Problem(path, line, msg("duplicate key `{key}` (first at line {line})", key=key.value,
+                                                            line=seen[key.value]),
                                         "each key once"))
             seen.setdefault(key.value, line)
             _check_keys(value, path, problems)
@@ -247,6 +257,7 @@ def order_ties(lessons: list[LessonSource]) -> list[Problem]:
     for order, (first, *others) in sorted(by_order.items()):
         where = f"{first.meta_path}:{first.meta_lines.get('order')}"
         ties += [Problem(other.meta_path, other.meta_lines.get("order"),
-                         f"`order: {order}` is also the order of {where}: the index lists the two by folder name",
+                         msg("`order: {order}` is also the order of {where}: the index lists the two by folder name",
+                             order=order, where=where),
                          "a different `order` for each lesson") for other in others]
     return ties

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..support.errors import Problem
+from ..support.messages import Message, msg
 from ..support.suggest import did_you_mean
 
 
@@ -31,7 +32,7 @@ MISTAKE = {
     "hint": Key(str, True, "what to say when the student types that value"),
 }
 FIELD = {
-    "label": Key(str, True, "the field's label in plain text, e.g. μ or 剩下的百分比"),
+    "label": Key(str, True, "the field's label in plain text, e.g. μ or remaining percentage"),
     "answer": Key(str, True, "the name of a number (or list of numbers) computed in lesson.py, e.g. `no_res_09` or "
                              "`ln_challenge.mu`, never a number typed in"),
     "unit": Key(str, False, "the unit shown after the box and accepted after the number, e.g. \"%\""),
@@ -53,7 +54,7 @@ CHECK = {
 }
 
 CHALLENGE = {
-    "title": Key(str, True, "plain-text title, e.g. 遮住未来的理由"),
+    "title": Key(str, True, "plain-text title, e.g. Why mask the future"),
     "question": Key(str, True, "the question, in Markdown"),
     "answer": Key(str, True, "the answer, in Markdown; may use {{ values }} and $math$"),
     "check": Key(dict, False, "a self-check: `{fields: [...]}` or `{choices: [...]}`", items=CHECK),
@@ -88,9 +89,6 @@ SITE = {
     "language": Key(str, False, "the site's language: zh-CN (default) or en, or another a theme has i18n/<language>.yaml for"),
 }
 
-TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true/false", list: "a list",
-              tuple: "a list", dict: "a mapping"}
-
 
 def check_lesson_meta(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:
     if not meta:  # empty or unreadable: already reported by the reader
@@ -104,21 +102,24 @@ def check_mapping(data: dict, schema: dict[str, Key], lines: dict[str, int], pat
     parent_line = lines.get(prefix.rstrip("."))
     for key in data:
         if key not in schema:
-            hint = did_you_mean(str(key), schema)
-            problems.append(Problem(path, lines.get(prefix + str(key), parent_line), f"unknown key `{prefix}{key}`{hint}",
-                                    f"one of: {', '.join(schema)}"))
+            problems.append(Problem(path, lines.get(prefix + str(key), parent_line),
+                                    msg("unknown key `{key}`{hint}", key=f"{prefix}{key}",
+                                        hint=did_you_mean(str(key), schema)),
+                                    msg("one of: {items}", items=", ".join(schema))))
     for key, spec in schema.items():
         where = lines.get(prefix + key, parent_line)
         if key not in data or data[key] is None:
             if spec.required:
-                problems.append(Problem(path, parent_line, f"missing required key `{prefix}{key}`", spec.help))
+                problems.append(Problem(path, parent_line, msg("missing required key `{key}`", key=prefix + key),
+                                        spec.help))
             continue
         value = data[key]
         if not is_a(value, spec.kind):
-            problems.append(Problem(path, where, f"`{prefix}{key}` is {describe(value)}", spec.help))
+            problems.append(Problem(path, where, msg("`{key}` is {what}", key=prefix + key, what=describe(value)),
+                                    spec.help))
             continue
         if isinstance(value, str) and not value.strip():
-            problems.append(Problem(path, where, f"`{prefix}{key}` is empty", spec.help))
+            problems.append(Problem(path, where, msg("`{key}` is empty", key=prefix + key), spec.help))
         if isinstance(value, dict) and isinstance(spec.items, dict):
             problems += check_mapping(value, spec.items, lines, path, prefix=f"{prefix}{key}.")
         elif spec.items is not None:
@@ -129,20 +130,25 @@ def check_mapping(data: dict, schema: dict[str, Key], lines: dict[str, int], pat
 def _check_items(items: list, spec: Key, lines: dict[str, int], path: Path, name: str) -> list[Problem]:
     problems = []
     if spec.required and not items:
-        problems.append(Problem(path, lines.get(name), f"`{name}` is an empty list", spec.help))
+        problems.append(Problem(path, lines.get(name), msg("`{key}` is an empty list", key=name), spec.help))
     for i, item in enumerate(items):
         item_line = lines.get(f"{name}.{i}", lines.get(name))
         if isinstance(spec.items, dict):
             if not isinstance(item, dict):
-                problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {describe(item)}", spec.help))
+                problems.append(Problem(path, item_line, _item_is(name, i, item), spec.help))
             else:
                 problems += check_mapping(item, spec.items, lines, path, prefix=f"{name}.{i}.")
-        elif spec.items is str and isinstance(item, dict) and len(item) == 1:  # `- 注意: 这里`
-            problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is read as `key: value`: its text has a "
-                                                     f"`: ` in it", "the text in quotes, e.g. `- \"注意: 这里\"`"))
+        elif spec.items is str and isinstance(item, dict) and len(item) == 1:  # `- Note: here`
+            problems.append(Problem(path, item_line, msg("`{key}` item {n} is read as `key: value`: its text has a "
+                                                         "`: ` in it", key=name, n=i + 1),
+                                    "the text in quotes, e.g. `- \"Note: here\"`"))
         elif not is_a(item, spec.items):
-            problems.append(Problem(path, item_line, f"`{name}` item {i + 1} is {describe(item)}", spec.help))
+            problems.append(Problem(path, item_line, _item_is(name, i, item), spec.help))
     return problems
+
+
+def _item_is(name: str, i: int, item: Any) -> Message:
+    return msg("`{key}` item {n} is {what}", key=name, n=i + 1, what=describe(item))
 
 
 def is_a(value: Any, kind) -> bool:
@@ -151,10 +157,21 @@ def is_a(value: Any, kind) -> bool:
     return isinstance(value, kind)
 
 
-def describe(value: Any) -> str:
+def describe(value: Any) -> Message:
+    """What kind of value the author wrote, e.g. `text ('abc')`, `a whole number (3)`, `a list`."""
     if value is None:
-        return "None (nothing)"
+        return msg("None (nothing)")
     if isinstance(value, bool):
-        return f"true/false ({value})"
-    name = TYPE_NAMES.get(type(value), type(value).__name__)
-    return f"{name} ({str(value)[:40]!r})" if not isinstance(value, (list, dict)) else name
+        return msg("true/false ({value})", value=value)
+    if isinstance(value, (list, tuple)):
+        return msg("a list")
+    if isinstance(value, dict):
+        return msg("a mapping")
+    shown = repr(str(value)[:40])
+    if isinstance(value, str):
+        return msg("text ({value})", value=shown)
+    if isinstance(value, int):
+        return msg("a whole number ({value})", value=shown)
+    if isinstance(value, float):
+        return msg("a number ({value})", value=shown)
+    return msg("{type} ({value})", type=type(value).__name__, value=shown)

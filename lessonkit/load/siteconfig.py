@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ..support.errors import ContentError, Problem
-from ..support.i18n import DEFAULT as DEFAULT_LANGUAGE
-from ..support.i18n import normalize
+from ..support.messages import DEFAULT as DEFAULT_LANGUAGE
+from ..support.messages import Message, msg, normalize
 from .schema import SITE, check_mapping
 
 DEFAULT_PAGE_KB = 250
@@ -26,22 +26,22 @@ DEFAULT_GZIP_KB = 60
 class Budget:
     page_kb: float = DEFAULT_PAGE_KB
     gzip_kb: float = DEFAULT_GZIP_KB
-    source: str = "the default budget"
+    source: Message = msg("the default budget")
 
 
 def budget_from(value: Any, path: Path, line: int | None) -> Budget:
     """The `budget` mapping of site.yaml; missing limits keep their defaults."""
     if not isinstance(value, dict) or set(value) - {"page_kb", "gzip_kb"}:
-        raise ContentError([Problem(path, line, f"cannot read `budget`: {value!r}",
+        raise ContentError([Problem(path, line, msg("cannot read `budget`: {value}", value=repr(value)),
                                     "`budget: {page_kb: 250, gzip_kb: 60}` (sizes in KB)")])
     limits = {}
     for key, default in (("page_kb", DEFAULT_PAGE_KB), ("gzip_kb", DEFAULT_GZIP_KB)):
         limit = value.get(key, default)
         if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
-            raise ContentError([Problem(path, line, f"budget `{key}` is {limit!r}",
+            raise ContentError([Problem(path, line, msg("budget `{key}` is {value}", key=key, value=repr(limit)),
                                         "a positive number of KB (1 KB = 1024 bytes)")])
         limits[key] = limit
-    return Budget(limits["page_kb"], limits["gzip_kb"], f"{path} `budget`")
+    return Budget(limits["page_kb"], limits["gzip_kb"], msg("{path} `budget`", path=path))
 
 
 

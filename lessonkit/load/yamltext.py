@@ -9,27 +9,30 @@ from pathlib import Path
 import yaml
 
 from ..support.errors import Problem
+from ..support.messages import Message, msg
 
-QUOTE_IT = "the whole text in quotes, e.g. `- \"{{ n }} 个数\"`"
-QUOTE_EMPHASIS = "the whole text in quotes, e.g. `- \"*重点* 在这里\"`"
-QUOTE_MARK = "the whole text in quotes, e.g. `intro: \"@fig:curve 画出了它\"`"
-INDENT = "keys (and list items `- `) of one level starting at the same column, indented with spaces"
-FALLBACK = "valid YAML (check indentation and quotes)"
+QUOTE_IT = msg("the whole text in quotes, e.g. `- \"{{ n }} numbers\"`")
+QUOTE_EMPHASIS = msg("the whole text in quotes, e.g. `- \"*this* matters\"`")
+QUOTE_MARK = msg("the whole text in quotes, e.g. `intro: \"@fig:curve draws it\"`")
+INDENT = msg("keys (and list items `- `) of one level starting at the same column, indented with spaces")
+FALLBACK = msg("valid YAML (check indentation and quotes)")
+LATEX_QUOTES = msg("'single quotes' (or a `|` block) around text with LaTeX")
 
+READ_AS_COLLECTION = msg("text that starts with `[` or `{` is read as a YAML list or mapping (so is `{{ value }}` "
+                         "at the start)")
+READ_AS_ALIAS = msg("text that starts with `*` or `&` is read as a YAML alias or anchor (so is Markdown `*emphasis*` "
+                    "at the start)")
+NO_PLAIN_START = msg("unquoted text cannot start with `%`, `@` or a backtick")
 # what a value starting with one of these characters is read as, and how to write it as text instead
 SPECIAL_START = {
-    "[": ("text that starts with `[` or `{` is read as a YAML list or mapping (so is `{{ value }}` at the start)",
-          QUOTE_IT),
-    "{": ("text that starts with `[` or `{` is read as a YAML list or mapping (so is `{{ value }}` at the start)",
-          QUOTE_IT),
-    "*": ("text that starts with `*` or `&` is read as a YAML alias or anchor (so is Markdown `*emphasis*` at the "
-          "start)", QUOTE_EMPHASIS),
-    "&": ("text that starts with `*` or `&` is read as a YAML alias or anchor (so is Markdown `*emphasis*` at the "
-          "start)", QUOTE_EMPHASIS),
-    "!": ("text that starts with `!` is read as a YAML tag", QUOTE_MARK),
-    "%": ("unquoted text cannot start with `%`, `@` or a backtick", QUOTE_MARK),
-    "@": ("unquoted text cannot start with `%`, `@` or a backtick", QUOTE_MARK),
-    "`": ("unquoted text cannot start with `%`, `@` or a backtick", QUOTE_MARK),
+    "[": (READ_AS_COLLECTION, QUOTE_IT),
+    "{": (READ_AS_COLLECTION, QUOTE_IT),
+    "*": (READ_AS_ALIAS, QUOTE_EMPHASIS),
+    "&": (READ_AS_ALIAS, QUOTE_EMPHASIS),
+    "!": (msg("text that starts with `!` is read as a YAML tag"), QUOTE_MARK),
+    "%": (NO_PLAIN_START, QUOTE_MARK),
+    "@": (NO_PLAIN_START, QUOTE_MARK),
+    "`": (NO_PLAIN_START, QUOTE_MARK),
 }
 VALUE_START = re.compile(r"^(\s*(?:-\s+)*(?:[^\s\"'#\[\]{}][^:#]*?:\s+)?)(\S)")
 
@@ -45,25 +48,27 @@ def syntax_problem(path: Path, text: str, exc: yaml.YAMLError) -> Problem:
     marks = [m for m in marks if m is not None]
     lines = text.splitlines()
     if not marks:
-        return Problem(path, None, f"YAML syntax error: {problem}", FALLBACK)
+        return Problem(path, None, msg("YAML syntax error: {what}", what=problem), FALLBACK)
     line, column, what, fix = _explain(problem, context, marks, lines)
-    return Problem(path, line + 1, f"YAML syntax error, column {column + 1}: {what}", fix)
+    return Problem(path, line + 1, msg("YAML syntax error, column {n}: {what}", n=column + 1, what=what), fix)
 
 
-def _explain(problem: str, context: str, marks: list, lines: list[str]) -> tuple[int, int, str, str]:
+def _explain(problem: str, context: str, marks: list, lines: list[str]) -> tuple[int, int, Message | str, Message]:
     """(line, column, what is wrong, the likely fix), 0-based."""
     where = marks[0]
     unclosed_quote = "quoted scalar" in context and "end of stream" in problem
     if "'\\t'" in problem:
-        return where.line, where.column, "a tab character: YAML indents with spaces only", "spaces instead of the tab"
+        return (where.line, where.column, msg("a tab character: YAML indents with spaces only"),
+                msg("spaces instead of the tab"))
     if "unknown escape character" in problem:
-        return (where.line, where.column, "a backslash inside \"double quotes\" starts a YAML escape (LaTeX such as "
-                "`\\lambda` too)", "'single quotes' (or a `|` block) around text with LaTeX")
+        return (where.line, where.column, msg("a backslash inside \"double quotes\" starts a YAML escape (LaTeX such "
+                                              "as `\\lambda` too)"), LATEX_QUOTES)
     if "could not find expected ':'" in problem:
         mark = marks[-1]  # where the line without `:` began
-        return (mark.line, mark.column, "this line is neither `key: value` nor a list item `- …` (a `:` missing "
-                "after the key, or more text of the line above that is not indented under it)",
-                "`key: value`, or a continuation line indented under its text (or a `|` block)")
+        return (mark.line, mark.column, msg("this line is neither `key: value` nor a list item `- …` (a `:` missing "
+                                            "after the key, or more text of the line above that is not indented under "
+                                            "it)"),
+                msg("`key: value`, or a continuation line indented under its text (or a `|` block)"))
     for mark in marks:  # the line the parser stopped at, then the one where what it was reading began
         start = _value_start(lines, mark.line)
         if start is None:
@@ -71,26 +76,27 @@ def _explain(problem: str, context: str, marks: list, lines: list[str]) -> tuple
         column, char = start
         if char in "\"'":
             if unclosed_quote:
-                return mark.line, column, "a quote that is never closed", "the closing quote at the end of the text"
+                return (mark.line, column, msg("a quote that is never closed"),
+                        msg("the closing quote at the end of the text"))
             if "found '<scalar>'" in problem:
-                return (mark.line, column, "the text goes on after its closing quote",
-                        "quotes around the whole text, e.g. `summary: '\"一个\" 数'`")
+                return (mark.line, column, msg("the text goes on after its closing quote"),
+                        msg("quotes around the whole text, e.g. `summary: '\"one\" number'`"))
         elif char in SPECIAL_START:
             return (mark.line, column, *SPECIAL_START[char])
     if "mapping values are not allowed" in problem:
         before = lines[where.line][:where.column] if where.line < len(lines) else ""
         if ":" in before:
-            return (where.line, where.column, "a `: ` inside unquoted text",
-                    "the text in quotes, e.g. `summary: \"比例: 一半\"`")
+            return (where.line, where.column, msg("a `: ` inside unquoted text"),
+                    msg("the text in quotes, e.g. `summary: \"ratio: one half\"`"))
         indent = len(before) - len(before.lstrip())
-        return (where.line, indent, "this line is indented more than the key before it, so YAML reads it as "
-                "more text of that key", INDENT)
+        return (where.line, indent, msg("this line is indented more than the key before it, so YAML reads it as "
+                                        "more text of that key"), INDENT)
     if "expected <block end>" in problem or "did not find expected" in problem:
-        return where.line, where.column, "inconsistent indentation: this line does not line up with the lines of " \
-                                         "its level", INDENT
+        return (where.line, where.column, msg("inconsistent indentation: this line does not line up with the lines "
+                                              "of its level"), INDENT)
     if "unhashable key" in problem:
-        return where.line, where.column, "a list or mapping where a key should be", "a plain word as the key, " \
-                                                                                    "e.g. `title:`"
+        return (where.line, where.column, msg("a list or mapping where a key should be"),
+                msg("a plain word as the key, e.g. `title:`"))
     return where.line, where.column, problem, FALLBACK
 
 
@@ -114,9 +120,9 @@ def misread_text(node: yaml.Node, text: str, path: Path) -> list[Problem]:
     for scalar in _scalars(node):
         first, last = scalar.start_mark.line, scalar.end_mark.line
         if not scalar.style and last > first:  # plain (PyYAML: None, libyaml: "")
-            problems += [Problem(path, k + 1, f"this line starts with `- `, but YAML reads it as more of the "
-                                              f"text on line {first + 1} (it is indented deeper than a list item "
-                                              f"would be)",
+            problems += [Problem(path, k + 1, msg("this line starts with `- `, but YAML reads it as more of the "
+                                                  "text on line {line} (it is indented deeper than a list item "
+                                                  "would be)", line=first + 1),
                                  "each list item `- ` at the same indentation as the others (or the text in quotes, "
                                  "if the `- ` belongs to it)")
                          for k in range(first + 1, min(last, len(lines) - 1) + 1)
@@ -125,9 +131,9 @@ def misread_text(node: yaml.Node, text: str, path: Path) -> list[Problem]:
             source = text[scalar.start_mark.index:scalar.end_mark.index]
             for m in ESCAPE_BEFORE_LETTER.finditer(source):
                 line = first + 1 + source.count("\n", 0, m.start())
-                problems.append(Problem(path, line, f"`{m.group(1)}` inside \"double quotes\" starts with the YAML "
-                                                    f"escape `\\{m.group(2)}` (a control character), not LaTeX",
-                                        "'single quotes' (or a `|` block) around text with LaTeX"))
+                problems.append(Problem(path, line, msg("`{cmd}` inside \"double quotes\" starts with the YAML "
+                                                        "escape `{escape}` (a control character), not LaTeX",
+                                                        cmd=m.group(1), escape="\\" + m.group(2)), LATEX_QUOTES))
     return problems
 
 

@@ -26,6 +26,7 @@ from ..load.document import parse_blocks, walk
 from ..support import csp as content_security
 from ..support.errors import ContentError, Miss, Problem, UsageError
 from ..support.i18n import UnknownUiString
+from ..support.messages import Message, msg, reason
 from ..support.paths import SitePaths
 from ..support.suggest import did_you_mean
 from ..support.values import lookup
@@ -82,7 +83,7 @@ class LessonRenderer:
         path, line = lesson.source.code_path, spec.func.__code__.co_firstlineno
         alt = markup.render_text(spec.alt, self.ctx, path, line)
         if not alt.strip():
-            return Miss(f"figure `{name}` has an empty alt text",
+            return Miss(msg("figure `{name}` has an empty alt text", name=name),
                         "alt=\"…\" in @lesson.figure saying what the figure shows, for readers who cannot see it")
         figure_id, number = f"fig-{name}" + (f"-{copy}" if copy else ""), self.figure_order.index(name) + 1
         figure = {
@@ -98,7 +99,7 @@ class LessonRenderer:
         if name not in lesson.registry.widgets:
             return unknown("widget", name, lesson.registry.widgets)
         if name in self.placed_widgets:  # its ids would repeat; two of the same widget need two functions
-            return Miss(f"widget `{name}` is placed twice", "each widget placed once")
+            return Miss(msg("widget `{name}` is placed twice", name=name), "each widget placed once")
         self.placed_widgets.add(name)
         if name not in lesson.widgets:
             return ""  # its function failed, which is reported
@@ -106,10 +107,11 @@ class LessonRenderer:
         component = self.components.find(widget.kind, lesson.source.folder, widgets_only=True)
         if component is None or not component.template.is_file():
             kinds = self.components.kinds(lesson.source.folder)
-            return Miss(f"widget `{name}` is of kind `{widget.kind}`, but there is no component "
-                        f"widgets/{widget.kind}/widget.html{did_you_mean(widget.kind, kinds)}",
-                        f"a component folder in {lesson.source.folder.name}/widgets/ or the theme; kinds: "
-                        f"{', '.join(kinds) or 'none'}")
+            return Miss(msg("widget `{name}` is of kind `{kind}`, but there is no component "
+                            "widgets/{kind}/widget.html{hint}", name=name, kind=widget.kind,
+                            hint=did_you_mean(widget.kind, kinds)),
+                        msg("a component folder in {folder}/widgets/ or the theme; kinds: {kinds}",
+                            folder=lesson.source.folder.name, kinds=", ".join(kinds) or msg("none")))
         figures = {f_name.split("--", 1)[1]: self.holes.mark(FigureHole(lesson.slug, f_name))
                    for f_name, _, _ in widget.figures}
         data = spoken(widget.data, self.env.globals["ui"])  # a builder's words (yes/no, joins) in the site's language
@@ -163,36 +165,39 @@ class LessonRenderer:
         try:
             inner = self.env.get_template(str(component.template)).render(widget=context)
         except jinja2.TemplateSyntaxError as exc:
-            self._template_problem(component, exc.lineno, f"template error: {exc.message}")
+            self._template_problem(component, exc.lineno, msg("template error: {reason}", reason=_said_by(exc)))
             return None
         except UnknownUiString:  # the theme's i18n files lack a word the component uses: reported at its line
             raise
         except Exception as exc:  # the data lacks what the template reads, or has the wrong shape
             where = _template_line(exc, component.template)
-            reason = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else f"{type(exc).__name__}: {exc}"
+            why = _said_by(exc)
             if widget is None:
-                self._template_problem(component, where, f"template error: {reason}")
+                self._template_problem(component, where, msg("template error: {reason}", reason=why))
                 return None
-            self.problems.append(Problem(code_path, widget.line, f"widget `{name}` (kind `{component.kind}`): its data "
-                                         f"does not fit the component: {reason} "
-                                         f"(at {component.template}:{where or '?'})",
-                                         f"data with the keys and shapes widgets/{component.kind}/widget.html reads"))
+            self.problems.append(Problem(code_path, widget.line,
+                                         msg("widget `{name}` (kind `{kind}`): its data does not fit the component: "
+                                             "{reason} (at {where})", name=name, kind=component.kind, reason=why,
+                                             where=f"{component.template}:{where or '?'}"),
+                                         msg("data with the keys and shapes widgets/{kind}/widget.html reads",
+                                             kind=component.kind)))
             return None
         blocked = dict.fromkeys(m.group(1) for m in content_security.BLOCKED_ATTRIBUTE.finditer(inner))
         for attribute in blocked:  # at the template's line that writes it
             self._template_problem(component, _source_line(component.template, rf"\s{attribute}\s*="),
-                                   f"a `{attribute}=` attribute: the page's Content-Security-Policy blocks it",
-                                   "style in widget.css, event handlers in widget.js (the policy lets no inline ones "
-                                   "run)")
+                                   msg("a `{attribute}=` attribute: the page's Content-Security-Policy blocks it",
+                                       attribute=attribute),
+                                   msg("style in widget.css, event handlers in widget.js (the policy lets no inline "
+                                       "ones run)"))
         return None if blocked else inner
 
-    def _template_problem(self, component: Component, line: int | None, message: str,
-                          expected: str = "a valid Jinja template") -> None:
+    def _template_problem(self, component: Component, line: int | None, message: Message,
+                          expected: Message | str = msg("a valid Jinja template")) -> None:
         if component.in_lesson:  # the author's own component: a content problem (exit 1)
             self.problems.append(Problem(component.template, line, message, expected))
         else:  # the theme's: exit 2
             where = f"{component.template}:{line}" if line else str(component.template)
-            raise UsageError(f"{where}: {message}")
+            raise UsageError(msg("{where}: {message}", where=where, message=message))
 
     checks = None  # the lesson's self-check Placement, set by lesson_context before the sections are rendered
     md = None      # lesson_context's renderer of lesson.yaml Markdown
@@ -206,11 +211,11 @@ class LessonRenderer:
         found = [(i, e) for i, e in enumerate(entries) if isinstance(e, dict) and e.get("id") == name]
         if not found:
             ids = [e.get("id") for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)]
-            return Miss(f"unknown self-check `{name}`{did_you_mean(name, ids)}",
-                        f"an `id` in lesson.yaml's `checks:` list: {', '.join(ids) or 'none'}")
+            return Miss(msg("unknown self-check `{name}`{hint}", name=name, hint=did_you_mean(name, ids)),
+                        msg("an `id` in lesson.yaml's `checks:` list: {ids}", ids=", ".join(ids) or msg("none")))
         i, entry = found[0]
         if name in self.placed_checks:
-            return Miss(f"self-check `{name}` is placed twice", "each self-check placed once")
+            return Miss(msg("self-check `{name}` is placed twice", name=name), "each self-check placed once")
         self.placed_checks.add(name)
         key = f"checks.{i}"
         context = {"id": f"selfcheck-{name}", "question": self.md(f"{key}.question", _str(entry.get("question"))),
@@ -223,12 +228,14 @@ class LessonRenderer:
         try:
             value = lookup(name, self.lesson.values)
         except KeyError:
-            return Miss(f"unknown value `{name}` for a table{did_you_mean(name.split('.')[0], self.lesson.values)}",
-                        f"a value defined in lesson.py: {', '.join(sorted(self.lesson.values)) or 'none'}")
+            return Miss(msg("unknown value `{name}` for a table{hint}", name=name,
+                            hint=did_you_mean(name.split(".")[0], self.lesson.values)),
+                        msg("a value defined in lesson.py: {names}",
+                            names=", ".join(sorted(self.lesson.values)) or msg("none")))
         try:
             data = table_data(value)
         except ValueError as exc:
-            return Miss(f"value `{name}` cannot be shown as a table: {exc}",
+            return Miss(msg("value `{name}` cannot be shown as a table: {reason}", name=name, reason=reason(exc)),
                         "a list of dicts, a dict of lists, a list of rows, or lessonkit.table(…)")
         # caption and column names are Markdown like a figure's caption ($math$, {{ values }}); cells are text
         func = self.lesson.registry.values.get(name.split(".")[0])
@@ -249,7 +256,8 @@ class LessonRenderer:
         states = [p for p in block["parts"] if p["kind"] == "state"]
         if len(states) < 2:
             self.problems.append(Problem(self.lesson.source.body_path, block["line"],
-                                         f"a toggle needs at least two `::: state` blocks, found {len(states)}",
+                                         msg("a toggle needs at least two `::: state` blocks, found {n}",
+                                             n=len(states)),
                                          "`::: state TITLE` … `:::` blocks inside `::: toggle`"))
             return ""
         self.toggles += 1
@@ -267,7 +275,7 @@ class LessonRenderer:
         """`[[术语]]` / `[[术语|显示的文字]]`: the term by its id, zh, en or an alias."""
         glossary = self.course.glossary
         if glossary is None:
-            return Miss(f"glossary term `[[{name}]]` but there is no content/glossary.yaml",
+            return Miss(msg("glossary term `[[{name}]]` but there is no content/glossary.yaml", name=name),
                         "a glossary.yaml next to the lesson folders with a `terms:` list")
         if glossary.unread:  # glossary.yaml did not parse: reported there, not once per mark
             return html.escape((shown or name).strip() or name)
@@ -281,8 +289,8 @@ class LessonRenderer:
         target = self.course.find(slug)
         if target is None:
             slugs = [entry["slug"] for entry in self.course.lessons]
-            return Miss(f"link to unknown lesson `@lesson:{slug}`{did_you_mean(slug, slugs)}",
-                        f"a lesson folder under content/: {', '.join(slugs) or 'none'}")
+            return Miss(msg("link to unknown lesson `@lesson:{slug}`{hint}", slug=slug, hint=did_you_mean(slug, slugs)),
+                        msg("a lesson folder under content/: {slugs}", slugs=", ".join(slugs) or msg("none")))
         url = SitePaths.url(self.page, SitePaths.lesson(slug))
         title = html.escape(target["title"])
         if section is None:
@@ -290,8 +298,9 @@ class LessonRenderer:
         found = next((s for s in target["sections"] if s["id"] == section), None)
         if found is None:
             ids = [s["id"] for s in target["sections"]]
-            return Miss(f"link to unknown section `@lesson:{slug}#{section}`{did_you_mean(section, ids)}",
-                        f"a section id of that lesson: {', '.join(ids) or 'none'}")
+            return Miss(msg("link to unknown section `@lesson:{target}`{hint}", target=f"{slug}#{section}",
+                            hint=did_you_mean(section, ids)),
+                        msg("a section id of that lesson: {ids}", ids=", ".join(ids) or msg("none")))
         return (f'<a class="lesson-ref" href="{url}#{section}">{title} · {found["number"]} '
                 f'{html.escape(found["title"])}</a>')
 
@@ -313,9 +322,10 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "check": _not_in_yaml, "table": renderer.table}
     yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers)  # same values and problem list
     # titles are repeated in links (contents, course navigation) and objectives on the index page: no marks there
-    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark("a section title"), cite=_no_cite("a section title"))
-    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark("an objective (the index page shows it too)"),
-                                        cite=_no_cite("an objective (the index page shows it too)"))
+    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark(msg("a section title")),
+                                    cite=_no_cite(msg("a section title")))
+    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark(msg("an objective (the index page shows it too)")),
+                                        cite=_no_cite(msg("an objective (the index page shows it too)")))
 
     def md(key: str, text: str, inline: bool = False, context=None) -> str:
         render = markup.render_inline if inline else markup.render_block
@@ -379,12 +389,14 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         context["glossary"] = [glossary_entry(course.glossary.by_id[i], course.definitions) for i in used]
     for i, entry in enumerate(meta.get("checks") if isinstance(meta.get("checks"), list) else []):
         if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"] not in renderer.placed_checks:
-            ctx.problems.append(Problem(meta_path, lines.get(f"checks.{i}"), f"self-check `{entry['id']}` is never "
-                                        "placed", f"a line `{{{{< check {entry['id']} >}}}}` in lesson.md"))
+            ctx.problems.append(Problem(meta_path, lines.get(f"checks.{i}"),
+                                        msg("self-check `{name}` is never placed", name=entry["id"]),
+                                        msg("a line `{{< check {name} >}}` in lesson.md", name=entry["id"])))
     unplaced = set(lesson.registry.figures) - set(renderer.figure_order)
     for name in sorted(unplaced if meta or not meta_path.exists() else ()):  # lesson.yaml unread: answers may place
-        ctx.problems.append(Problem(src.body_path, None, f"figure `{name}` is defined in lesson.py but never placed",
-                                    f"a line `{{{{< figure {name} >}}}}` in lesson.md"))
+        ctx.problems.append(Problem(src.body_path, None, msg("figure `{name}` is defined in lesson.py but never placed",
+                                                             name=name),
+                                    msg("a line `{{< figure {name} >}}` in lesson.md", name=name)))
     if ctx.problems:
         raise ContentError(ctx.problems)
     return context
@@ -395,9 +407,11 @@ def _check_placements(places: list[tuple], problems: list[Problem]) -> None:
     first: dict[str, tuple[Path, int]] = {}
     for name, path, line, _ in places:
         if name in first:
-            where = f"line {first[name][1]}" if first[name][0] == path else f"{first[name][0].name}:{first[name][1]}"
-            problems.append(Problem(path, line, f"figure `{name}` is placed twice (first at {where})",
-                                    "each figure placed once"))
+            (at, at_line), file = first[name], first[name][0].name
+            problems.append(Problem(path, line, msg("figure `{name}` is placed twice (first at line {line})",
+                                                    name=name, line=at_line) if at == path else
+                                    msg("figure `{name}` is placed twice (first at {file}:{line})", name=name,
+                                        file=file, line=at_line), "each figure placed once"))
         first.setdefault(name, (path, line))
 
 
@@ -460,21 +474,21 @@ def reading_minutes(src, figures: int) -> int:
     return max(1, math.ceil(cjk / 400 + words / 200 + figures * 0.5))
 
 
-def _no_mark(where: str):
+def _no_mark(where: Message):
     def refuse(name: str, shown: str | None) -> Miss:
-        return Miss(f"glossary term `[[{name}]]` in {where}",
+        return Miss(msg("glossary term `[[{name}]]` in {where}", name=name, where=where),
                     "the term marked in the text below it (its first use there is marked by itself)")
     return refuse
 
 
-def _no_cite(where: str):
+def _no_cite(where: Message):
     def refuse(body: str) -> Miss:
-        return Miss(f"citation `[{body}]` in {where}", "the citation in the text below it")
+        return Miss(msg("citation `{citation}` in {where}", citation=f"[{body}]", where=where), "the citation in the text below it")
     return refuse
 
 
 def _not_in_yaml(name: str, args: tuple[str, ...]) -> Miss:
-    return Miss(f"`{name}` placed outside lesson.md",
+    return Miss(msg("`{name}` placed outside lesson.md", name=name),
                 "figures and widgets placed in lesson.md only (numbered in reading order; refer to a figure with @fig:NAME)")
 
 
@@ -499,5 +513,16 @@ def _template_line(exc: BaseException, template: Path) -> int | None:
 
 def unknown(kind: str, name: str, known) -> Miss:
     """A figure or widget name lesson.py does not define."""
-    return Miss(f"unknown {kind} `{name}`{did_you_mean(name, known)}",
-                f"a {kind} defined with @lesson.{kind} in lesson.py: {', '.join(sorted(known)) or 'none'}")
+    hint, names = did_you_mean(name, known), ", ".join(sorted(known)) or msg("none")
+    if kind == "figure":
+        return Miss(msg("unknown figure `{name}`{hint}", name=name, hint=hint),
+                    msg("a figure defined with @lesson.figure in lesson.py: {names}", names=names))
+    return Miss(msg("unknown widget `{name}`{hint}", name=name, hint=hint),
+                msg("a widget defined with @lesson.widget in lesson.py: {names}", names=names))
+
+
+def _said_by(exc: BaseException) -> Message | str:
+    """What went wrong in a template: Jinja's message (or ours, raised inside it), else the exception itself."""
+    if isinstance(exc, jinja2.TemplateError) and exc.message:
+        return exc.message
+    return msg("{error}: {reason}", error=type(exc).__name__, reason=reason(exc))

@@ -15,10 +15,11 @@ from typing import Any, Callable
 import markdown
 
 from ..features import code
-from ..load.lessons import LessonPathError, resolve_in_lesson
+from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
 from ..load.document import Block, parse_blocks
 from ..support.errors import Miss, Problem
 from ..support.numbers import FormatError, format_value
+from ..support.messages import Message, msg, reason
 from ..support.suggest import did_you_mean
 from ..support.values import lookup
 
@@ -85,13 +86,14 @@ class MarkupContext:
     placers: dict[str, Callable[[str, tuple[str, ...]], "str | Miss"]]
     render_callout: Callable[[dict[str, Any]], str]
     link_lesson: Callable[[str, str | None], "str | Miss"] = lambda slug, section: Miss(
-        f"link to lesson `{slug}` outside a site build", None)
+        msg("link to lesson `{slug}` outside a site build", slug=slug), None)
     # `[[术语]]` / `[[术语|显示的文字]]`: the term's mark, or a Miss (see lessonkit.glossary)
     mark_term: Callable[[str, str | None], "str | Miss"] = lambda name, shown: Miss(
-        f"glossary term `[[{name}]]` outside a lesson's text", "`[[术语]]` only in lesson.md and lesson.yaml")
+        msg("glossary term `[[{name}]]` outside a lesson's text", name=name), "`[[term]]` only in lesson.md and lesson.yaml")
     # `[@key]`, `[@a; @b]`: the numbered links, or a Miss (features.citations.Citer.cite)
     cite: Callable[[str], "str | Miss"] = lambda body: Miss(
-        f"citation `[{body}]` outside a lesson's text", "`[@key]` only in lesson.md and lesson.yaml")
+        msg("citation `{citation}` outside a lesson's text", citation=f"[{body}]"),
+        "`[@key]` only in lesson.md and lesson.yaml")
     figure_label: str = "Figure"  # the theme's `ui.figure` on every page (render/lesson.py passes it)
     problems: list[Problem] = field(default_factory=list)
     converters: Converters = field(default_factory=Converters)
@@ -230,8 +232,8 @@ def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, A
 def _directive(block: Block, ctx: MarkupContext, path: Path) -> str:
     place = ctx.placers.get(block.name)
     if place is None:
-        ctx.problems.append(Problem(path, block.line, f"unknown directive `{block.name}`",
-                                    f"one of: {', '.join(sorted(ctx.placers))}"))
+        ctx.problems.append(Problem(path, block.line, msg("unknown directive `{name}`", name=block.name),
+                                    msg("one of: {items}", items=", ".join(sorted(ctx.placers)))))
         return ""
     result = place(block.arg, block.args)
     if isinstance(result, Miss):
@@ -293,36 +295,43 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
         ctx.problems.append(Problem(path, line_at(m.start()), "cannot read value reference `{{`…",
                                     "`{{ name }}` or `{{ name:spec }}` with a name made of letters, digits and _"))
     for m in RAW_BLOCKED.finditer(rest):
-        what = f"`<{m.group('tag').lower()}>`" if m.group("tag") else f"attribute `{m.group('attr').lower()}=`"
-        ctx.problems.append(Problem(path, line_at(m.start()), f"raw HTML {what}: the page's Content-Security-Policy "
-                                    "blocks it (pages run only lessonkit's own script and style, and load nothing)",
+        what = f"`<{m.group('tag').lower()}>`" if m.group("tag") else \
+            msg("attribute `{name}`", name=f"{m.group('attr').lower()}=")
+        ctx.problems.append(Problem(path, line_at(m.start()), msg("raw HTML {what}: the page's Content-Security-Policy "
+                                                                  "blocks it (pages run only lessonkit's own script "
+                                                                  "and style, and load nothing)", what=what),
                                     "Markdown, `![alt](file.png)` for images, or a widget"))
     return out
 
 
 def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path, line: int) -> str:
     """A local image inlined as a data: URI, so the page stays one self-contained file."""
-    def problem(message: str, expected: str) -> str:
+    def problem(message: Message, expected: Message | str) -> str:
         ctx.problems.append(Problem(path, line, message, expected))
         return ""
 
-    local = "an image file in the lesson folder, e.g. `![示意图](diagram.svg)`"
+    local = msg("an image file in the lesson folder, e.g. `![diagram](diagram.svg)`")
     if re.match(r"^([a-zA-Z][\w+.-]*:|//)", src):
-        return problem(f"image `{src}` is not a file in the lesson folder: pages make no network requests", local)
+        return problem(msg("image `{src}` is not a file in the lesson folder: pages make no network requests",
+                           src=src), local)
     kind = IMAGE_TYPES.get(Path(src).suffix.lower())
     if kind is None:
-        return problem(f"image `{src}` has an unsupported type", f"one of {', '.join(IMAGE_TYPES)}")
+        return problem(msg("image `{src}` has an unsupported type", src=src),
+                       msg("one of {items}", items=", ".join(IMAGE_TYPES)))
     if not alt.strip():
-        return problem(f"image `{src}` has no alt text", "`![what the image shows](" + src + ")`")
+        return problem(msg("image `{src}` has no alt text", src=src), msg("`![what the image shows]({src})`", src=src))
     try:
         file = resolve_in_lesson(path.parent, src)
+    except LessonFileMissing as exc:
+        return problem(msg("image `{name}` not found in the lesson folder", name=src), exc.args[1])
     except LessonPathError as exc:
-        return problem(f"image {exc.args[0]}", exc.args[1])
+        return problem(msg("image {what}", what=exc.args[0]), exc.args[1])
     data = file.read_bytes()
     mime, magics = kind
     if not data.lstrip().startswith(magics) or (mime == "image/svg+xml" and b"<svg" not in data):
         kind_name = Path(src).suffix.lstrip(".").upper()
-        return problem(f"image `{src}` is not a {kind_name} image", f"a real {kind_name} file, or the right extension")
+        return problem(msg("image `{src}` is not a {kind} image", src=src, kind=kind_name),
+                       msg("a real {kind} file, or the right extension", kind=kind_name))
     uri = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
     title_attr = f' title="{html.escape(title)}"' if title else ""
     return f'<img src="{uri}" alt="{html.escape(alt)}"{title_attr}>'
@@ -340,7 +349,8 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
         return f'<span class="math-block">{mathml}</span>' if display == "block" else mathml
     except Exception as exc:  # latex2mathml raises many types for bad LaTeX, often without a message
         reason = str(exc) or LATEX_ERRORS.get(type(exc).__name__, type(exc).__name__)
-        ctx.problems.append(Problem(path, line, f"cannot convert math `{latex.strip()}`: {reason}", "valid LaTeX"))
+        ctx.problems.append(Problem(path, line, msg("cannot convert math `{latex}`: {reason}", latex=latex.strip(),
+                                                    reason=reason), "valid LaTeX"))
         return html.escape(latex)
 
 
@@ -357,10 +367,10 @@ def _paired_delimiters(latex: str) -> str:
 
 
 LATEX_ERRORS = {
-    "NoAvailableTokensError": "the formula ends too early (an unclosed `{` or a command missing its argument)",
-    "MissingSuperScriptOrSubscriptError": "`^` or `_` with nothing after it",
-    "DoubleSuperscriptsError": "two superscripts in a row (use braces: `x^{ab}`)",
-    "DoubleSubscriptsError": "two subscripts in a row (use braces: `x_{ab}`)",
+    "NoAvailableTokensError": msg("the formula ends too early (an unclosed `{` or a command missing its argument)"),
+    "MissingSuperScriptOrSubscriptError": msg("`^` or `_` with nothing after it"),
+    "DoubleSuperscriptsError": msg("two superscripts in a row (use braces: `x^{ab}`)"),
+    "DoubleSubscriptsError": msg("two subscripts in a row (use braces: `x_{ab}`)"),
 }
 
 
@@ -393,23 +403,23 @@ def _value_text(name: str, spec: str | None, ctx: MarkupContext, path: Path, lin
         return format_value(lookup(name, ctx.values), spec, math_mode=math_mode)
     except KeyError as exc:
         missing = exc.args[0]
-        ctx.problems.append(Problem(path, line, f"unknown value `{missing}`{_did_you_mean(missing, ctx.values)}",
-                                    f"a value defined in lesson.py: {', '.join(sorted(ctx.values)) or 'none'}"))
+        ctx.problems.append(Problem(path, line, msg("unknown value `{name}`{hint}", name=missing,
+                                                    hint=did_you_mean(missing.split(".")[0], ctx.values)),
+                                    msg("a value defined in lesson.py: {names}",
+                                        names=", ".join(sorted(ctx.values)) or msg("none"))))
     except FormatError as exc:
-        ctx.problems.append(Problem(path, line, f"cannot show value `{name}`: {exc}", "a finite number, list or string"))
+        ctx.problems.append(Problem(path, line, msg("cannot show value `{name}`: {reason}", name=name,
+                                                    reason=reason(exc)), "a finite number, list or string"))
     return "?"
 
 
 def _figure_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
     if name not in ctx.figure_numbers:
-        ctx.problems.append(Problem(path, line, f"reference to unknown figure `@fig:{name}`",
-                                    f"a figure placed in the lesson: {', '.join(sorted(ctx.figure_numbers)) or 'none'}"))
+        ctx.problems.append(Problem(path, line, msg("reference to unknown figure `@fig:{name}`", name=name),
+                                    msg("a figure placed in the lesson: {names}",
+                                        names=", ".join(sorted(ctx.figure_numbers)) or msg("none"))))
         return f"{ctx.figure_label} ?"
     return f'<a class="fig-ref" href="#fig-{name}">{ctx.figure_label} {ctx.figure_numbers[name]}</a>'
-
-
-def _did_you_mean(name: str, values: dict[str, Any]) -> str:
-    return did_you_mean(name.split(".")[0], values)
 
 
 def render_text(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:

@@ -17,6 +17,7 @@ from ..features.citations import Bibliography
 from ..features.glossary import glossary_entry
 from ..load.siteconfig import SiteConfig
 from ..support.errors import ContentError, Problem
+from ..support.i18n import UnknownUiString
 from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
@@ -43,18 +44,35 @@ class Renderer:
         return self.env.globals["ui"]
 
 
+@dataclass
+class Rendered:
+    drafts: list[PageDraft]
+    summaries: dict[str, dict[str, Any]]  # slug → what other pages read of each lesson rendered now (lesson_summary)
+
+
 def render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],
-                sources=None, glossary: terms.Glossary | None = None) -> list[PageDraft]:
+                sources=None, glossary: terms.Glossary | None = None,
+                kept: dict[str, dict[str, Any]] | None = None) -> Rendered:
     """`sources`: every lesson read (also those whose code failed), so links to them are not reported twice;
-    `glossary`: content/glossary.yaml as loaded (features.glossary), or None."""
+    `glossary`: content/glossary.yaml as loaded (features.glossary), or None; `kept`: the summaries of lessons whose
+    pages are taken as an earlier build wrote them (their inputs are the same): the index page, the glossary page
+    and their neighbours' pagers read them instead of a rendered page."""
     try:
-        return _render_site(computed, renderer, config, problems, sources, glossary)
-    except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound) as exc:
+        return _render_site(computed, renderer, config, problems, sources, glossary, kept or {})
+    except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound, UnknownUiString) as exc:
         raise theme_problem(exc) from None
 
 
+def lesson_summary(context: dict[str, Any], ui) -> dict[str, Any]:
+    """What the other pages read of a lesson: its card on the index page, its search entry, the glossary terms it
+    uses, its title for its neighbours' pagers."""
+    return {"slug": context["slug"], "title": context["title"], "summary": context["summary"],
+            "objectives": context["objectives"], "minutes": context["minutes"],
+            "glossary": [{"id": t["id"]} for t in context["glossary"]], "search": search.lesson_entry(context, ui)}
+
+
 def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],
-                 sources=None, glossary: terms.Glossary | None = None) -> list[PageDraft]:
+                 sources, glossary: terms.Glossary | None, kept: dict[str, dict[str, Any]]) -> Rendered:
     holes, env = renderer.holes, renderer.env
     has_glossary = glossary is not None and bool(glossary.terms)
     common = {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
@@ -64,7 +82,7 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     everyone = in_course_order(sources) if sources else [c.source for c in ordered]
     course = Course([course_entry(s) for s in everyone], glossary,
                     render_definitions(glossary, problems, renderer.converters) if glossary is not None else {})
-    contexts = []
+    contexts = {}
     for lesson in ordered:
         try:
             context = lesson_context(lesson, env, renderer.components, course, holes, renderer.converters,
@@ -76,30 +94,34 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
             continue
         context["files"] = (lesson_notebook(lesson, context, renderer.ui, course, renderer.cache,
                                             renderer.bibliography),)
-        contexts.append(context)
-    found = [search.lesson_entry(c, renderer.ui) for c in contexts]
+        contexts[context["slug"]] = context
+    fresh = {slug: lesson_summary(context, renderer.ui) for slug, context in contexts.items()}
+    built = {**kept, **fresh}
+    lessons = [built[s.slug] for s in everyone if s.slug in built]  # in course order
     drafts = []
-    for i, context in enumerate(contexts):
-        page = SitePaths.lesson(context["slug"])
-        context["prev"] = pager_link(page, contexts[i - 1]) if i > 0 else None
-        context["next"] = pager_link(page, contexts[i + 1]) if i + 1 < len(contexts) else None
-        box = _search_box(search.search_index([found[i]], here=context["slug"], root=SitePaths.root(page)))
+    for i, summary in enumerate(lessons):
+        if summary["slug"] not in contexts:
+            continue  # kept as it was
+        context, page = contexts[summary["slug"]], SitePaths.lesson(summary["slug"])
+        context["prev"] = pager_link(page, lessons[i - 1]) if i > 0 else None
+        context["next"] = pager_link(page, lessons[i + 1]) if i + 1 < len(lessons) else None
+        box = _search_box(search.search_index([summary["search"]], here=context["slug"], root=SitePaths.root(page)))
         text = env.get_template("lesson.html").render(lesson=context, course=course.lessons,
                                                       root=SitePaths.root(page), search=box, **common)
         drafts.append(holes.draft(text, page, "lesson.html", context["folder"], files=context["files"]))
     entries = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": SitePaths.lesson(c["slug"]),
                 "objectives": c["objectives"], "minutes": c["minutes"], "number": n}
-               for n, c in enumerate(contexts, start=1)]
-    course_index = search.course_index(found)
+               for n, c in enumerate(lessons, start=1)]
+    course_index = search.course_index([c["search"] for c in lessons])
     text = env.get_template("index.html").render(lessons=entries, course=course.lessons, root="",
                                                  search=_search_box(course_index.box), **common)
     drafts.append(holes.draft(text, SitePaths.INDEX, "index.html",
                               script_sources=tuple(search.csp_sources(course_index.box)),
                               files=((search.INDEX_FILE, course_index.script),)))
     if has_glossary:
-        text = glossary_page(env, course, contexts, common)
+        text = glossary_page(env, course, lessons, common)
         drafts.append(holes.draft(text, SitePaths.GLOSSARY, "glossary.html"))
-    return drafts
+    return Rendered(drafts, fresh)
 
 
 def render_definitions(glossary: terms.Glossary, problems: list[Problem],

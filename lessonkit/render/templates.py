@@ -8,11 +8,10 @@ from typing import Any
 import jinja2
 
 from ..support.cache import touch
+from ..load.theme import DEFAULT_THEME, asset_path, theme_dirs  # noqa: F401 (the theme's search path)
 from ..support.errors import UsageError
+from ..support.messages import msg
 from ..support.numbers import format_value
-
-DEFAULT_THEME = "default"
-
 
 class TouchingBytecodeCache(jinja2.FileSystemBytecodeCache):
     """Marks a compiled template as used when a build reads it, so cache pruning keeps it (cache.prune)."""
@@ -21,18 +20,6 @@ class TouchingBytecodeCache(jinja2.FileSystemBytecodeCache):
         super().load_bytecode(bucket)
         if bucket.code is not None:
             touch(os.path.join(self.directory, self._get_cache_filename(bucket)))
-
-
-def theme_dirs(themes_root: Path, name: str) -> list[Path]:
-    """Search path for templates: the chosen theme, then `default` for whatever it does not override."""
-    chosen = themes_root / name
-    if not chosen.is_dir():
-        available = ", ".join(sorted(p.name for p in themes_root.iterdir() if p.is_dir())) if themes_root.is_dir() else "none"
-        raise UsageError(f"theme `{name}` not found in {themes_root} (available: {available})")
-    dirs = [chosen]
-    if name != DEFAULT_THEME:
-        dirs.append(themes_root / DEFAULT_THEME)
-    return dirs
 
 
 class ThemeEnvironment(jinja2.Environment):
@@ -78,16 +65,6 @@ def read_asset(dirs: list[Path], name: str) -> str:
     return asset_path(dirs, name).read_text(encoding="utf-8")
 
 
-def asset_path(dirs: list[Path], name: str) -> Path:
-    for d in dirs:
-        candidate = d / "assets" / name
-        if candidate.exists():
-            return candidate
-    raise UsageError(f"theme asset assets/{name} not found in: {', '.join(str(d) for d in dirs)}")
-
-
-
-
 def theme_problem(exc: Exception) -> UsageError:
     """A template mistake, located at the template file and line where Jinja hit it."""
     import traceback
@@ -98,8 +75,9 @@ def theme_problem(exc: Exception) -> UsageError:
     elif frames:
         where = f"{frames[-1].filename}:{frames[-1].lineno}"
     else:
-        where = "theme"
-    return UsageError(f"{where}: template error: {exc.message if hasattr(exc, 'message') else exc}")
+        where = msg("the theme")
+    return UsageError(msg("{where}: template error: {reason}", where=where,
+                          reason=getattr(exc, "message", None) or str(exc)))
 
 class PathLoader(jinja2.BaseLoader):
     """Loads component templates by absolute path, so a template error names the real file."""

@@ -47,15 +47,23 @@ PRUNE_AFTER_DAYS = 30                 # an entry no build used for this long is 
 MAX_CACHE_BYTES = 200 * 1024 * 1024   # above this, least recently used entries go first
 
 
-@functools.lru_cache(maxsize=1)
-def engine_source_digest() -> str:
-    """Every module of lessonkit: lesson code may call its helpers (numbers.format_value for figure labels), and
-    compute.py, site.py and figures.py shape values, widget data and SVG. An engine upgrade redraws everything."""
+FIGURE_ENGINE = ("compute", "draw", "features", "support")  # the packages whose code shapes values and figures
+
+
+@functools.lru_cache(maxsize=None)
+def engine_source_digest(packages: tuple[str, ...] | None = None) -> str:
+    """The engine's code: every module of lessonkit, or only those of `packages`. Values and figures are shaped by
+    FIGURE_ENGINE (lesson code may call its helpers, e.g. format_value for figure labels; compute runs it, draw makes
+    the SVG); editing the preview server or a template redraws nothing. Pages depend on all of it."""
     h = hashlib.sha256()
     for path in sorted(ENGINE_DIR.rglob("*.py")):
-        h.update(path.relative_to(ENGINE_DIR).as_posix().encode() + b"\0" + path.read_bytes())
+        rel = path.relative_to(ENGINE_DIR)
+        if packages is None or rel.parts[0] in packages:
+            h.update(rel.as_posix().encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
-SKIPPED_IN_LESSON = {"lesson.md", "lesson.yaml", "__pycache__"}
+
+
+SKIPPED_IN_LESSON = {"lesson.md", "lesson.yaml", "__pycache__", "widgets"}  # the text, and the components' own code
 # Where matplotlib (via fontconfig or its own directory scan) finds fonts on Linux, macOS and Windows.
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/usr/lib/X11/fonts", "/usr/X11R6/lib/X11/fonts",
              "~/.fonts", "~/.local/share/fonts", "/Library/Fonts", "/System/Library/Fonts", "~/Library/Fonts",
@@ -159,6 +167,34 @@ class FigureCache:
             return
         _write_atomic(self.folder / "values" / f"{key}.pickle", blob)
 
+    def get_page(self, key: str) -> Any | None:
+        """A page (or a set of pages) as an earlier build wrote it from the same inputs (lessonkit/incremental.py)."""
+        return self._get_pickle("pages", key)
+
+    def put_page(self, key: str, record: Any) -> None:
+        self._put_pickle("pages", key, record)
+
+    def _get_pickle(self, folder: str, key: str) -> Any | None:
+        if not self.enabled:
+            return None
+        path = self.folder / folder / f"{key}.pickle"
+        try:
+            with open(path, "rb") as f:
+                data = pickle.load(f)
+        except Exception:  # missing, truncated or from classes that changed: made afresh
+            return None
+        touch(path)
+        return data
+
+    def _put_pickle(self, folder: str, key: str, data: Any) -> None:
+        if not self.enabled:
+            return
+        try:
+            blob = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            return
+        _write_atomic(self.folder / folder / f"{key}.pickle", blob)
+
     def get_math(self) -> dict[str, str]:
         """LaTeX → MathML conversions of earlier builds, for this latex2mathml version (so a warm build need not
         import it)."""
@@ -248,9 +284,14 @@ class FigureCache:
         return self.folder / f"mathml-{package_version('latex2mathml')}.json"
 
     def font(self) -> FontChoice | None:
-        """The font chosen by an earlier build, if the installed fonts did not change since."""
+        """The font chosen by an earlier build, if the installed fonts did not change since (looked at once)."""
         if not self.enabled:
             return None
+        if not hasattr(self, "_font"):
+            self._font = self._saved_font()
+        return self._font
+
+    def _saved_font(self) -> FontChoice | None:
         try:
             saved = json.loads((self.folder / "font.json").read_text(encoding="utf-8"))
             choice = FontChoice(saved["family"], saved["file"], tuple(saved["stat"]))
@@ -262,6 +303,7 @@ class FigureCache:
         return choice
 
     def put_font(self, choice: FontChoice) -> None:
+        self._font = choice
         if self.enabled:
             record = {**dataclasses.asdict(choice), "fingerprint": font_fingerprint()}
             _write_atomic(self.folder / "font.json", json.dumps(record, ensure_ascii=False, indent=1))
@@ -279,6 +321,7 @@ def touch(path: Path | str) -> None:
 PRUNABLE = {"figures": re.compile(r"[0-9a-f]{64}\.(?:svg|json|png)"), "values": re.compile(r"[0-9a-f]{64}\.pickle"),
             "scripts": re.compile(r"[0-9a-f]{64}\.json"), "references": re.compile(r"[0-9a-f]{64}\.json"),
             "notebooks": re.compile(r"[0-9a-f]{64}\.ipynb"),
+            "pages": re.compile(r"[0-9a-f]{64}\.pickle"),
             "templates": re.compile(r"__jinja2_.+\.cache"),
             "": re.compile(r"mathml-.+\.json|highlight-.+\.json|font\.json")}
 STALE_TMP = re.compile(r"\..+\.\d+\.tmp")   # left by a build killed while writing (see _write_atomic)
@@ -394,20 +437,47 @@ def package_version(name: str) -> str:
 
 
 def lesson_files_digest(folder: Path) -> str:
-    """Hash of the lesson's code and data files: everything but the text (lesson.md, lesson.yaml)."""
+    """Hash of what a lesson's values and figures are made from: lesson.py as code (its syntax tree, so editing a
+    comment or blank lines changes nothing) and its data files — not its text (lesson.md, lesson.yaml) nor its
+    components (widgets/)."""
     h = hashlib.sha256()
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
         if path.is_file() and not (set(rel.parts) & SKIPPED_IN_LESSON) and path.suffix != ".pyc":
-            h.update(f"{rel.as_posix()}\0{len(path.read_bytes())}\0".encode())
-            h.update(path.read_bytes())
+            data = path.read_bytes()
+            if rel.as_posix() == "lesson.py":
+                data = _code_shape(data)
+            h.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
+            h.update(data)
+    return h.hexdigest()
+
+
+def _code_shape(source: bytes) -> bytes:
+    """Python source as the interpreter runs it: its syntax tree without positions (comments and layout gone)."""
+    import ast
+    try:
+        return ast.dump(ast.parse(source), include_attributes=False).encode("utf-8")
+    except (SyntaxError, ValueError):  # it will not run: its problem is reported; keyed by its bytes meanwhile
+        return source
+
+
+def folder_digest(folder: Path) -> str:
+    """Every file under `folder` (paths and bytes), caches left out: what a page made from it depends on."""
+    h = hashlib.sha256()
+    if folder.is_dir():
+        for path in sorted(folder.rglob("*")):
+            rel = path.relative_to(folder)
+            if path.is_file() and "__pycache__" not in rel.parts and path.suffix != ".pyc":
+                data = path.read_bytes()
+                h.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
+                h.update(data)
     return h.hexdigest()
 
 
 def engine_digest() -> str:
     """What of lessonkit shapes a figure: the format of this cache, the engine's code, numpy and matplotlib."""
     h = hashlib.sha256(CACHE_FORMAT.encode())
-    h.update(engine_source_digest().encode())
+    h.update(engine_source_digest(FIGURE_ENGINE).encode())
     h.update(f"numpy {package_version('numpy')} matplotlib {package_version('matplotlib')}".encode())
     return h.hexdigest()
 
@@ -416,7 +486,7 @@ def values_key(lesson_files: str) -> str:
     """Key of a lesson's values and widget data: they are a function of its code and data files (lesson.md and
     lesson.yaml cannot change them), of the engine's code that runs them, and of the Python and numpy versions."""
     h = hashlib.sha256(f"{CACHE_FORMAT} values\0{sys.version}\0numpy {package_version('numpy')}\0".encode())
-    h.update(engine_source_digest().encode())
+    h.update(engine_source_digest(FIGURE_ENGINE).encode())
     h.update(lesson_files.encode())
     return h.hexdigest()
 

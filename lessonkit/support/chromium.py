@@ -7,11 +7,13 @@ from __future__ import annotations
 import os
 import shutil
 
+from .messages import Message, msg
+
 # Flags for a quiet, offline, sandbox-less headless run (containers and CI have no user namespaces).
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-INSTALL_HINT = ("install Chromium (Debian/Ubuntu: `sudo apt-get install --no-install-recommends chromium`, "
+INSTALL_HINT = msg("install Chromium (Debian/Ubuntu: `sudo apt-get install --no-install-recommends chromium`, "
                 "or set LESSONKIT_CHROMIUM to its path) and Playwright (`.venv/bin/pip install -e '.[test]'`); "
                 "./install.sh does both")
 
@@ -28,14 +30,14 @@ def executable() -> str | None:
     return None
 
 
-def missing() -> str | None:
+def missing() -> Message | None:
     """Why Chromium cannot be driven here, or None when it can."""
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return f"the Python package playwright is not installed; {INSTALL_HINT}"
+        return msg("the Python package playwright is not installed; {hint}", hint=INSTALL_HINT)
     if executable() is None:
-        return f"no Chromium found; {INSTALL_HINT}"
+        return msg("no Chromium found; {hint}", hint=INSTALL_HINT)
     return None
 
 

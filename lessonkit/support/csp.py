@@ -10,6 +10,8 @@ import base64
 import hashlib
 import re
 
+from .messages import Message, msg
+
 POLICY = ("default-src 'none'; script-src {scripts}; style-src {styles}; img-src data:; base-uri 'none'; "
           "form-action 'none'")
 CONNECT_SELF = "; connect-src 'self'"  # only in the preview: its reload script asks the server for news
@@ -24,7 +26,7 @@ def source_hash(text: str) -> str:
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def policy(scripts: list[str], styles: list[str], connect_self: bool = False, script_sources=()) -> str:
+def policy(scripts: list[str], styles: list[str], *, connect_self: bool = False, script_sources=()) -> str:
     """The policy allowing exactly these inline script and style bodies, the `script_sources` given (e.g. the hash
     of a script file the page loads) and, for the preview, connections back to the server the page came from."""
     def sources(bodies: list[str], more=()) -> str:
@@ -33,12 +35,13 @@ def policy(scripts: list[str], styles: list[str], connect_self: bool = False, sc
             + (CONNECT_SELF if connect_self else ""))
 
 
-def violations(page: str, csp: str) -> list[str]:
+def violations(page: str, csp: str) -> list[Message]:
     """What in a rendered page the policy would block: a theme mistake we report instead of shipping."""
-    found = [f"inline <script> whose hash {source_hash(s)} is not in the policy"
+    found = [msg("inline <script> whose hash {hash} is not in the policy", hash=source_hash(s))
              for s in INLINE_SCRIPT.findall(page) if source_hash(s) not in csp]
-    found += [f"inline <style> whose hash {source_hash(s)} is not in the policy"
+    found += [msg("inline <style> whose hash {hash} is not in the policy", hash=source_hash(s))
               for s in INLINE_STYLE.findall(page) if source_hash(s) not in csp]
     markup = INLINE_STYLE.sub("", re.sub(r"<script[^>]*>.*?</script>", "", page, flags=re.S | re.I))
-    found += [f"a `{m.group(1)}=` attribute (blocked without 'unsafe-inline')" for m in BLOCKED_ATTRIBUTE.finditer(markup)]
+    found += [msg("a `{attribute}=` attribute (blocked without 'unsafe-inline')", attribute=m.group(1))
+              for m in BLOCKED_ATTRIBUTE.finditer(markup)]
     return found

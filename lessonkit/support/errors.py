@@ -5,27 +5,33 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .messages import Message, as_message, msg, said
+
 
 @dataclass(frozen=True)
 class Problem:
     path: Path
     line: int | None
-    message: str
-    expected: str | None = None
+    message: Message | str        # a plain string is a message without parameters
+    expected: Message | str | None = None
 
     def __str__(self) -> str:
         return self.render()
 
     def render(self, lang: str | None = None, root: Path | None = None) -> str:
-        """`file:line: problem (expected …)`, or in Chinese `file:line: 问题（应为 …）`: the message and the expected
-        text translated through lessonkit/messages/<lang>.yaml (English when the catalog lacks them). Files are
-        shown relative to `root` (the project: the content folder's parent; default lessonkit's own folder), as the
-        guide and the preview show them, also where a message names one."""
-        from .i18n import expected_tail, translate
-
+        """`file:line: problem (expected …)` in `lang` (default: the message language), e.g. in Chinese
+        `file:line: 问题（应为 …）`, through lessonkit/messages/<lang>.yaml. Files are shown relative to `root` (the
+        project: the content folder's parent; default lessonkit's own folder), as the guide and the preview show
+        them, also where a message names one."""
         where = f"{shown_path(self.path, root)}:{self.line}" if self.line else shown_path(self.path, root)
-        tail = expected_tail(self.expected, lang) if self.expected else ""
-        return f"{where}: {relative_paths(translate(self.message, lang) + tail, root)}"
+        text = said(framed(self.message, self.expected), lang)
+        return f"{where}: {relative_paths(text, root)}"
+
+
+def framed(message: Message | str, expected: Message | str | None) -> Message | str:
+    """A message with what was expected instead, `… (expected …)`."""
+    return msg("{message} (expected {expected})", message=as_message(message), expected=as_message(expected)) \
+        if expected else message
 
 
 def project_root(content: Path | None) -> Path | None:
@@ -66,9 +72,19 @@ class ContentError(Exception):
 class UsageError(Exception):
     """A bad command line or unsafe option: exit code 2."""
 
+    def __init__(self, message: Message | str):
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+    def render(self, lang: str | None = None) -> str:
+        return said(self.message, lang)
+
 
 @dataclass(frozen=True)
 class Miss:
     """A reference the content cannot resolve, handed back as a value: the caller knows the file and line."""
-    message: str
-    expected: str | None = None
+    message: Message | str
+    expected: Message | str | None = None

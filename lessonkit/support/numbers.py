@@ -12,6 +12,8 @@ import re
 
 import numpy as np
 
+from .messages import msg
+
 SUPERSCRIPT = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
 MINUS = "\u2212"
 _SPEC = re.compile(r"^(sig|pct)([1-9])$")
@@ -30,12 +32,12 @@ def format_value(value, spec: str | None = None, *, math_mode: bool = False) -> 
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(format_value(v, spec, math_mode=math_mode) for v in value) + "]"
     if isinstance(value, (bool, np.bool_)):
-        raise FormatError("a true/false value is not a number to show")
+        raise FormatError(msg("a true/false value is not a number to show"))
     if isinstance(value, numbers.Integral) and (spec is None or not _SPEC.match(spec)):
         return _integer(int(value), spec, math_mode)
     if isinstance(value, numbers.Real):
         return format_number(float(value), spec, math_mode=math_mode)
-    raise FormatError(f"a {type(value).__name__} cannot be shown as text")
+    raise FormatError(msg("a {type} cannot be shown as text", type=type(value).__name__))
 
 
 def _integer(n: int, spec: str | None, math_mode: bool) -> str:
@@ -50,19 +52,19 @@ def _integer(n: int, spec: str | None, math_mode: bool) -> str:
 
 def format_number(x: float, spec: str | None = None, *, math_mode: bool = False) -> str:
     if not math.isfinite(x):
-        raise FormatError(f"the value is {x}, not a finite number")
+        raise FormatError(msg("the value is {x}, not a finite number", x=x))
     match = _SPEC.match(spec or "sig3")
     if match:
         kind, digits = match.group(1), int(match.group(2))
         if kind == "pct":
             if not math.isfinite(x * 100):
-                raise FormatError(f"the value {x:g} is too large to show as a percentage")
+                raise FormatError(msg("the value {x} is too large to show as a percentage", x=f"{x:g}"))
             return _significant(x * 100, digits, math_mode) + (r"\,\%" if math_mode else " %")
         return _significant(x, digits, math_mode, round_whole=spec is not None)
     try:
         text = format(x, spec)
     except ValueError as exc:
-        raise FormatError(f"bad format spec {spec!r}: {exc}") from None
+        raise FormatError(msg("bad format spec {spec}: {reason}", spec=repr(spec), reason=str(exc))) from None
     return _pretty_exponent(text, math_mode)
 
 

@@ -2,16 +2,19 @@
 from __future__ import annotations
 
 import difflib
-from typing import Iterable
+from typing import Any, Iterable
+
+from .messages import NOTHING, Message, msg
 
 
-def closest(name: str, known: Iterable[str]) -> str | None:
+def closest(name: str, known: Iterable[Any]) -> str | None:
     """The known name most like `name`, if one is close enough."""
-    found = difflib.get_close_matches(name, list(known), n=1)
+    found = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
     return found[0] if found else None
 
 
-def did_you_mean(name: str, known: Iterable[str], shown: str = "`{}`") -> str:
-    """`; did you mean `x`?` for the closest known name (formatted with `shown`), or "" when none is close."""
+def did_you_mean(name: Any, known: Iterable[Any], shown: str = "{}") -> Message:
+    """`; did you mean `x`?` for the closest known name (written as `shown` formats it, e.g. "ui.{}"), or the empty
+    message when none is close."""
     close = closest(name, known)
-    return f"; did you mean {shown.format(close)}?" if close else ""
+    return msg("; did you mean `{name}`?", name=shown.format(close)) if close else NOTHING

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from ..support.errors import UsageError
+from ..support.messages import msg
 
 MARKER = ".lessonkit-output"
 
@@ -19,13 +20,14 @@ def check_out_dir(out: Path, project: Path, protected: list[Path]) -> Path:
     dangerous = [Path("/"), Path.home().resolve(), project.resolve()] + sources
     for place in dangerous:
         if out == place or out in place.parents:
-            raise UsageError(f"refusing to write the site to {out}: it is, or contains, {place}")
+            raise UsageError(msg("refusing to write the site to {out}: it is, or contains, {place}", out=out,
+                                 place=place))
     for place in sources:  # the site inside the lessons or the theme would be mixed into what it is built from
         if place in out.parents:
-            raise UsageError(f"refusing to write the site to {out}: it is inside {place}")
+            raise UsageError(msg("refusing to write the site to {out}: it is inside {place}", out=out, place=place))
     if _not_ours(out):
-        raise UsageError(f"refusing to replace {out}: it exists and was not made by this tool (no {MARKER} file); "
-                         "choose an empty or new folder with --out")
+        raise UsageError(msg("refusing to replace {out}: it exists and was not made by this tool (no {marker} file); "
+                             "choose an empty or new folder with --out", out=out, marker=MARKER))
     return out
 
 
@@ -39,12 +41,14 @@ def write_site(pages: dict[str, bytes], out: Path) -> None:
     try:
         _write_site(pages, Path(out).resolve())
     except OSError as exc:  # disk full, no permission: the machine's problem, not a bug and not the lesson's
-        raise UsageError(f"cannot write the site to {out}: {exc}; the previous site (if any) is unchanged") from None
+        raise UsageError(msg("cannot write the site to {out}: {reason}; the previous site (if any) is unchanged",
+                             out=out, reason=str(exc))) from None
 
 
 def _write_site(pages: dict[str, bytes], out: Path) -> None:
     if _not_ours(out):  # checked by the command line already; checked again for any other caller
-        raise UsageError(f"refusing to replace {out}: it was not made by this tool (no {MARKER} file)")
+        raise UsageError(msg("refusing to replace {out}: it was not made by this tool (no {marker} file)", out=out,
+                             marker=MARKER))
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-{os.getpid()}-", dir=out.parent))
     try:

@@ -36,10 +36,12 @@ AXE = PROJECT / "node_modules" / "axe-core" / "axe.min.js"
 IN_CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
 
 
-def require(reason: str | None) -> None:
-    """Skip locally, fail under CI: a browser test that silently skips in CI proves nothing."""
+def require(reason) -> None:
+    """Skip locally, fail under CI: a browser test that silently skips in CI proves nothing. (`reason`: text, or a
+    message such as chromium.missing()'s, None when nothing is missing.)"""
     if reason is None:
         return
+    reason = str(reason)
     if IN_CI:
         pytest.fail(f"CI=true but {reason}", pytrace=False)
     pytest.skip(reason)

@@ -1,0 +1,102 @@
+"""Only work whose inputs changed is redone: a lesson page whose inputs are those of an earlier build is taken as
+that build wrote it (with what the other pages read of it), and when no lesson changed, the index and glossary
+pages too — so a rebuild with nothing changed computes, draws and renders nothing, and imports neither Jinja,
+Markdown nor the lessons' numpy code.
+
+A lesson page is a function of: the engine's code and the packages it uses, the theme's files, the files at the
+top of content/ (site.yaml, glossary.yaml …), every lesson's title and sections (the contents and pagers list them),
+which lessons are built, the figures' font, and the lesson's own folder. The key hashes exactly these; anything
+else a page showed would be a bug here (tests/test_incremental.py builds both ways and compares the bytes).
+The preview (`serve`, whose script changes with every build) and the slides (which need the figures' pictures)
+build everything.
+"""
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .features.coursenav import course_entry
+from .support.cache import FigureCache, engine_source_digest, folder_digest, package_version, touch
+
+PAGE_FORMAT = "lessonkit-pages-2"
+# cache entries every page's making uses
+SHARED_ENTRIES = ("templates/*", "scripts/*", "mathml-*.json", "highlight-*.json", "references/*")
+PACKAGES = ("jinja2", "markdown", "latex2mathml", "numpy", "matplotlib", "yaml", "pygments")
+
+
+@dataclass(frozen=True)
+class KeptLesson:
+    """A lesson page as the build that wrote it left it."""
+    page: bytes
+    gzip: int                     # its gzip size, as the budget weighs it (not gzipped again)
+    summary: dict[str, Any]       # what the other pages read of it (render.pages.lesson_summary)
+    figures: int                  # figures on it, for the build summary
+    made_of: tuple[str, ...] = ()  # the cache entries it was made from (relative paths), kept while it is
+    files: tuple[tuple[str, bytes], ...] = ()  # written beside it (its notebook): (path, bytes)
+
+
+@dataclass
+class Reuse:
+    cache: FigureCache
+    keys: dict[str, str] = field(default_factory=dict)   # slug → key, for the lessons that may be reused
+    site_key: str | None = None                          # the index and glossary pages, when every lesson's is known
+
+    def kept_lessons(self) -> dict[str, KeptLesson]:
+        found = {}
+        for slug, key in self.keys.items():
+            record = self.cache.get_page(key)
+            if isinstance(record, KeptLesson):
+                found[slug] = record
+                for entry in record.made_of:  # still needed the day its text changes: prune must keep them
+                    touch(self.cache.folder / entry)
+        return found
+
+    def kept_site(self) -> dict[str, tuple[bytes, int | None]] | None:
+        """The index page, the glossary page and the files written with them, by path: (bytes, gzip size)."""
+        record = self.cache.get_page(self.site_key) if self.site_key else None
+        if not isinstance(record, dict):
+            return None
+        for pattern in SHARED_ENTRIES:  # what making any page again would need: kept while the pages are
+            for entry in self.cache.folder.glob(pattern):
+                touch(entry)
+        return record
+
+    def keep_lesson(self, slug: str, record: KeptLesson) -> None:
+        if slug in self.keys:
+            self.cache.put_page(self.keys[slug], record)
+
+    def keep_site(self, pages: dict[str, tuple[bytes, int | None]]) -> None:
+        if self.site_key:
+            self.cache.put_page(self.site_key, pages)
+
+
+def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], options) -> Reuse:
+    """Which pages an earlier build may have written from the same inputs. `sources`: the lessons to build,
+    `course`: every lesson of the course."""
+    reuse = Reuse(cache)
+    if not cache.enabled or options.preview_script or options.figure_png:
+        return reuse
+    font = cache.font()
+    if font is None:  # the fonts changed: figures are drawn again, and pages with them
+        return reuse
+    h = hashlib.sha256(f"{PAGE_FORMAT}\0{sys.version}\0".encode())
+    h.update(engine_source_digest().encode())
+    h.update(" ".join(f"{name} {package_version(name)}" for name in PACKAGES).encode())
+    for folder in dirs:
+        h.update(f"theme {folder.name}\0{folder_digest(folder)}\0".encode())
+    for path in sorted(p for p in content.iterdir() if p.is_file()):  # site.yaml, glossary.yaml, references …
+        h.update(f"{path.name}\0".encode() + path.read_bytes() + b"\0")
+    h.update(repr([course_entry(s) for s in course]).encode())
+    h.update(repr([s.slug for s in sources]).encode())
+    h.update(f"{font.family}\0{font.file}\0{tuple(font.stat)}\0{options.theme}\0".encode())
+    common = h.hexdigest()
+    for source in sources:
+        if not source.problems:  # a lesson with problems in its text is built, so they are reported
+            reuse.keys[source.slug] = hashlib.sha256(
+                f"{common}\0{source.slug}\0{folder_digest(source.folder)}".encode()).hexdigest()
+    if len(reuse.keys) == len(sources):
+        reuse.site_key = hashlib.sha256(f"{common}\0site\0{sorted(reuse.keys.items())}".encode()).hexdigest()
+    return reuse

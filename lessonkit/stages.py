@@ -1,0 +1,145 @@
+"""The stages that make pages (compute → draw, while render → assemble), run by `site.build` when some page's
+inputs changed; imported only then, so a build with nothing to make imports neither Jinja nor Markdown nor numpy."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from . import incremental
+from .assemble.assemble import Assembler
+from .assemble.budget import page_sizes
+from .compute.run import ComputedLesson, compute_lesson
+from .draw.drawing import DrawStats, start_drawing
+from .features.components import Components
+from .features.citations import Bibliography, load_references
+from .features.glossary import Glossary
+from .features.scriptcheck import check_scripts
+from .load.lessons import LessonSource
+from .load.theme import asset_path
+from .render import markup
+from .render.draft import Holes, PageDraft
+from .render.pages import Rendered, Renderer, render_site
+from .render.templates import make_env, theme_problem
+from .support.cache import FigureCache, values_key
+from .support.errors import ContentError, Problem
+from .support.i18n import UnknownUiString
+from .support.paths import SitePaths
+from .support.session import Session
+
+
+@dataclass
+class Made:
+    """The pages made now (kept ones aside), with what the next build may keep of them."""
+    pages: dict[str, bytes] = field(default_factory=dict)
+    gzip_sizes: dict[str, int] = field(default_factory=dict)
+    rendered: Rendered | None = None
+    stats: DrawStats = field(default_factory=DrawStats)
+    figures: dict[str, int] = field(default_factory=dict)     # slug → figures on its page
+    pictures: dict[str, dict[str, bytes]] = field(default_factory=dict)
+    made_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug → cache entries its page was made from
+
+
+def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: dict, options, session: Session,
+               config, glossary: Glossary | None, dirs: list[Path], ui, problems: list[Problem]) -> Made:
+    """Every page but the kept lessons': their problems go to `problems` (nothing is made then)."""
+    bibliography = load_references(options.content, problems, session.cache)       # (content/references.bib)
+    computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems)   # compute
+    with start_drawing(computed, session.cache, options.jobs, options.figure_png) as drawing:    # draw, while …
+        env = make_env(dirs, ui, session.templates_folder)
+        rendered = render_all(computed, course, env, dirs, config, session, problems, glossary,    # … render
+                              {slug: k.summary for slug, k in kept.items()}, bibliography)
+        problems += check_component_scripts(rendered.drafts, computed, dirs, session)
+        drawn = drawing.finish()
+    problems += drawn.problems
+    if problems:
+        return Made()
+    pages = assemble_all(rendered.drafts, env, dirs, drawn.figures, session)       # assemble
+    return Made(pages, page_sizes(pages)[1], rendered, drawing.stats,
+                {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures), made_of(computed, drawn))
+
+
+def made_of(computed: list[ComputedLesson], drawn) -> dict[str, tuple[str, ...]]:
+    """The cache entries each lesson page was made from (its values, its figures): while the page is kept they are
+    kept too (cache.prune keeps what a build touches), so an edit to its text later finds its figures drawn."""
+    found: dict[str, list[str]] = {c.slug: [f"values/{values_key(c.files_digest)}.pickle"] if c.files_digest else []
+                                   for c in computed}
+    for (slug, _), key in drawn.keys.items():
+        found.setdefault(slug, []).extend(f"figures/{key}.{kind}" for kind in ("svg", "json", "png"))
+    return {slug: tuple(paths) for slug, paths in found.items()}
+
+
+def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[Problem]) -> list[ComputedLesson]:
+    """Run each lesson's code. A lesson whose values cannot be computed is left out (its Markdown would only
+    report every value as unknown); a failing widget is reported and the rest still run."""
+    computed = []
+    for source in sources:
+        if not source.code_readable:
+            continue
+        try:
+            computed.append(compute_lesson(source, problems, cache))
+        except ContentError as err:
+            problems += err.problems
+    return computed
+
+
+def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env: jinja2.Environment,
+               dirs: list[Path], config, session: Session, problems: list[Problem],
+               glossary: Glossary | None = None, kept: dict | None = None,
+               bibliography: Bibliography | None = None):
+    """Every page's draft (but the kept lessons'), with MathML conversions and highlighted code taken from (and
+    added to) the cache."""
+    session.mathml = session.cache.get_math()
+    known_math = len(session.mathml)
+    converters = markup.Converters(session.mathml, session.cache.get_highlights())
+    renderer = Renderer(env, Components(dirs), Holes(), converters, bibliography, session.cache)
+    rendered = render_site(computed, renderer, config, problems, sources, glossary, kept)
+    if len(session.mathml) > known_math:
+        session.cache.put_math(session.mathml)
+    if converters.highlighter.added:
+        session.cache.put_highlights(converters.highlighter.memo)
+    return rendered
+
+
+def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLesson], dirs: list[Path],
+                            session: Session) -> list[Problem]:
+    """Every script the pages will run, parsed before anything is written (features.scriptcheck); also those of
+    the widgets of a lesson whose page had other problems, so they are listed together."""
+    pages = [(d.components, d.lesson_folder) for d in drafts]
+    pages += [(tuple(w.kind for w in c.widgets.values()), c.source.folder) for c in computed]
+    return check_scripts(Components(dirs).used(pages), session.cache, base=asset_path(dirs, "lesson.js"))
+
+
+def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Path], figures,
+                 session: Session) -> dict[str, bytes]:
+    try:
+        return Assembler(env, Components(dirs), dirs, figures, session.preview_script).site(drafts)
+    except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound, UnknownUiString) as exc:
+        raise theme_problem(exc) from None
+
+
+def remember(reuse: incremental.Reuse, made: Made) -> None:
+    """What the next build may take as it is: each lesson page rendered now, and the site's own pages."""
+    beside = {slug: [] for slug in made.rendered.summaries}   # the files in a lesson's folder: kept with its page
+    for path, data in made.pages.items():
+        folder = path.partition("/")[0]
+        if folder in beside and path != SitePaths.lesson(folder):
+            beside[folder].append((path, data))
+    for slug, summary in made.rendered.summaries.items():
+        page = SitePaths.lesson(slug)
+        reuse.keep_lesson(slug, incremental.KeptLesson(made.pages[page], made.gzip_sizes[page], summary,
+                                                       made.figures.get(slug, 0), made.made_of.get(slug, ()),
+                                                       tuple(beside[slug])))
+    in_lessons = {path for files in beside.values() for path, _ in files}
+    reuse.keep_site({path: (data, made.gzip_sizes.get(path)) for path, data in made.pages.items()
+                     if SitePaths.lesson_slug(path) is None and path not in in_lessons})
+
+
+def pictures(figures) -> dict[str, dict[str, bytes]]:
+    """The PNG pictures a build drew or took from the cache, by lesson and figure."""
+    found: dict[str, dict[str, bytes]] = {}
+    for (slug, name), drawn in figures.items():
+        if drawn.png is not None:
+            found.setdefault(slug, {})[name] = drawn.png
+    return found
