@@ -21,8 +21,9 @@ from typing import Any
 from .features.coursenav import course_entry
 from .support.cache import FigureCache, engine_source_digest, folder_digest, package_version, touch
 
-PAGE_FORMAT = "lessonkit-pages-1"
-SHARED_ENTRIES = ("templates/*", "scripts/*", "mathml-*.json")  # cache entries every page's making uses
+PAGE_FORMAT = "lessonkit-pages-2"
+# cache entries every page's making uses
+SHARED_ENTRIES = ("templates/*", "scripts/*", "mathml-*.json", "highlight-*.json", "references/*")
 PACKAGES = ("jinja2", "markdown", "latex2mathml", "numpy", "matplotlib", "yaml", "pygments")
 
 
@@ -34,6 +35,7 @@ class KeptLesson:
     summary: dict[str, Any]       # what the other pages read of it (render.pages.lesson_summary)
     figures: int                  # figures on it, for the build summary
     made_of: tuple[str, ...] = ()  # the cache entries it was made from (relative paths), kept while it is
+    files: tuple[tuple[str, bytes], ...] = ()  # written beside it (its notebook): (path, bytes)
 
 
 @dataclass

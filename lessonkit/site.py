@@ -90,7 +90,7 @@ def build(options: Options) -> BuildReport:
     made = stages.make_pages(sources, course, kept, options, session, config, glossary, dirs, ui, problems)
     if problems:
         raise ContentError(by_lesson(problems, options.content))
-    site = {**{SitePaths.lesson(slug): k.page for slug, k in kept.items()}, **made.pages}
+    site = {**kept_pages(kept), **made.pages}
     sizes = {path: len(data) for path, data in site.items()}
     gzip_sizes = {**made.gzip_sizes, **{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()}}
     check_budget(sizes, gzip_sizes, config.budget, site)
@@ -110,8 +110,7 @@ def build(options: Options) -> BuildReport:
 def write_kept(options: Options, session: Session, config, kept: dict, kept_site: dict, started: float,
                build_began: float, warnings: list[Problem]) -> BuildReport:
     """Nothing changed since a build that wrote these pages: write them again, as they were."""
-    site = {**{SitePaths.lesson(slug): k.page for slug, k in kept.items()},
-            **{path: data for path, (data, _) in kept_site.items()}}
+    site = {**kept_pages(kept), **{path: data for path, (data, _) in kept_site.items()}}
     sizes = {path: len(data) for path, data in site.items()}
     gzip_sizes = {**{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()},
                   **{path: gz for path, (_, gz) in kept_site.items() if gz is not None}}
@@ -122,6 +121,11 @@ def write_kept(options: Options, session: Session, config, kept: dict, kept_site
     return BuildReport(site, font.family if font else None, time.perf_counter() - started, sizes, gzip_sizes, 0,
                        sum(k.figures for k in kept.values()), config.budget, sizes.get(SitePaths.SEARCH_INDEX, 0),
                        list(kept), [] if options.strict else warnings, {}, pages_kept=len(kept))
+
+
+def kept_pages(kept: dict) -> dict[str, bytes]:
+    """The kept lessons' pages and the files written beside them (a notebook), by path."""
+    return {path: data for slug, k in kept.items() for path, data in ((SitePaths.lesson(slug), k.page), *k.files)}
 
 
 def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:

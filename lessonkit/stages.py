@@ -13,6 +13,7 @@ from .assemble.budget import page_sizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, start_drawing
 from .features.components import Components
+from .features.citations import Bibliography, load_references
 from .features.glossary import Glossary
 from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource
@@ -43,11 +44,12 @@ class Made:
 def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: dict, options, session: Session,
                config, glossary: Glossary | None, dirs: list[Path], ui, problems: list[Problem]) -> Made:
     """Every page but the kept lessons': their problems go to `problems` (nothing is made then)."""
+    bibliography = load_references(options.content, problems, session.cache)       # (content/references.bib)
     computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems)   # compute
     with start_drawing(computed, session.cache, options.jobs, options.figure_png) as drawing:    # draw, while …
         env = make_env(dirs, ui, session.templates_folder)
         rendered = render_all(computed, course, env, dirs, config, session, problems, glossary,    # … render
-                              {slug: k.summary for slug, k in kept.items()})
+                              {slug: k.summary for slug, k in kept.items()}, bibliography)
         problems += check_component_scripts(rendered.drafts, computed, dirs, session)
         drawn = drawing.finish()
     problems += drawn.problems
@@ -84,14 +86,19 @@ def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[
 
 def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env: jinja2.Environment,
                dirs: list[Path], config, session: Session, problems: list[Problem],
-               glossary: Glossary | None = None, kept: dict | None = None):
-    """Every page's draft (but the kept lessons'), with MathML conversions taken from (and added to) the cache."""
+               glossary: Glossary | None = None, kept: dict | None = None,
+               bibliography: Bibliography | None = None):
+    """Every page's draft (but the kept lessons'), with MathML conversions and highlighted code taken from (and
+    added to) the cache."""
     session.mathml = session.cache.get_math()
     known_math = len(session.mathml)
-    renderer = Renderer(env, Components(dirs), Holes(), markup.Converters(session.mathml))
+    converters = markup.Converters(session.mathml, session.cache.get_highlights())
+    renderer = Renderer(env, Components(dirs), Holes(), converters, bibliography, session.cache)
     rendered = render_site(computed, renderer, config, problems, sources, glossary, kept)
     if len(session.mathml) > known_math:
         session.cache.put_math(session.mathml)
+    if converters.highlighter.added:
+        session.cache.put_highlights(converters.highlighter.memo)
     return rendered
 
 
@@ -114,12 +121,19 @@ def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Pa
 
 def remember(reuse: incremental.Reuse, made: Made) -> None:
     """What the next build may take as it is: each lesson page rendered now, and the site's own pages."""
+    beside = {slug: [] for slug in made.rendered.summaries}   # the files in a lesson's folder: kept with its page
+    for path, data in made.pages.items():
+        folder = path.partition("/")[0]
+        if folder in beside and path != SitePaths.lesson(folder):
+            beside[folder].append((path, data))
     for slug, summary in made.rendered.summaries.items():
         page = SitePaths.lesson(slug)
         reuse.keep_lesson(slug, incremental.KeptLesson(made.pages[page], made.gzip_sizes[page], summary,
-                                                       made.figures.get(slug, 0), made.made_of.get(slug, ())))
+                                                       made.figures.get(slug, 0), made.made_of.get(slug, ()),
+                                                       tuple(beside[slug])))
+    in_lessons = {path for files in beside.values() for path, _ in files}
     reuse.keep_site({path: (data, made.gzip_sizes.get(path)) for path, data in made.pages.items()
-                     if SitePaths.lesson_slug(path) is None})
+                     if SitePaths.lesson_slug(path) is None and path not in in_lessons})
 
 
 def pictures(figures) -> dict[str, dict[str, bytes]]:

@@ -138,6 +138,18 @@ EXPECTED = {
         "md-latex-label/lesson.md:5: `\\eqref` in a formula: equations are numbered by lessonkit (expected "
         "`$$ … $$ {#eq:NAME}` to number an equation and `@eq:NAME` to refer to it)",
     ],
+    "md-unknown-code": [
+        "md-unknown-code/lesson.md:5: unknown function `two_pwo` in lesson.py; did you mean `two_pow`? (expected a "
+        "function defined in lesson.py: two_pow)",
+    ],
+    "md-citation-without-bibliography": [
+        "md-citation-without-bibliography/lesson.md:3: citation `[@knuth1984]` but there is no content/references.bib "
+        "(expected a BibTeX file content/references.bib next to the lesson folders)",
+    ],
+    "yaml-answer-unknown-figure": [
+        "yaml-answer-unknown-figure/lesson.yaml:11: unknown figure `powers` (expected a figure defined with "
+        "@lesson.figure in lesson.py: none)",
+    ],
     "md-unknown-value": [
         "md-unknown-value/lesson.md:3: unknown value `two_pwo`; did you mean `two_pow`? (expected a value "
         "defined in lesson.py: two_pow)",

@@ -34,11 +34,17 @@ WIDGET_FILE = re.compile(r"^widgets/[a-z][a-z0-9_]*/widget\.(html|js|css)$")
 
 
 SITE_FILE = "site.yaml"
+COURSE_FILES = ("content/references.bib",)   # files beside the lesson folders that the example uses
 
 
 def in_lesson(title: str) -> bool:
     """A file of the example lesson's folder (as opposed to a theme file), or of its content folder."""
     return title in LESSON_FILES or bool(WIDGET_FILE.match(title)) or title == SITE_FILE
+
+
+def in_content(title: str) -> bool:
+    """A file the example's content needs: its lesson's own, or one of the course's (the bibliography)."""
+    return in_lesson(title) or title in COURSE_FILES
 
 
 def blocks() -> list[tuple[str, dict[str, str], str]]:
@@ -50,7 +56,7 @@ def example_files() -> dict[str, str]:
     files: dict[str, str] = {}
     for _, attrs, body in blocks():
         title = attrs.get("title", "")
-        if in_lesson(title) or title.startswith("themes/"):
+        if in_content(title) or title.startswith("themes/"):
             files[title] = files.get(title, "") + ("\n" if title in files else "") + body
     return files
 
@@ -58,7 +64,6 @@ def example_files() -> dict[str, str]:
 def expected(title: str) -> list[str]:
     return [line.strip() for _, attrs, body in blocks() if attrs.get("title") == title
             for line in body.splitlines() if line.strip()]
-
 
 
 def write_example(root: Path, files: dict[str, str]) -> None:
@@ -82,7 +87,7 @@ def example(tmp_path_factory):
     root = tmp_path_factory.mktemp("guide")
     files = example_files()
     assert set(LESSON_FILES) <= set(files), "the guide should show all three files of its example lesson"
-    write_example(root, {k: v for k, v in files.items() if in_lesson(k)})
+    write_example(root, {k: v for k, v in files.items() if in_content(k)})
     code, err = build(root)
     assert code == 0, err
     return root
@@ -122,7 +127,7 @@ def test_the_error_examples_are_what_the_build_prints(tmp_path):
         assert old in files[name], f"{when}: `{old}` is not in the example's {name}"
         files[name] = files[name].replace(old, new, 1)
         root = tmp_path / f"case-{cases.index((when, body))}"
-        write_example(root, {k: v for k, v in files.items() if in_lesson(k)})
+        write_example(root, {k: v for k, v in files.items() if in_content(k)})
         code, err = build(root)
         assert code == 1
         for line in filter(None, (line.strip() for line in body.splitlines())):

@@ -286,7 +286,7 @@ def test_an_english_site_has_english_words_and_messages(tmp_path, capsys, no_lan
         assert ">Skip to content<" in html
     for words in ('<h2 id="objectives-title">Objectives</h2>', '<h2 id="question-title" data-mark="?">Question for the class</h2>',
                   '<h2 id="challenges-title">Challenges</h2>', '>Challenge 1 · Double it</h3>',
-                  "<summary>Show answer</summary>", '<h2 id="sources-title">References</h2>',
+                  "<summary>Show answer</summary>", '<h2 id="sources-title">Further reading</h2>',
                   '<span class="fig-num">Figure 1</span>', '<a class="fig-ref" href="#fig-curve">Figure 1</a>',
                   "<summary>Course contents</summary>", ">Project</button>", 'data-count="Screen {i} of {n}"',
                   'data-none="{where}nothing found for “{q}”"', 'placeholder="Words to find"'):

@@ -2,7 +2,8 @@
 attributes, unique ids and resolving in-page links, and 0 errors from the W3C Nu HTML checker.
 
 Checked on the real lesson and on a "kitchen sink" lesson that uses every Markdown feature (images, callouts,
-cards, code, tables, math inside a paragraph, a figure, a widget).
+cards, code, tables, math inside a paragraph, a figure, a widget), beside the book fixture (tests/book_lesson.py:
+code with its output, citations and a bibliography, a figure in a challenge's answer).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.cli import main
+import book_lesson
 from lessonkit.support.paths import PROJECT
 
 CI = os.environ.get("CI") == "true"
@@ -118,6 +120,7 @@ def sites(tmp_path_factory, shared_cache):
     (folder / "img" / "pixel.png").write_bytes(tiny_png())
     (folder / "diagram.svg").write_bytes(SVG)
     (folder / "data" / "table.csv").write_text("名称,数值\n甲,1\n乙,2\n", encoding="utf-8")
+    book_lesson.write_book_lesson(root / "content")  # code with its output, citations, a figure in an answer
     sink = root / "sink"
     assert main(["build", "--quiet", "--content", str(root / "content"), "--out", str(sink),
                  "--cache-dir", str(root / "cache")]) == 0

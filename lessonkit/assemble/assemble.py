@@ -55,14 +55,14 @@ class Assembler:
         policy = content_security.policy(scripts=list(scripts), styles=[css], connect_self=bool(self.preview_script),
                                          script_sources=draft.script_sources)
         code = {"scripts": "\n".join(f"<script>{s}</script>" for s in scripts), "style": css, "policy": policy}
-        placed: dict[FigureHole, int] = {}  # how often each figure is on the page so far
+        placed: dict[tuple[str, str], int] = {}  # how often each figure is on the page so far
         text = "".join(self._fill(part, code, placed) for part in draft.parts)
         return _checked(text, draft.template, policy)
 
     def _page_code(self, kinds: tuple[str, ...], lesson_folder: Path | None) -> tuple[tuple[str, ...], str]:
         return self.components.page_code(kinds, self.base_js, self.base_css, lesson_folder, self.base_name)
 
-    def _fill(self, part, code: dict[str, str], placed: dict[FigureHole, int]) -> str:
+    def _fill(self, part, code: dict[str, str], placed: dict[tuple[str, str], int]) -> str:
         if isinstance(part, str):
             return part
         if isinstance(part, CodeHole):
@@ -71,8 +71,8 @@ class Assembler:
         if drawn is None:  # drawing it failed: the build stops with the author's problem before writing anything
             return ""
         if isinstance(part, FigureHole):
-            placed[part] = placed.get(part, 0) + 1
-            return drawn.svg if placed[part] == 1 else placed_again(drawn.svg, placed[part])
+            placed[key] = placed.get(key := (part.lesson, part.name), 0) + 1
+            return drawn.svg if placed[key] == 1 else placed_again(drawn.svg, placed[key])
         if isinstance(part, FigureDataHole):
             return self._figure_data(part, drawn.data)
         raise TypeError(f"unknown hole {part!r}")

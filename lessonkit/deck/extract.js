@@ -59,7 +59,11 @@
   function runsOf(nodes, out, pre, hiddenOk) {
     nodes.forEach(function (n) {
       if (n.nodeType === 3) {
-        var t = pre ? n.data : n.data.replace(/[ \t\n\r\f]+/g, ' ');
+        var t = pre ? n.data : n.data.replace(/[ \t\n\r\f]+/g, ' '), last = out[out.length - 1];
+        if (!n.parentElement) {   // made here, not on the page (the gap between a table row's cells): the last run's
+          if (last && !last.br) last.t += t;
+          return;
+        }
         push(out, t, style(n.parentElement));
       } else if (n.nodeType === 1) {
         if (n.matches(SKIP) || (!hiddenOk && !seen(n))) return;

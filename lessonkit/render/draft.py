@@ -23,6 +23,7 @@ from markupsafe import Markup
 class FigureHole:
     lesson: str
     name: str
+    copy: str = ""      # a second copy of the figure on the page (assemble renames its ids): "print" for an answer's
 
 
 @dataclass(frozen=True)

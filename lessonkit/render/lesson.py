@@ -13,6 +13,8 @@ from typing import Any
 import jinja2
 
 from ..compute.run import ComputedLesson, ComputedWidget
+from ..features import citations
+from ..features import code as listings
 from ..features import glossary as terms
 from ..features import notes, tabs
 from ..features.equations import equation_numbers
@@ -21,7 +23,7 @@ from ..features.components import Component, Components
 from ..features.coursenav import Course, course_entry
 from ..features.selfcheck import Placement
 from ..features.widgets import table_data
-from ..load.document import placements
+from ..load.document import parse_blocks, walk
 from ..support import csp as content_security
 from ..support.errors import ContentError, Miss, Problem, UsageError
 from ..support.i18n import UnknownUiString
@@ -41,22 +43,27 @@ class LessonRenderer:
     """Renders one lesson's Markdown and places its figures, widgets, tables and toggles; problems are collected."""
 
     def __init__(self, lesson: ComputedLesson, env: jinja2.Environment, components: Components, course: Course,
-                 holes: Holes, converters: markup.Converters):
+                 holes: Holes, converters: markup.Converters, bibliography: citations.Bibliography | None = None):
         self.lesson, self.env, self.components, self.course, self.holes = lesson, env, components, course, holes
         self.page = SitePaths.lesson(lesson.slug)
         src = lesson.source
-        self.figure_order = [b.arg for b in placements(src.sections, "figure")]
+        self.figure_places = figure_placements(lesson)
+        self.figure_order = [name for name, _, _, _ in self.figure_places]
         self.placed_widgets: set[str] = set()
         self.placed_checks: set[str] = set()
+        self.placed_code: set[str] = set()
         self.toggles = 0
         self.tab_sets = 0
+        self.citer = citations.Citer(bibliography, citations.numbering(reading_texts(lesson)))
         self.ctx = markup.MarkupContext(
             values=lesson.values,
             figure_numbers={name: i + 1 for i, name in enumerate(dict.fromkeys(self.figure_order))},
-            placers={"figure": self.figure, "widget": self.widget, "table": self.table, "check": self.check},
+            placers={"figure": self.figure, "widget": self.widget, "table": self.table, "check": self.check,
+                     "code": self.code},
             render_callout=self.container,
             link_lesson=self.link_lesson,
             mark_term=self.mark_term,
+            cite=self.citer.cite,
             figure_label=env.globals["ui"].figure,
             equation_numbers=equation_numbers(src.sections),
             equation_words=(env.globals["ui"].equation_number, env.globals["ui"].equation_ref),
@@ -71,7 +78,9 @@ class LessonRenderer:
         return self.ctx.problems
 
     # placers: HTML, or a Miss saying what is wrong (markup adds file and line)
-    def figure(self, name: str, args: tuple[str, ...]) -> str | Miss:
+    def figure(self, name: str, args: tuple[str, ...], copy: str = "") -> str | Miss:
+        """The figure; `copy` names a second copy of it on the page (a challenge answer's figure printed again with
+        the answers), whose ids differ."""
         lesson = self.lesson
         if name not in lesson.registry.figures:
             return unknown("figure", name, lesson.registry.figures)
@@ -81,11 +90,11 @@ class LessonRenderer:
         if not alt.strip():
             return Miss(msg("figure `{name}` has an empty alt text", name=name),
                         "alt=\"…\" in @lesson.figure saying what the figure shows, for readers who cannot see it")
-        figure_id, number = f"fig-{name}", self.figure_order.index(name) + 1
+        figure_id, number = f"fig-{name}" + (f"-{copy}" if copy else ""), self.figure_order.index(name) + 1
         figure = {
             "id": figure_id, "name": name, "number": number,
             "caption": markup.render_inline(spec.caption, self.ctx, path, line), "alt": alt,
-            "svg": self.holes.mark(FigureHole(lesson.slug, name)),
+            "svg": self.holes.mark(FigureHole(lesson.slug, name, copy)),
             "data_html": self.holes.mark(FigureDataHole(lesson.slug, name, figure_id, number)),
         }
         return self.env.get_template("partials/figure.html").render(figure=figure)
@@ -117,6 +126,42 @@ class LessonRenderer:
             return ""
         script = data if widget.script is None else spoken(widget.script, self.env.globals["ui"])
         return mount(widget.kind, f"widget-{name}", inner, script)
+
+    def code(self, name: str, args: tuple[str, ...]) -> str | Miss:
+        """`{{< code NAME >}}`: the source of lesson.py's function NAME, then what it computed — a value as the page
+        writes it, the figure or the widget placed right here (`output=false`: the source alone)."""
+        lesson, registry = self.lesson, self.lesson.registry
+        output = listings.wants_output(args)
+        if output is None:
+            return Miss(f"cannot read `{' '.join(args)}` in `{{{{< code {name} >}}}}`",
+                        "nothing after the function's name, or `output=false` to show its source alone")
+        if lesson.source.code_path is None:
+            return Miss(f"code `{name}` but the lesson has no lesson.py", "a function defined in lesson.py")
+        shown = listings.listing(lesson.source.code_path, name)
+        if shown is None:
+            known = listings.functions(lesson.source.code_path)
+            return Miss(f"unknown function `{name}` in lesson.py{did_you_mean(name, known)}",
+                        f"a function defined in lesson.py: {', '.join(known) or 'none'}")
+        if name in self.placed_code:
+            return Miss(f"code `{name}` is shown twice", "each function's code shown once")
+        self.placed_code.add(name)
+        figure = next((f.name for f in registry.figures.values() if f.func.__name__ == name), None)
+        context: dict[str, Any] = {"id": f"code-{name}", "name": name, "first": shown.first, "last": shown.last,
+                                   "html": self.ctx.converters.highlighter.html(shown.text, "python")
+                                   or listings.plain(shown.text), "output": None, "output_html": "", "cut": False,
+                                   "limit": listings.OUTPUT_LIMIT}
+        if output and name in registry.values:
+            if name in lesson.values:  # else computing it failed, which is reported
+                context["output"], context["cut"] = listings.output_text(lesson.values[name])
+        elif output and (figure or name in registry.widgets):
+            placed = self.figure(figure, ()) if figure else self.widget(name, ())
+            if isinstance(placed, Miss):
+                return placed
+            context["output_html"] = placed
+        elif output:
+            return Miss(f"`{name}` is not a value, figure or widget of the lesson: it has no output to show",
+                        f"`{{{{< code {name} output=false >}}}}` to show its source alone")
+        return self.env.get_template("partials/code.html").render(code=context)
 
     def render_component(self, component: Component, context: dict[str, Any], widget: ComputedWidget | None,
                          name: str) -> str | None:
@@ -307,21 +352,25 @@ class LessonRenderer:
 
 def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: Components,
                    course: Course | None = None, holes: Holes | None = None,
-                   converters: markup.Converters | None = None) -> dict[str, Any]:
+                   converters: markup.Converters | None = None,
+                   bibliography: citations.Bibliography | None = None) -> dict[str, Any]:
     """Everything lesson.html displays, rendered to HTML strings. Fields lesson.yaml got wrong (already reported)
     are left out, so the Markdown of the rest is still checked."""
     src = lesson.source
     course = course or Course([course_entry(lesson.source)])
-    renderer = LessonRenderer(lesson, env, components, course, holes or Holes(), converters or markup.Converters())
+    renderer = LessonRenderer(lesson, env, components, course, holes or Holes(), converters or markup.Converters(),
+                              bibliography)
     ctx = renderer.ctx
-    _check_placements(src, renderer.figure_order, ctx.problems)
+    _check_placements(renderer.figure_places, ctx.problems)
     ctx.problems += notes.misplaced(src.sections, src.body_path)
     meta, lines, meta_path = src.meta, src.meta_lines, src.meta_path
     yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "check": _not_in_yaml, "table": renderer.table}
     yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers, number_equations=False)  # same values, problem list
     # titles are repeated in links (contents, course navigation) and objectives on the index page: no marks there
-    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark(msg("a section title")), number_equations=False)
-    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark(msg("an objective (the index page shows it too)")))
+    title_ctx = dataclasses.replace(ctx, mark_term=_no_mark(msg("a section title")),
+                                    cite=_no_cite(msg("a section title")), number_equations=False)
+    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark(msg("an objective (the index page shows it too)")),
+                                        cite=_no_cite(msg("an objective (the index page shows it too)")))
 
     def md(key: str, text: str, inline: bool = False, context=None) -> str:
         render = markup.render_inline if inline else markup.render_block
@@ -334,8 +383,18 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         items = meta.get(key) if isinstance(meta.get(key), list) else []
         return [(i, item) for i, item in enumerate(items) if isinstance(item, str)]
 
-    challenges = [c if isinstance(c, dict) else {} for c in (meta.get("challenges") or [])] \
-        if isinstance(meta.get("challenges"), list) else []
+    challenges = _challenges(meta)
+    # a challenge's answer may place a figure; the page shows the answer twice (on screen, and printed with the
+    # answers at the end), the second time with a copy of the figure whose ids differ
+    answer_ctx = dataclasses.replace(yaml_ctx, placers={**yaml_placers, "figure": renderer.figure})
+    print_ctx = dataclasses.replace(yaml_ctx, placers={**yaml_placers, "figure": lambda name, args: renderer.figure(
+        name, args, copy="print")})
+
+    def answer(n: int, text: str) -> tuple[str, str]:
+        shown = md(f"challenges.{n - 1}.answer", text, context=answer_ctx)
+        if not any(place[1] == meta_path and place[3] == n for place in renderer.figure_places):
+            return shown, shown
+        return shown, md(f"challenges.{n - 1}.answer", text, context=print_ctx)
     checks = Placement(lesson.checks, env.globals["ui"], md,
                        lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)))
     renderer.checks, renderer.md, renderer.alone_checks = checks, md, []
@@ -356,15 +415,20 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         "sections": sections,
         "challenges": [{"id": f"challenge-{n}", "number": n, "title": c.get("title"),
                         "question": md(f"challenges.{n - 1}.question", _str(c.get("question"))),
-                        "answer": md(f"challenges.{n - 1}.answer", _str(c.get("answer"))),
+                        **dict(zip(("answer", "answer_print"), answer(n, _str(c.get("answer"))))),
                         "check": checks.place(f"challenges.{n - 1}", f"check-{n}")}
                        for n, c in enumerate(challenges, start=1)],
         "checks": [c for c in renderer.alone_checks if c["answer"]],  # standalone checks with an answer
         "sources": [md(f"sources.{i}", s, inline=True) for i, s in texts("sources")],
         "glossary": [],
+        "references": [],
+        "notebook": {"url": SitePaths.url(renderer.page, SitePaths.notebook(src.slug))},
         "figures_count": len(renderer.figure_order),
         "minutes": reading_minutes(src, len(renderer.figure_order)),
     }
+    context["references"] = [{**entry, "html": citations.runs_html(entry["runs"])}
+                             for entry in renderer.citer.entries(env.globals["ui"])]
+    context["cited"] = renderer.citer  # the notebook writes the same numbers (render/notebook.py)
     if course.glossary is not None:  # terms marked in sections, then those marked only in lesson.yaml's text
         used = {**renderer.terms_used, **renderer.terms_marked}
         context["glossary"] = [glossary_entry(course.glossary.by_id[i], course.definitions) for i in used]
@@ -373,7 +437,8 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
             ctx.problems.append(Problem(meta_path, lines.get(f"checks.{i}"),
                                         msg("self-check `{name}` is never placed", name=entry["id"]),
                                         msg("a line `{{< check {name} >}}` in lesson.md", name=entry["id"])))
-    for name in sorted(set(lesson.registry.figures) - set(renderer.figure_order)):
+    unplaced = set(lesson.registry.figures) - set(renderer.figure_order)
+    for name in sorted(unplaced if meta or not meta_path.exists() else ()):  # lesson.yaml unread: answers may place
         ctx.problems.append(Problem(src.body_path, None, msg("figure `{name}` is defined in lesson.py but never placed",
                                                              name=name),
                                     msg("a line `{{< figure {name} >}}` in lesson.md", name=name)))
@@ -382,15 +447,68 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     return context
 
 
-def _check_placements(src, order: list[str], problems: list[Problem]) -> None:
+def _check_placements(places: list[tuple], problems: list[Problem]) -> None:
     """A figure placed twice would be two figures with one id and one number."""
-    first: dict[str, int] = {}
-    for block in placements(src.sections, "figure"):
-        if block.arg in first:
-            problems.append(Problem(src.body_path, block.line,
-                                    msg("figure `{name}` is placed twice (first at line {line})", name=block.arg,
-                                        line=first[block.arg]), "each figure placed once"))
-        first.setdefault(block.arg, block.line)
+    first: dict[str, tuple[Path, int]] = {}
+    for name, path, line, _ in places:
+        if name in first:
+            (at, at_line), file = first[name], first[name][0].name
+            problems.append(Problem(path, line, msg("figure `{name}` is placed twice (first at line {line})",
+                                                    name=name, line=at_line) if at == path else
+                                    msg("figure `{name}` is placed twice (first at {file}:{line})", name=name,
+                                        file=file, line=at_line), "each figure placed once"))
+        first.setdefault(name, (path, line))
+
+
+def _challenges(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    items = meta.get("challenges")
+    return [c if isinstance(c, dict) else {} for c in items] if isinstance(items, list) else []
+
+
+def figure_placements(lesson: ComputedLesson) -> list[tuple[str, Path, int, int]]:
+    """Where the lesson's figures are placed, in reading order — (name, file, line, challenge number or 0): in
+    lesson.md by `{{< figure NAME >}}` or as the output of `{{< code FUNCTION >}}`, then in the challenges'
+    answers. Their numbers follow this order."""
+    src, registry = lesson.source, lesson.registry
+    by_function = {spec.func.__name__: name for name, spec in registry.figures.items()}
+    places = []
+    for block in (b for s in src.sections for b in walk(s.blocks) if b.kind == "directive"):
+        if block.name == "figure":
+            places.append((block.arg, src.body_path, block.line, 0))
+        elif block.name == "code" and block.arg in by_function and listings.wants_output(block.args):
+            places.append((by_function[block.arg], src.body_path, block.line, 0))
+    for n, challenge in enumerate(_challenges(src.meta), start=1):
+        text = _str(challenge.get("answer"))
+        first = src.meta_lines.get(f"challenges.{n - 1}.answer", 1)
+        for block in walk(parse_blocks(text.splitlines(), first, src.meta_path, [])):
+            if block.kind == "directive" and block.name == "figure":
+                places.append((block.arg, src.meta_path, block.line, n))
+    return places
+
+
+def reading_texts(lesson: ComputedLesson):
+    """The lesson's Markdown in the order the page shows it — head, sections (a placed figure's caption where it
+    stands), challenges, the sources — for the citations' numbers."""
+    src, meta = lesson.source, lesson.source.meta
+    figures = {name: spec.caption for name, spec in lesson.registry.figures.items()}
+    by_function = {spec.func.__name__: name for name, spec in lesson.registry.figures.items()}
+    strings = lambda value: [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)]  # noqa: E731
+    yield from strings(meta.get("intro")) + strings(meta.get("objectives")) + strings(meta.get("question"))
+    for section in src.sections:
+        yield section.title
+        for block in walk(section.blocks):
+            if block.kind == "text":
+                yield "\n".join(block.lines)
+            elif block.kind == "directive" and block.name in ("figure", "code"):
+                yield figures.get(by_function.get(block.arg, block.arg) if block.name == "code" else block.arg, "")
+    for challenge in _challenges(meta):
+        yield from strings(challenge.get("question")) + strings(challenge.get("hints"))
+        for block in walk(parse_blocks(_str(challenge.get("answer")).splitlines(), 1, src.meta_path, [])):
+            if block.kind == "text":
+                yield "\n".join(block.lines)
+            elif block.kind == "directive" and block.name == "figure":
+                yield figures.get(block.arg, "")
+    yield from strings(meta.get("sources"))
 
 
 def reading_minutes(src, figures: int) -> int:
@@ -405,6 +523,12 @@ def _no_mark(where: Message):
     def refuse(name: str, shown: str | None) -> Miss:
         return Miss(msg("glossary term `[[{name}]]` in {where}", name=name, where=where),
                     "the term marked in the text below it (its first use there is marked by itself)")
+    return refuse
+
+
+def _no_cite(where: Message):
+    def refuse(body: str) -> Miss:
+        return Miss(msg("citation `{citation}` in {where}", citation=f"[{body}]", where=where), "the citation in the text below it")
     return refuse
 
 

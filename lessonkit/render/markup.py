@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import markdown
 
-from ..features import equations
+from ..features import code, equations
 from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
 from ..load.document import SHOWS_ONLY, Block, parse_blocks
 from ..support.errors import Miss, Problem
@@ -24,8 +24,10 @@ from ..support.suggest import did_you_mean
 from ..support.values import lookup
 
 INLINE = re.compile(
-    equations.CODE_SPAN + "|" + equations.DOLLAR
+    r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks)(?P<code_values>\{values\})?)"  # equations.CODE_SPAN, and
+    + "|" + equations.DOLLAR                                                # `…`{values} (features.code)
     + r"|(?P<termref>\[\[(?P<term>[^\[\]|\n]*)(?:\|(?P<term_text>[^\[\]\n]*))?\]\])"
+    r"|(?P<cite>\[(?P<cite_body>@(?!fig:|lesson:|eq:)[^\[\]\n]*)\](?!\())"
     r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
     + "|" + equations.DISPLAY_MATH + "|" + equations.INLINE_MATH
     + r"|(?P<value>\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\})"
@@ -52,8 +54,9 @@ class Converters:
     a tenth of a warm build's time) and one Markdown converter (building one per call, and looking extension names
     up among installed packages' entry points, cost more than converting the text)."""
 
-    def __init__(self, mathml: dict[str, str] | None = None):
+    def __init__(self, mathml: dict[str, str] | None = None, highlights: dict[str, str | None] | None = None):
         self.mathml = {} if mathml is None else mathml
+        self.highlighter = code.Highlighter(highlights)  # code blocks and listings, Pygments' classes (features.code)
         self._markdown: markdown.Markdown | None = None
 
     def markdown(self) -> markdown.Markdown:
@@ -88,6 +91,10 @@ class MarkupContext:
     # `[[术语]]` / `[[术语|显示的文字]]`: the term's mark, or a Miss (see lessonkit.glossary)
     mark_term: Callable[[str, str | None], "str | Miss"] = lambda name, shown: Miss(
         msg("glossary term `[[{name}]]` outside a lesson's text", name=name), "`[[term]]` only in lesson.md and lesson.yaml")
+    # `[@key]`, `[@a; @b]`: the numbered links, or a Miss (features.citations.Citer.cite)
+    cite: Callable[[str], "str | Miss"] = lambda body: Miss(
+        msg("citation `{citation}` outside a lesson's text", citation=f"[{body}]"),
+        "`[@key]` only in lesson.md and lesson.yaml")
     figure_label: str = "Figure"  # the theme's `ui.figure` on every page (render/lesson.py passes it)
     equation_numbers: dict[str, int] = field(default_factory=dict)  # the lesson's labels → numbers (equation_numbers)
     equation_words: tuple[str, str] = ("({n})", "Eq. ({n})")  # the theme's `ui.equation_number`, `ui.equation_ref`
@@ -150,9 +157,7 @@ def _flatten(blocks: list[Block], ctx: MarkupContext, path: Path, stash: _Stash)
             origins.extend(range(block.line, block.line + len(block.lines)))
             continue
         if block.kind == "fence":
-            language = block.name.split()[0] if block.name else ""
-            cls = f' class="language-{html.escape(language)}"' if language else ""
-            rendered = f"<pre><code{cls}>{html.escape(chr(10).join(block.lines))}</code></pre>"
+            rendered = _fence(block, ctx, path)
         elif block.kind == "directive":
             rendered = _directive(block, ctx, path)
         else:
@@ -160,6 +165,40 @@ def _flatten(blocks: list[Block], ctx: MarkupContext, path: Path, stash: _Stash)
         out.extend(["", stash.add(rendered, block=True), ""])
         origins.extend([block.line] * 3)
     return out, origins
+
+
+def fence_info(info: str) -> tuple[str, bool]:
+    """A fence's language and whether it asks for values (```` ```python {values} ````)."""
+    words = info.split()
+    return next((w for w in words if w != VALUES_FLAG), ""), VALUES_FLAG in words
+
+
+VALUES_FLAG = "{values}"
+
+
+def _fence(block: Block, ctx: MarkupContext, path: Path) -> str:
+    """A code block: its `{{ values }}` filled in only when the fence asks (`{values}`), highlighted when Pygments
+    knows its language (then it mounts the `code` component, whose CSS colours it)."""
+    language, values = fence_info(block.name)
+    text = "\n".join(block.lines)
+    if values:
+        text = values_in_code(text, ctx, path, block.line + 1)
+    cls = f' class="language-{html.escape(language)}"' if language else ""
+    shown = ctx.converters.highlighter.html(text, language) if language else None
+    if shown is None:
+        return f"<pre><code{cls}>{html.escape(text)}</code></pre>"
+    return f'<pre class="highlight" data-widget="{code.KIND}" tabindex="0"><code{cls}>{shown}</code></pre>'
+
+
+VALUE_IN_CODE = re.compile(r"\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\}")
+
+
+def values_in_code(text: str, ctx: MarkupContext, path: Path, first_line: int) -> str:
+    """`{{ name }}` in code that asked for values, formatted as in the text (never in code that did not ask)."""
+    def replace(m: re.Match) -> str:
+        line = first_line + text.count("\n", 0, m.start())
+        return _value_text(m.group("value_name"), m.group("value_spec"), ctx, path, line, math_mode=False)
+    return VALUE_IN_CODE.sub(replace, text)
 
 
 def _container(block: Block, ctx: MarkupContext, path: Path) -> str:
@@ -228,7 +267,10 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
     def replace(m: re.Match) -> str:
         line = line_at(m.start())
         if m.group("code"):
-            return stash.add(f"<code>{html.escape(m.group('code_body').strip())}</code>")
+            body = m.group("code_body").strip()
+            if m.group("code_values"):
+                body = values_in_code(body, ctx, path, line)
+            return stash.add(f"<code>{html.escape(body)}</code>")
         if m.group("dollar"):
             return "$"
         if m.group("termref"):
@@ -237,6 +279,12 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
                 ctx.problems.append(Problem(path, line, mark.message, mark.expected))
                 return stash.add(html.escape(m.group("term_text") or m.group("term")))
             return stash.add(mark)
+        if m.group("cite"):
+            cited = ctx.cite(m.group("cite_body"))
+            if isinstance(cited, Miss):
+                ctx.problems.append(Problem(path, line, cited.message, cited.expected))
+                return stash.add(html.escape(m.group(0)))
+            return stash.add(cited)
         if m.group("image"):
             return stash.add(_image(m.group("img_alt"), m.group("img_src"), m.group("img_title"), ctx, path, line))
         if m.group("display") is not None:

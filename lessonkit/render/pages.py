@@ -13,6 +13,7 @@ from ..features import glossary as terms
 from ..features import search
 from ..features.components import Components
 from ..features.coursenav import Course, course_entry, course_parts, in_course_order, pager_link
+from ..features.citations import Bibliography
 from ..features.glossary import glossary_entry
 from ..load.siteconfig import SiteConfig
 from ..support.errors import ContentError, Problem
@@ -21,17 +22,22 @@ from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
 from .draft import POLICY, SCRIPTS, STYLE, Holes, PageDraft
+from ..support.cache import FigureCache
 from .lesson import lesson_context
+from .notebook import lesson_notebook
 from .templates import theme_problem
 
 
 @dataclass
 class Renderer:
-    """What rendering one site needs: the theme's templates, its components, the build's markers and converters."""
+    """What rendering one site needs: the theme's templates, its components, the build's markers and converters,
+    the course's bibliography (features.citations) and the build's cache (for the notebooks)."""
     env: jinja2.Environment
     components: Components
     holes: Holes
     converters: markup.Converters
+    bibliography: Bibliography | None = None
+    cache: FigureCache | None = None
 
     @property
     def ui(self):
@@ -81,12 +87,15 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     contexts = {}
     for lesson in ordered:
         try:
-            context = lesson_context(lesson, env, renderer.components, course, holes, renderer.converters)
+            context = lesson_context(lesson, env, renderer.components, course, holes, renderer.converters,
+                                     renderer.bibliography)
         except ContentError as err:
             problems += err.problems
             continue
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
+        context["files"] = (lesson_notebook(lesson, context, renderer.ui, course, renderer.cache,
+                                            renderer.bibliography),)
         contexts[context["slug"]] = context
     fresh = {slug: lesson_summary(context, renderer.ui) for slug, context in contexts.items()}
     built = {**kept, **fresh}
@@ -101,7 +110,7 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
         box = _search_box(search.search_index([summary["search"]], here=context["slug"], root=SitePaths.root(page)))
         text = env.get_template("lesson.html").render(lesson=context, course=course.lessons, course_parts=course.parts,
                                                       root=SitePaths.root(page), search=box, **common)
-        drafts.append(holes.draft(text, page, "lesson.html", context["folder"]))
+        drafts.append(holes.draft(text, page, "lesson.html", context["folder"], files=context["files"]))
     listed = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": SitePaths.lesson(c["slug"]),
                "objectives": c["objectives"], "minutes": c["minutes"], "number": n}
               for n, c in enumerate(lessons, start=1)]

@@ -15,6 +15,10 @@ A component script's check (features.scriptcheck: its syntax and registrations) 
 its folder's name, the engine's code and the JavaScript grammar's version (scripts/<key>.json), so a warm build never
 imports the parser.
 
+Features keep what would otherwise import a library on every build: highlighted code (highlight-<pygments>.json),
+a parsed bibliography (references/<key>.json, keyed by the file's bytes) and each lesson's notebook
+(notebooks/<key>.ipynb, keyed by everything it is made of).
+
 The font itself is cached too (font.json), keyed by a fingerprint of the installed font files, so a build whose
 figures are all cached never imports matplotlib. Before a cached font is trusted, its file must still exist unchanged.
 
@@ -225,6 +229,57 @@ class FigureCache:
         if self.enabled:
             _write_atomic(self.folder / "scripts" / f"{key}.json", json.dumps(verdict, ensure_ascii=False))
 
+    def get_record(self, kind: str, key: str) -> Any | None:
+        """A feature's plain JSON result kept by the key of its inputs (`kind`/<key>.json: a parsed bibliography)."""
+        if not self.enabled:
+            return None
+        path = self.folder / kind / f"{key}.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        touch(path)
+        return data
+
+    def put_record(self, kind: str, key: str, data: Any) -> None:
+        if self.enabled:
+            _write_atomic(self.folder / kind / f"{key}.json", json.dumps(data, ensure_ascii=False, sort_keys=True))
+
+    def get_file(self, kind: str, name: str) -> str | None:
+        """A file a feature made, kept under its key (`kind`/<key>.<ext>: a lesson's notebook)."""
+        if not self.enabled:
+            return None
+        path = self.folder / kind / name
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        touch(path)
+        return text
+
+    def put_file(self, kind: str, name: str, text: str) -> None:
+        if self.enabled:
+            _write_atomic(self.folder / kind / name, text)
+
+    def get_highlights(self) -> dict[str, str]:
+        """Code highlighted by earlier builds (features.code: "language NUL code" → HTML), for this Pygments version
+        (so a warm build need not import it)."""
+        if not self.enabled:
+            return {}
+        try:
+            memo = json.loads(self._highlight_file().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        touch(self._highlight_file())
+        return memo if isinstance(memo, dict) else {}
+
+    def put_highlights(self, memo: dict[str, str]) -> None:
+        if self.enabled:
+            _write_atomic(self._highlight_file(), json.dumps(memo, ensure_ascii=False, sort_keys=True))
+
+    def _highlight_file(self) -> Path:
+        return self.folder / f"highlight-{package_version('pygments')}.json"
+
     def _math_file(self) -> Path:
         return self.folder / f"mathml-{package_version('latex2mathml')}.json"
 
@@ -264,9 +319,11 @@ def touch(path: Path | str) -> None:
 
 # what prune may remove, by folder: lessonkit's own entries only, whatever else a --cache-dir folder holds stays
 PRUNABLE = {"figures": re.compile(r"[0-9a-f]{64}\.(?:svg|json|png)"), "values": re.compile(r"[0-9a-f]{64}\.pickle"),
-            "scripts": re.compile(r"[0-9a-f]{64}\.json"),
+            "scripts": re.compile(r"[0-9a-f]{64}\.json"), "references": re.compile(r"[0-9a-f]{64}\.json"),
+            "notebooks": re.compile(r"[0-9a-f]{64}\.ipynb"),
             "pages": re.compile(r"[0-9a-f]{64}\.pickle"),
-            "templates": re.compile(r"__jinja2_.+\.cache"), "": re.compile(r"mathml-.+\.json|font\.json")}
+            "templates": re.compile(r"__jinja2_.+\.cache"),
+            "": re.compile(r"mathml-.+\.json|highlight-.+\.json|font\.json")}
 STALE_TMP = re.compile(r"\..+\.\d+\.tmp")   # left by a build killed while writing (see _write_atomic)
 
 

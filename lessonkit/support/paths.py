@@ -27,6 +27,11 @@ class SitePaths:
         return head if tail == "index.html" and "/" not in head and head else None
 
     @staticmethod
+    def notebook(slug: str) -> str:
+        """The lesson's Jupyter notebook (features/notebook.py), beside its page: the page links `<slug>.ipynb`."""
+        return f"{slug}/{slug}.ipynb"
+
+    @staticmethod
     def pdf(slug: str, answers: bool = False) -> str:
         return f"{slug}-answers.pdf" if answers else f"{slug}.pdf"
 

@@ -22,12 +22,14 @@ import pytest
 from lessonkit.support import chromium
 from lessonkit.cli import main
 
+import book_lesson
 import fixture_lesson
 from lesson_folders import PROJECT, real_lessons
 
 REAL_LESSONS = real_lessons()
 FIXTURE = fixture_lesson.SLUG
-LESSONS = [*REAL_LESSONS, FIXTURE]      # what tests taking `slug` run over
+BOOK = book_lesson.SLUG                 # code with its output, citations, a figure in an answer (tests/book_lesson.py)
+LESSONS = [*REAL_LESSONS, FIXTURE, BOOK]  # what tests taking `slug` run over
 ACTION_TIMEOUT_MS = 15_000              # a click, a fill, a wait_for
 NAVIGATION_TIMEOUT_MS = 30_000          # page.goto / reload
 AXE = PROJECT / "node_modules" / "axe-core" / "axe.min.js"
@@ -52,11 +54,13 @@ def pytest_generate_tests(metafunc):
 
 @pytest.fixture(scope="session")
 def site_content(tmp_path_factory) -> Path:
-    """A copy of content/ (every lesson, site.yaml, glossary…) plus the fixture lesson, in a temporary folder."""
+    """A copy of content/ (every lesson, site.yaml, glossary, references.bib …) plus the fixture lessons, in a temporary
+    folder (the book fixture's entries are added to the copy of references.bib)."""
     content = tmp_path_factory.mktemp("browser-content") / "content"
     if (PROJECT / "content").is_dir():
         shutil.copytree(PROJECT / "content", content, ignore=shutil.ignore_patterns("__pycache__"))
     fixture_lesson.write_fixture_lesson(content)
+    book_lesson.write_book_lesson(content)
     return content
 
 

@@ -60,8 +60,9 @@ def fonts_for(cdp, root: int, selector: str) -> list[str]:
     return [f["familyName"] for f in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
 
 
-# Marks a few elements holding Chinese: the title, the first paragraph, a leaf inside each widget, and one <text> of
-# each figure drawn as SVG. Their data-cjk-probe attribute lets the DevTools protocol find them by selector.
+# Marks a few elements holding Chinese: the title, the first paragraph, a leaf inside each widget (never one marked
+# already: a paragraph may be inside a widget), and one <text> of each figure drawn as SVG (and shown: not one in a
+# closed answer). Their data-cjk-probe attribute lets the DevTools protocol find them by selector.
 MARK_CHINESE = r"""() => {
     const han = /[\u4e00-\u9fff]/, pure = /^[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef\s]+$/, marked = [];
     const mark = (el, what) => {
@@ -70,7 +71,7 @@ MARK_CHINESE = r"""() => {
     };
     // a leaf-most element with Chinese, preferring one with nothing but Chinese (then every glyph is CJK)
     const first = (sel, scope = document) => {
-        const found = [...scope.querySelectorAll(sel)].filter(e => han.test(e.textContent) &&
+        const found = [...scope.querySelectorAll(sel)].filter(e => han.test(e.textContent) && !e.dataset.cjkProbe &&
             e.getClientRects().length && ![...e.children].some(c => han.test(c.textContent)));
         return found.find(e => pure.test(e.textContent)) || found[0];
     };
@@ -83,7 +84,7 @@ MARK_CHINESE = r"""() => {
         if (el) mark(el, 'widget ' + (w.id || w.dataset.widget));
     }
     for (const f of document.querySelectorAll('figure')) {
-        const t = [...f.querySelectorAll('svg text')].find(t => han.test(t.textContent));
+        const t = [...f.querySelectorAll('svg text')].find(t => han.test(t.textContent) && t.getClientRects().length);
         if (t) mark(t, 'figure ' + f.id);
     }
     return marked;

@@ -160,7 +160,7 @@ def test_every_challenge_answer_reveals(lesson, site_content, slug):
         details = answers.nth(k)
         body = details.locator(".answer-body")
         assert not body.is_visible()
-        details.locator("summary").click()
+        details.locator(":scope > summary").click()   # not a figure's 「数据」 inside the answer
         assert details.evaluate("d => d.open")
         assert body.is_visible() and len(body.inner_text().strip()) > 20
 

@@ -18,7 +18,7 @@ import pytest
 from lessonkit.cli import main
 
 from conftest import ACTION_TIMEOUT_MS, IN_CI
-from test_accessibility import axe_violations
+from conftest import axe_violations
 
 SITE_YAML = """\
 title: 一本小书

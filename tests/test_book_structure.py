@@ -1,6 +1,6 @@
 """Book-scale lessons (issue 20): numbered equations and references to them, in a lesson and across lessons;
 aligned formulas as tables; synced tabs; a course in parts. Built through the command line in tmp_path; the
-browser half (numbers on screen, tabs switching and remembered) is tests/browser/test_book_in_browser.py."""
+browser half (numbers on screen, tabs switching and remembered) is tests/browser/test_book_structure_in_browser.py."""
 from __future__ import annotations
 
 import re

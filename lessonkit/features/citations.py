@@ -1,0 +1,430 @@
+"""Citations: `content/references.bib` (BibTeX, read with bibtexparser), `[@key]` / `[@key1; @key2]` /
+`[@key, 第 2.3 节]` in lesson.md and in the Markdown of lesson.yaml, and each lesson's numbered 参考文献.
+
+    load     load_references(content, problems, cache): the .bib file as plain `Reference`s, each with its line; its
+             mistakes (an entry that does not parse, a key twice, an entry without a title) at references.bib:LINE.
+             Parsed once per version of the file: the result is kept in the build's cache (references/<key>.json),
+             so a warm build never imports the parser.
+    model    numbering(texts): the keys in the order a reader meets them (GB/T 7714's 顺序编码制: numbered by first
+             citation), from the lesson's texts in page order, code never searched.
+    place    Citer.cite(body) → the links `[1, 3–5]` (or a Miss: an unknown key with did-you-mean, a citation that
+             cannot be read); Citer.entries() → the lesson's bibliography, each entry as runs of text.
+    format   entry_runs(reference, ui): the entry in the style the site's language names (`ui.reference_style`):
+             `gb7714` (GB/T 7714-2015, numeric) or `numbered` (the common numbered style of English papers), in the
+             theme's words (et al., 等, vol., pp. …); runs are (text, kind) pairs: "" plain, "i" italic, "a URL" a link,
+             which the page (HTML) and the notebook (Markdown) each write in their own syntax.
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..load.document import parse_blocks, walk
+from ..support.errors import Miss, Problem
+from ..support.suggest import did_you_mean
+
+BIB_FILE = "references.bib"
+CITATION = re.compile(r"\[(?P<body>@(?!fig:|lesson:|eq:)[^\[\]\n]*)\](?!\()")
+ITEM = re.compile(r"^\s*@(?P<key>[^\s;,@\[\]{}]+)\s*(?:,\s*(?P<locator>[^;]*?))?\s*$")
+CODE_SPAN = re.compile(r"(`+).+?\1", re.S)
+FORMAT = "citations-1"          # the cached form of a parsed file; bump when Reference changes
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+@dataclass(frozen=True)
+class Name:
+    first: str          # given names as written ("Ming-Wei", "Jimmy Lei")
+    last: str           # family name with its particle ("Le Scao", "van der Maaten")
+    jr: str = ""
+    corporate: bool = False  # `{BigScience Workshop}`: a body's name, written as it is
+
+
+@dataclass(frozen=True)
+class Reference:
+    key: str
+    kind: str                         # the entry type in lower case: article, inproceedings, misc …
+    fields: dict[str, str]            # LaTeX decoded to text; names are in `authors`/`editors`
+    authors: tuple[Name, ...]
+    editors: tuple[Name, ...]
+    more_authors: bool                # the list ended with `and others`
+    line: int
+
+
+@dataclass
+class Bibliography:
+    path: Path
+    entries: dict[str, Reference] = field(default_factory=dict)
+    unread: bool = False              # the file could not be read at all (reported there)
+    digest: str = ""                  # of the file's bytes and its reading (what a notebook's cache key names)
+
+
+# ── load ────────────────────────────────────────────────────────────────────────────────────────────────────────────
+def load_references(content_dir: Path, problems: list[Problem], cache=None) -> Bibliography | None:
+    """content/references.bib, or None when the course has none. Problems go to `problems`."""
+    path = content_dir / BIB_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = path.read_bytes()
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(Problem(path, None, f"cannot read the bibliography: {exc}", "a UTF-8 BibTeX file"))
+        return Bibliography(path, unread=True)
+    key = _cache_key(data)
+    saved = cache.get_record("references", key) if cache is not None else None
+    if not (isinstance(saved, dict) and saved.get("format") == FORMAT):
+        saved = {"format": FORMAT, **parse_bibtex(text)}
+        if cache is not None:
+            cache.put_record("references", key, saved)
+    problems += [Problem(path, line, message, expected) for line, message, expected in saved["problems"]]
+    entries = {e["key"]: _reference(e) for e in saved["entries"]}
+    return Bibliography(path, entries, digest=key)
+
+
+def _cache_key(data: bytes) -> str:
+    from ..support.cache import engine_source_digest, package_version
+
+    h = hashlib.sha256(f"{FORMAT}\0bibtexparser {package_version('bibtexparser')}\0".encode())
+    h.update(engine_source_digest().encode())
+    h.update(data)
+    return h.hexdigest()
+
+
+def _reference(saved: dict) -> Reference:
+    return Reference(saved["key"], saved["kind"], dict(saved["fields"]),
+                     tuple(Name(*n) for n in saved["authors"]), tuple(Name(*n) for n in saved["editors"]),
+                     saved["more_authors"], saved["line"])
+
+
+def parse_bibtex(text: str) -> dict[str, Any]:
+    """{"entries": [plain entry], "problems": [(line, message, expected)]}: plain data, so it can be cached."""
+    import logging
+
+    import bibtexparser
+    from bibtexparser import middlewares
+
+    logger = logging.getLogger("bibtexparser")
+    quiet = logger.disabled
+    logger.disabled = True  # its warnings repeat what the problems below say, at its own lines
+    try:
+        library = bibtexparser.parse_string(text, append_middleware=[
+            middlewares.SeparateCoAuthors(), middlewares.SplitNameParts()])
+    finally:
+        logger.disabled = quiet
+    problems: list[tuple[int, str, str | None]] = []
+    firsts: dict[str, int] = {}
+    entries = []
+    for entry in library.entries:
+        line = entry.start_line + 1
+        firsts.setdefault(entry.key, line)
+        plain = _plain_entry(entry, line)
+        if not plain["fields"].get("title"):
+            problems.append((line, f"entry `{entry.key}` has no title", "a `title = {…}` field"))
+        entries.append(plain)
+    for block in library.failed_blocks:
+        line = block.start_line + 1
+        if type(block).__name__ == "DuplicateBlockKeyBlock":
+            first = firsts.get(block.key)
+            problems.append((line, f"duplicate entry key `{block.key}`" + (f" (first at line {first})" if first else ""),
+                             "each key once"))
+        else:
+            problems.append((line, "cannot read this BibTeX entry",
+                             "`@type{key, field = {value}, …}` with its braces balanced and fields separated by commas"))
+    return {"entries": entries, "problems": problems}
+
+
+def _plain_entry(entry, line: int) -> dict[str, Any]:
+    fields, names = {}, {"author": [], "editor": []}
+    more = False
+    for f in entry.fields:
+        name = f.key.lower()
+        if name in names and isinstance(f.value, list):
+            people = [n for n in f.value if not (n.last == ["others"] and not n.first)]
+            more = more or (name == "author" and len(people) < len(f.value))
+            names[name] = [_name(n) for n in people]
+        else:
+            fields[name] = latex_text(str(f.value))
+    return {"key": entry.key, "kind": entry.entry_type.lower(), "fields": fields, "authors": names["author"],
+            "editors": names["editor"], "more_authors": more, "line": line}
+
+
+def _name(parts) -> list:
+    last = " ".join([*parts.von, *parts.last])
+    corporate = not parts.first and last.startswith("{") and last.endswith("}")
+    return [latex_text(" ".join(parts.first)), latex_text(last), latex_text(" ".join(parts.jr)), corporate]
+
+
+def latex_text(value: str) -> str:
+    """BibTeX's LaTeX as plain text: accents (`{\\L}ukasz` → Łukasz), protective braces (`{BERT}` → BERT), `--`."""
+    if not re.search(r"[\\{}~$]", value):
+        return re.sub(r"\s+", " ", value).strip()
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return re.sub(r"\s+", " ", LatexNodes2Text().latex_to_text(value)).strip()
+
+
+# ── model: the order a reader meets the citations ───────────────────────────────────────────────────────────────────
+def keys_in(text: str) -> list[str]:
+    """The keys cited in a run of lesson Markdown, in order; code blocks and code spans are never searched."""
+    found = []
+    for block in walk(parse_blocks(text.splitlines(), 1, Path("."), [])):
+        if block.kind == "text":
+            for m in CITATION.finditer(CODE_SPAN.sub("", "\n".join(block.lines))):
+                found += [item.group("key") for item in map(ITEM.match, m.group("body").split(";")) if item]
+    return found
+
+
+def numbering(texts: Iterable[str]) -> dict[str, int]:
+    """key → its number: 1 for the first key a reader meets, and so on."""
+    numbers: dict[str, int] = {}
+    for text in texts:
+        for key in keys_in(text):
+            numbers.setdefault(key, len(numbers) + 1)
+    return numbers
+
+
+# ── place ───────────────────────────────────────────────────────────────────────────────────────────────────────────
+class Citer:
+    """One lesson's citations: numbers in reading order (a key met only where the scan did not look gets the next
+    number when it is placed), links to its bibliography, and the bibliography itself."""
+
+    def __init__(self, bibliography: Bibliography | None, numbers: dict[str, int]):
+        self.bibliography = bibliography
+        self.numbers = {k: n for k, n in numbers.items() if bibliography and k in bibliography.entries}
+        self.numbers = {k: i for i, k in enumerate(sorted(self.numbers, key=self.numbers.get), start=1)}
+        self.cited: dict[str, None] = {}
+
+    def cite(self, body: str) -> str | Miss:
+        """The HTML of one `[@…]`: numbered links, consecutive runs of three or more as a range."""
+        items = [ITEM.match(part) for part in body.split(";")]
+        if not body.strip() or not all(items):
+            return Miss(f"cannot read the citation `[{body}]`",
+                        "`[@key]`, `[@key1; @key2]` or `[@key, locator]` with keys from content/references.bib")
+        if self.bibliography is None:
+            return Miss(f"citation `[@{items[0].group('key')}]` but there is no content/{BIB_FILE}",
+                        f"a BibTeX file content/{BIB_FILE} next to the lesson folders")
+        if self.bibliography.unread:
+            return "[?]"
+        known = self.bibliography.entries
+        for item in items:
+            if item.group("key") not in known:
+                key = item.group("key")
+                return Miss(f"unknown citation key `@{key}`{did_you_mean(key, known)}",
+                            f"a key of content/{BIB_FILE}: {', '.join(sorted(known)[:12]) or 'none'}"
+                            + (", …" if len(known) > 12 else ""))
+        for item in items:
+            self.cited.setdefault(item.group("key"), None)
+            self.numbers.setdefault(item.group("key"), len(self.numbers) + 1)
+        return self.shown(body, lambda n: f'<a class="cite" href="#ref-{n}">{n}</a>', html.escape)
+
+    def shown(self, body: str, number, text=str) -> str:
+        """A citation the page placed, written with `number(n)` for each number and `text(…)` for its locators
+        (the page: links; the notebook: plain numbers): `[1, 3]`, `[2–4]`, `[5, 第 2.3 节]`."""
+        items = [ITEM.match(part) for part in body.split(";")]
+        if any(item is None or item.group("key") not in self.numbers for item in items):
+            return text(f"[{body}]")
+        if any(item.group("locator") for item in items):  # each with its own page or section, in the order written
+            parts = [number(self.numbers[i.group("key")]) + (f", {text(i.group('locator'))}" if i.group("locator")
+                                                             else "") for i in items]
+        else:
+            parts = []
+            for run in _runs(sorted({self.numbers[i.group("key")] for i in items})):
+                parts += [f"{number(run[0])}–{number(run[-1])}"] if len(run) >= 3 else [number(n) for n in run]
+        return "[" + ", ".join(parts) + "]"
+
+    def entries(self, ui) -> list[dict[str, Any]]:
+        """The bibliography: each cited entry with its number and its runs, in number order."""
+        cited = sorted(self.cited, key=self.numbers.get)
+        return [{"number": self.numbers[k], "id": f"ref-{self.numbers[k]}", "key": k,
+                 "runs": entry_runs(self.bibliography.entries[k], ui)} for k in cited]
+
+
+def _runs(numbers: list[int]) -> list[list[int]]:
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return runs
+
+
+def runs_html(runs: list[tuple[str, str]]) -> str:
+    out = []
+    for text, kind in runs:
+        text = html.escape(text)
+        if kind == "i":
+            out.append(f"<i>{text}</i>")
+        elif kind.startswith("a "):
+            out.append(f'<a href="{html.escape(kind[2:])}">{text}</a>')
+        else:
+            out.append(text)
+    return "".join(out)
+
+
+def runs_markdown(runs: list[tuple[str, str]]) -> str:
+    out = []
+    for text, kind in runs:
+        text = re.sub(r"([\\`*_\[\]<>])", r"\\\1", text)
+        out.append(f"*{text}*" if kind == "i" else f"[{text}]({kind[2:]})" if kind.startswith("a ") else text)
+    return "".join(out)
+
+
+# ── format ──────────────────────────────────────────────────────────────────────────────────────────────────────────
+def entry_runs(ref: Reference, ui) -> list[tuple[str, str]]:
+    style = ui.reference_style
+    return gb7714(ref, ui) if style == "gb7714" else numbered(ref, ui)
+
+
+GB_TYPES = (("article", "J"), ("inproceedings", "C"), ("conference", "C"), ("proceedings", "C"), ("book", "M"),
+            ("inbook", "M"), ("incollection", "M"), ("techreport", "R"), ("phdthesis", "D"), ("mastersthesis", "D"),
+            ("online", "EB/OL"), ("misc", "Z"), ("unpublished", "Z"))  # GB/T 7714-2015's codes of document types
+
+
+def gb7714(ref: Reference, ui) -> list[tuple[str, str]]:
+    """GB/T 7714-2015, 顺序编码制: `VASWANI A, SHAZEER N, PARMAR N, et al. 题名[C]//会议录. 2017: 1-10.`"""
+    f, kind = ref.fields, ref.kind
+    code = dict(GB_TYPES).get(kind, "Z")
+    url = _url(ref)
+    if code == "Z" and url:
+        code = "EB/OL"
+    runs: list[tuple[str, str]] = []
+    names = _gb_names(ref.authors, ref.more_authors, ui)
+    if names:
+        runs.append((names.rstrip(".") + ". ", ""))  # «et al.» ends with its own full stop
+    runs.append((f"{f.get('title', '')}[{code}]", ""))
+    pages = f.get("pages", "").replace("--", "-").replace("–", "-")
+    place = ": ".join(filter(None, [f.get("address", ""), f.get("publisher", "") or f.get("institution", "")
+                                    or f.get("school", "")]))
+    year = f.get("year", "")
+    if code == "J":
+        volume = f.get("volume", "") + (f"({f['number']})" if f.get("number") else "")
+        tail = ", ".join(filter(None, [f.get("journal", ""), year, volume]))
+        runs.append((". " + tail + (f": {pages}" if pages else ""), ""))
+    elif code == "C" or kind == "incollection":
+        if f.get("booktitle"):
+            runs.append(("//" + f["booktitle"], ""))
+        runs.append((". " + ", ".join(filter(None, [place, year])) + (f": {pages}" if pages else ""), ""))
+    elif code == "EB/OL":
+        runs.append((". " + (f"({year})" if year else "") + (f"[{f['urldate']}]" if f.get("urldate") else ""), ""))
+        runs += [(". " if year or f.get("urldate") else " ", ""), (url, f"a {url}")]
+        return runs + [(".", "")]
+    else:
+        runs.append((". " + ", ".join(filter(None, [place, year])), ""))
+    runs.append((".", ""))
+    return runs + _identifiers(ref, " ", ".")
+
+
+def _gb_names(names: tuple[Name, ...], more: bool, ui) -> str:
+    """At most three, then 「, 等」 (a Chinese work) or 「, et al.」; family names in capitals, initials without dots."""
+    shown = [_gb_name(n) for n in names[:3]]
+    if (len(names) > 3 or more) and shown:
+        chinese = any(CJK.search(n.last + n.first) for n in names)
+        shown.append(ui.ref_et_al_cjk if chinese else ui.ref_et_al)
+    return ", ".join(shown)
+
+
+def _gb_name(name: Name) -> str:
+    if name.corporate:
+        return name.last.strip("{}")
+    if CJK.search(name.last + name.first):
+        return name.last + name.first
+    initials = " ".join(_initials(name.first, dots=False))
+    return " ".join(filter(None, [name.last.upper(), initials, name.jr]))
+
+
+def numbered(ref: Reference, ui) -> list[tuple[str, str]]:
+    """The numbered style of English papers: `A. Vaswani, N. Shazeer, and I. Polosukhin, “Title,” in <i>Venue</i>,
+    2017, pp. 1–10.`"""
+    f, kind = ref.fields, ref.kind
+    names = _names(ref.authors, ref.more_authors, ui)
+    pages = f.get("pages", "").replace("--", "–")
+    pp = f"{ui.ref_pages} {pages}" if pages else ""
+    year, title = f.get("year", ""), f.get("title", "")
+    if kind in ("book", "inbook"):
+        where = ": ".join(filter(None, [f.get("address", ""), f.get("publisher", "")]))
+        rest = ", ".join(filter(None, [where, year]))
+        runs = [(names + ", " if names else "", ""), (title, "i"), (". " + rest if rest else "", ""), (".", "")]
+        return runs + _identifiers(ref, " ", ".")
+    plain = lambda *texts: [[(t, "")] for t in texts if t]  # noqa: E731 (one element per text)
+    if kind == "article":
+        after = [[(f.get("journal", ""), "i")]] if f.get("journal") else []
+        after += plain(f"{ui.ref_volume} {f['volume']}" if f.get("volume") else "",
+                       f"{ui.ref_number} {f['number']}" if f.get("number") else "", pp, year)
+    elif kind in ("inproceedings", "conference", "incollection") and f.get("booktitle"):
+        after = [[(ui.ref_in + " ", ""), (f["booktitle"], "i")]] + plain(year, pp)
+    elif kind == "techreport":
+        after = plain(f.get("institution", ""), f.get("address", ""), ui.ref_tech_report, year)
+    elif kind in ("phdthesis", "mastersthesis"):
+        word = ui.ref_phd_thesis if kind == "phdthesis" else ui.ref_masters_thesis
+        after = plain(word, f.get("school", ""), year)
+    else:
+        after = plain(f.get("howpublished", "") or f.get("publisher", ""), year)
+    after += [[run] for run in _identifier_runs(ref)]
+    if not after:  # “Title,” with nothing after it ends as “Title.”
+        return [((names + ", " if names else "") + f"“{title}.”", "")]
+    runs = [((names + ", " if names else "") + f"“{title},” ", "")]
+    for i, element in enumerate(after):
+        runs += ([(", ", "")] if i else []) + element
+    return runs + [(".", "")]
+
+
+def _names(names: tuple[Name, ...], more: bool, ui) -> str:
+    """All of them up to six (`A, B, and C`), else the first and «et al.»."""
+    if len(names) > 6 or (more and names):
+        shown = [_name_initials(n) for n in (names[:1] if len(names) > 6 else names)]
+        return ", ".join(shown) + " " + ui.ref_et_al
+    shown = [_name_initials(n) for n in names]
+    if len(shown) <= 2:
+        return f" {ui.ref_and} ".join(shown)
+    return ", ".join(shown[:-1]) + f", {ui.ref_and} " + shown[-1]
+
+
+def _name_initials(name: Name) -> str:
+    if name.corporate:
+        return name.last.strip("{}")
+    if CJK.search(name.last + name.first):
+        return name.last + name.first
+    return " ".join(filter(None, [" ".join(_initials(name.first, dots=True)), name.last, name.jr]))
+
+
+def _initials(first: str, dots: bool) -> list[str]:
+    """`Ming-Wei` → M.-W. (with dots) or M W; `Jimmy Lei` → J. L.; an initial written `A.` stays one letter."""
+    out = []
+    for word in first.replace(".", " ").split():
+        pieces = [p[:1] for p in word.split("-") if p]
+        out.append(("-".join(p + "." for p in pieces)) if dots else " ".join(pieces))
+    return out
+
+
+def _url(ref: Reference) -> str:
+    f = ref.fields
+    if f.get("url"):
+        return f["url"]
+    if f.get("eprint") and f.get("archiveprefix", "arxiv").lower() == "arxiv":
+        return f"https://arxiv.org/abs/{f['eprint']}"
+    return ""
+
+
+def _identifier_runs(ref: Reference) -> list[tuple[str, str]]:
+    """arXiv and DOI, linked."""
+    f, runs = ref.fields, []
+    if f.get("eprint") and f.get("archiveprefix", "arxiv").lower() == "arxiv":
+        runs.append((f"arXiv:{f['eprint']}", f"a https://arxiv.org/abs/{f['eprint']}"))
+    if f.get("doi"):
+        runs.append((f"DOI:{f['doi']}", f"a https://doi.org/{f['doi']}"))
+    return runs
+
+
+def _identifiers(ref: Reference, before: str, after: str) -> list[tuple[str, str]]:
+    """The identifiers at the end of an entry: `before` each, `after` the last."""
+    out: list[tuple[str, str]] = []
+    for run in _identifier_runs(ref):
+        out += [(before, ""), run]
+    return out + ([(after, "")] if out else [])
+
+

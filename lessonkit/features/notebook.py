@@ -1,0 +1,169 @@
+"""A notebook to take home: each lesson page links `<slug>.ipynb` (SitePaths.notebook), which runs top to bottom
+with numpy and matplotlib alone — no lessonkit — and recomputes every value and figure of the lesson; its prose is
+the lesson's, as Markdown cells (render/notebook.py writes them: values formatted as on the page, figures drawn
+where the page places them, the same figure and citation numbers).
+
+    setup    setup_cell(…): support/numbers.py (format_value: the page's rule for numbers, so figure labels come out
+             the same), this feature's stand-in for lessonkit (features/notebook_standin.py), the engine's `plt` for
+             figure functions (draw/figures.py FigureMaker) and the figures' style, as the source of one cell.
+    code     code_cells(lesson.py, values): lesson.py in cells — each function its own, the statements between them
+             together, `from lessonkit import …` left out (the setup provides those names) — each value shown
+             (`lesson.get(NAME)`) in the cell after which everything it needs is defined.
+    write    notebook_text(cells): the notebook as nbformat writes it (validated, cell ids numbered so the same
+             lesson gives the same bytes); the caller keeps it in the build's cache under notebook_key(its inputs)
+             (notebooks/<key>.ipynb): a warm build neither writes the cells again nor imports nbformat.
+"""
+from __future__ import annotations
+
+import ast
+import base64
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT = "notebook-1"
+PUBLIC = ("Lesson", "bars", "explorer", "format_value", "param", "table")   # what lesson.py may import (lessonkit)
+SKIPPED_FILES = ("lesson.md", "lesson.yaml", "lesson.py")
+SKIPPED_FOLDERS = ("widgets", "__pycache__")
+
+
+@dataclass(frozen=True)
+class Cell:
+    kind: str                     # "markdown" | "code"
+    source: str
+    hidden: bool = False          # a code cell whose source JupyterLab shows folded (the setup)
+    attachments: tuple[tuple[str, str, str], ...] = ()   # (name, mime type, base64) of a Markdown cell's images
+
+
+def setup_cell(numbers_source: str, standin_source: str, figure_maker: str, rc: dict[str, Any],
+               fonts: tuple[str, ...], font_missing: str, files: dict[str, bytes]) -> Cell:
+    """The first code cell: what lesson.py imports from lessonkit, without lessonkit."""
+    parts = ["import matplotlib.pyplot as plt  # noqa: F401", "from cycler import cycler",
+             _without_future(numbers_source), _without_future(standin_source), figure_maker,
+             f"use_figure_style({_rc_literal(rc)}, {fonts!r}, {font_missing!r})"]
+    if files:
+        encoded = {name: base64.b64encode(data).decode("ascii") for name, data in sorted(files.items())}
+        parts.append(f"LESSON_FILES.update({json.dumps(encoded, indent=1)})")
+    return Cell("code", "\n\n\n".join(p.strip("\n") for p in parts), hidden=True)
+
+
+def _without_future(source: str) -> str:
+    return re.sub(r"^from __future__ import [^\n]*\n", "", source, flags=re.M)
+
+
+def _rc_literal(rc: dict[str, Any]) -> str:
+    """The rcParams as Python source; a property cycle as `cycler(color=[…])`."""
+    items = []
+    for key, value in rc.items():
+        if hasattr(value, "by_key"):
+            value_text = "cycler(" + ", ".join(f"{k}={v!r}" for k, v in value.by_key().items()) + ")"
+        else:
+            value_text = repr(value)
+        items.append(f"{key!r}: {value_text}")
+    return "{" + ", ".join(items) + "}"
+
+
+def data_files(folder: Path) -> dict[str, bytes]:
+    """The lesson folder's data files (what `lesson.read_text()` and `lesson.path()` may read)."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if path.is_file() and rel.parts[0] not in SKIPPED_FOLDERS and "__pycache__" not in rel.parts \
+                and rel.as_posix() not in SKIPPED_FILES and not rel.name.startswith(".") and path.suffix != ".pyc":
+            found[rel.as_posix()] = path.read_bytes()
+    return found
+
+
+# ── lesson.py in cells ──────────────────────────────────────────────────────────────────────────────────────────────
+def code_cells(source: str, values: dict[str, tuple[str, ...]]) -> list[Cell]:
+    """lesson.py as cells, in its own order. `values`: each value function's name → the values it takes; a value
+    is shown at the end of the first cell after which it and everything it needs are defined (the cell that
+    defines it, unless it needs a value defined further down)."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    chunks: list[tuple[list[str], set[str]]] = []   # (lines, the value functions defined)
+    previous_end, loose = 0, False
+    for node in tree.body:
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        text = lines[previous_end:start - 1] + _statement(node, lines[start - 1:node.end_lineno])
+        previous_end = node.end_lineno
+        is_def = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        defined = {node.name} & set(values) if is_def else set()
+        if not is_def and loose and chunks:   # statements between functions: one cell
+            chunks[-1][0].extend(text)
+        else:
+            chunks.append((text, defined))
+        loose = not is_def
+    if chunks and previous_end < len(lines):
+        chunks[-1][0].extend(lines[previous_end:])
+    registered: set[str] = set()
+    shown: set[str] = set()
+    cells = []
+    for text, defined in chunks:
+        registered |= defined
+        ready = [name for name in values if name not in shown and _ready(name, values, registered)]
+        ready.sort(key=lambda name: name in defined)      # the cell's own value last: Jupyter shows the last line
+        shown.update(ready)
+        body = "\n".join(text).strip("\n")
+        if ready:
+            body += "\n" + "\n".join(f"lesson.get({name!r})" for name in ready)
+        if body.strip():
+            cells.append(Cell("code", body))
+    return cells
+
+
+def _ready(name: str, values: dict[str, tuple[str, ...]], registered: set[str], seen: frozenset = frozenset()) -> bool:
+    if name not in registered or name in seen:
+        return False
+    return all(_ready(dep, values, registered, seen | {name}) for dep in values[name])
+
+
+def _statement(node: ast.stmt, lines: list[str]) -> list[str]:
+    """The statement's lines; `from lessonkit import …` becomes what stands for it (the setup defines the names)."""
+    if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "lessonkit":
+        return [f"{a.asname} = {a.name}" for a in node.names if a.asname]
+    if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "lessonkit" for a in node.names):
+        names = ", ".join(f"{n}={n}" for n in PUBLIC)
+        return [f"{a.asname or a.name} = __import__('types').SimpleNamespace({names})" for a in node.names
+                if a.name.split(".")[0] == "lessonkit"]
+    return lines
+
+
+# ── the file ────────────────────────────────────────────────────────────────────────────────────────────────────────
+def notebook_key(*inputs: Any) -> str:
+    """The key of a lesson's notebook in the build's cache: a hash over everything it is made from (the caller
+    names them: the lesson's files, the texts and words it shows …), this module's format and nbformat's version."""
+    from ..support.cache import engine_source_digest, package_version
+
+    h = hashlib.sha256(f"{FORMAT}\0nbformat {package_version('nbformat')}\0".encode())
+    h.update(engine_source_digest().encode())
+    h.update(json.dumps(inputs, ensure_ascii=False, sort_keys=True, default=str).encode("utf-8"))
+    return h.hexdigest()
+
+
+def notebook_text(cells: list[Cell], language: str) -> str:
+    """The .ipynb text (nbformat 4), validated; cell ids numbered, so the same cells give the same bytes."""
+    return _write(cells, language)
+
+
+def _write(cells: list[Cell], language: str) -> str:
+    import nbformat
+    from nbformat import v4
+
+    made = []
+    for i, cell in enumerate(cells, start=1):
+        if cell.kind == "markdown":
+            made.append(v4.new_markdown_cell(cell.source, id=f"cell-{i}"))
+            if cell.attachments:
+                made[-1]["attachments"] = {name: {mime: data} for name, mime, data in cell.attachments}
+        else:
+            made.append(v4.new_code_cell(cell.source, id=f"cell-{i}",
+                                         metadata={"jupyter": {"source_hidden": True}} if cell.hidden else {}))
+    notebook = v4.new_notebook(cells=made, metadata={
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"}, "lessonkit": {"language": language}})
+    nbformat.validate(notebook)
+    return nbformat.writes(notebook) + "\n"

@@ -1,0 +1,261 @@
+"""A lesson's notebook (features/notebook.py): the page's words as Markdown cells, the lesson's code as code cells.
+
+The notebook reads like the page: title, introduction, objectives, the classroom question, every section (values
+formatted as on the page, `$math$` as it is, figure references and citations with the page's numbers), each figure
+drawn by a code cell where the page places it, the challenges with their answers, the bibliography. Before the
+sections come the setup (lessonkit's stand-in) and lesson.py itself, cell by cell. Speaker notes stay out (they are
+the teacher's); a widget, which only a web page can show, is named where it stands.
+"""
+from __future__ import annotations
+
+import base64
+import inspect
+import re
+from pathlib import Path
+from typing import Any
+
+from ..compute.run import ComputedLesson
+from ..draw import figures as drawing
+from ..features import citations, code as listings, notebook, notebook_standin
+from ..features.notebook import Cell
+from ..load.document import Block, parse_blocks
+from ..load.lessons import LessonPathError, resolve_in_lesson
+from ..support import numbers
+from ..support.paths import SitePaths
+from . import markup
+
+
+def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course, cache=None,
+                    bibliography: citations.Bibliography | None = None) -> tuple[str, str]:
+    """(output path, .ipynb text) of the lesson's notebook; `context` is its page's (render/lesson.py). From the
+    cache when nothing it is made of changed."""
+    path = SitePaths.notebook(lesson.slug)
+    key = None
+    if cache is not None and cache.enabled and lesson.files_digest:
+        src = lesson.source
+        key = notebook.notebook_key(lesson.files_digest, numbers_version(), _bytes(src.meta_path),
+                                    _bytes(src.body_path), bibliography.digest if bibliography else "",
+                                    course.lessons, ui.lang, {k: ui[k] for k in ui.keys()})
+        saved = cache.get_file("notebooks", f"{key}.ipynb")
+        if saved is not None:
+            return path, saved
+    text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course).cells(), ui.lang)
+    if key is not None:
+        cache.put_file("notebooks", f"{key}.ipynb", text)
+    return path, text
+
+
+def numbers_version() -> str:
+    from ..support.cache import package_version
+
+    return f"numpy {package_version('numpy')} matplotlib {package_version('matplotlib')}"
+
+
+def _bytes(path: Path) -> str:
+    import hashlib
+
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+class NotebookWriter:
+    def __init__(self, lesson: ComputedLesson, context: dict[str, Any], ui, course):
+        from .lesson import figure_placements
+
+        self.lesson, self.context, self.ui, self.course = lesson, context, ui, course
+        order = [name for name, _, _, _ in figure_placements(lesson)]
+        self.figure_numbers = {name: i + 1 for i, name in enumerate(dict.fromkeys(order))}
+        self.citer: citations.Citer = context["cited"]
+        self.ctx = markup.MarkupContext(values=lesson.values, figure_numbers=self.figure_numbers, placers={},
+                                        render_callout=lambda block: "")  # its problems: the page reported them
+        self.out: list[Cell] = []
+        self.text: list[str] = []
+        self.attachments: list[tuple[str, str, str]] = []
+
+    # ── the notebook, top to bottom ─────────────────────────────────────────────────────────────────────────────────
+    def cells(self) -> list[Cell]:
+        src, meta, ui = self.lesson.source, self.lesson.source.meta, self.ui
+        self.markdown(f"# {self.inline(_str(meta.get('title')))}")
+        for key in ("summary", "intro"):
+            if _str(meta.get(key)):
+                self.blocks(_str(meta.get(key)), src.meta_path)
+        self.markdown(f"*{ui.notebook_about}*")
+        if isinstance(meta.get("objectives"), list):
+            self.markdown(f"**{ui.objectives}**\n\n" + "\n".join(f"- {self.inline(o)}" for o in meta["objectives"]
+                                                                 if isinstance(o, str)))
+        if _str(meta.get("question")):
+            self.markdown(f"**{ui.question}**")
+            self.blocks(_str(meta["question"]), src.meta_path)
+        self.flush()
+        self.out += [Cell("markdown", f"## {ui.notebook_setup}\n\n{ui.notebook_setup_about}"), self.setup()]
+        self.out.append(Cell("markdown", f"## {ui.notebook_code}\n\n{ui.notebook_code_about}"))
+        if src.code_path is not None:
+            values = {name: tuple(inspect.signature(f).parameters) for name, f in self.lesson.registry.values.items()}
+            self.out += notebook.code_cells(src.code_path.read_text(encoding="utf-8"), values)
+        for n, section in enumerate(src.sections, start=1):
+            self.markdown(f"## {n} {self.inline(section.title)}")
+            self.walk(section.blocks, src.body_path)
+        self.challenges()
+        self.references()
+        self.flush()
+        return self.out
+
+    def setup(self) -> Cell:
+        rc = drawing.style("")
+        return notebook.setup_cell(inspect.getsource(numbers), inspect.getsource(notebook_standin),
+                                   inspect.getsource(drawing.FigureMaker), {k: v for k, v in rc.items()
+                                                                             if k != "font.sans-serif"},
+                                   drawing.CJK_FONTS, self.ui.notebook_font_missing,
+                                   notebook.data_files(self.lesson.source.folder))
+
+    def challenges(self) -> None:
+        meta, ui, path = self.lesson.source.meta, self.ui, self.lesson.source.meta_path
+        items = [c for c in meta.get("challenges") or [] if isinstance(c, dict)] \
+            if isinstance(meta.get("challenges"), list) else []
+        if not items:
+            return
+        self.markdown(f"## {ui.challenges}")
+        for n, challenge in enumerate(items, start=1):
+            self.markdown(f"### {ui.challenge} {n} · {self.inline(_str(challenge.get('title')))}")
+            self.blocks(_str(challenge.get("question")), path)
+            hints = [h for h in challenge.get("hints") or [] if isinstance(h, str)]
+            if hints:
+                self.markdown(f"**{ui.notebook_hints}**\n\n" + "\n".join(f"{i}. {self.inline(h)}"
+                                                                       for i, h in enumerate(hints, start=1)))
+            self.markdown(f"**{ui.notebook_answer}**")
+            self.blocks(_str(challenge.get("answer")), path)
+
+    def references(self) -> None:
+        ui = self.ui
+        if self.context.get("references"):
+            self.markdown(f"## {ui.references}\n\n" + "\n".join(
+                f"- \\[{e['number']}\\] {citations.runs_markdown(e['runs'])}" for e in self.context["references"]))
+        sources = [s for s in self.lesson.source.meta.get("sources") or [] if isinstance(s, str)] \
+            if isinstance(self.lesson.source.meta.get("sources"), list) else []
+        if sources:
+            self.markdown(f"## {ui.sources}\n\n" + "\n".join(f"- {self.inline(s)}" for s in sources))
+
+    # ── blocks ──────────────────────────────────────────────────────────────────────────────────────────────────────
+    def blocks(self, text: str, path: Path) -> None:
+        self.walk(parse_blocks(text.splitlines(), 1, path, []), path)
+
+    def walk(self, blocks: list[Block], path: Path) -> None:
+        for block in blocks:
+            if block.kind == "text":
+                self.markdown(self.inline("\n".join(block.lines), path))
+            elif block.kind == "fence":
+                language, values = markup.fence_info(block.name)
+                body = "\n".join(block.lines)
+                if values:
+                    body = markup.values_in_code(body, self.ctx, path, block.line + 1)
+                self.markdown(f"```{language}\n{body}\n```")
+            elif block.kind == "directive":
+                self.directive(block, path)
+            elif block.name != "notes":  # a callout, cards, a toggle and its states: their title, then their blocks
+                if block.arg:
+                    self.markdown(f"**{self.inline(block.arg, path)}**")
+                self.walk(block.children, path)
+
+    def directive(self, block: Block, path: Path) -> None:
+        registry, name = self.lesson.registry, block.arg
+        if block.name == "figure":
+            self.figure(name)
+        elif block.name == "code":
+            shown = listings.listing(self.lesson.source.code_path, name)
+            if shown is not None:
+                self.markdown(f"`{name}` · {self.ui.code_lines.format(first=shown.first, last=shown.last)}")
+            figure = next((f.name for f in registry.figures.values() if f.func.__name__ == name), None)
+            if not listings.wants_output(block.args):
+                return
+            if name in registry.values:
+                self.code(f"lesson.get({name!r})")
+            elif figure:
+                self.figure(figure)
+            elif name in registry.widgets:
+                self.markdown(self.ui.notebook_widget.format(name=name))
+        elif block.name == "widget":
+            self.markdown(self.ui.notebook_widget.format(name=name))
+        elif block.name == "table":
+            head, *rest = name.split(".")
+            self.code(f"lesson.get({head!r})" + "".join(f"[{int(k)}]" if k.isdigit() else f"[{k!r}]" for k in rest))
+        elif block.name == "check":
+            entry = next((e for e in self.lesson.source.meta.get("checks") or []
+                          if isinstance(e, dict) and e.get("id") == name), None)
+            if entry is not None:
+                self.markdown(f"**{self.ui.selfcheck}**")
+                self.blocks(_str(entry.get("question")), path)
+                if _str(entry.get("answer")):
+                    self.markdown(f"**{self.ui.notebook_answer}**")
+                    self.blocks(_str(entry.get("answer")), path)
+
+    def figure(self, name: str) -> None:
+        spec = self.lesson.registry.figures.get(name)
+        if spec is None:
+            return
+        self.code(f"lesson.draw({name!r})")
+        number = self.figure_numbers.get(name, "?")
+        self.markdown(f"**{self.ui.figure} {number}** {self.inline(spec.caption, self.lesson.source.code_path)}")
+
+    # ── cells ───────────────────────────────────────────────────────────────────────────────────────────────────────
+    def markdown(self, text: str) -> None:
+        if text.strip():
+            self.text.append(text)
+
+    def code(self, source: str) -> None:
+        self.flush()
+        self.out.append(Cell("code", source))
+
+    def flush(self) -> None:
+        if self.text:
+            self.out.append(Cell("markdown", "\n\n".join(self.text), attachments=tuple(self.attachments)))
+        self.text, self.attachments = [], []
+
+    # ── inline Markdown ─────────────────────────────────────────────────────────────────────────────────────────────
+    def inline(self, text: str, path: Path | None = None) -> str:
+        """lessonkit's inline syntax as Jupyter's Markdown: values formatted, references as the page numbers them."""
+        path = path or self.lesson.source.body_path
+        return markup.INLINE.sub(lambda m: self._inline(m, path), text)
+
+    def _inline(self, m: re.Match, path: Path) -> str:
+        ctx = self.ctx
+        if m.group("code"):
+            body = m.group("code_body")
+            return f"`{markup.values_in_code(body, ctx, path, 1)}`" if m.group("code_values") else m.group(0)
+        if m.group("termref"):
+            return (m.group("term_text") or m.group("term")).strip()
+        if m.group("cite"):
+            return self._citation(m.group("cite_body"))
+        if m.group("image"):
+            return self._image(m.group("img_alt"), m.group("img_src"))
+        if m.group("display") is not None or m.group("inline") is not None:
+            return re.sub(markup.VALUE_IN_CODE.pattern, lambda v: markup._value_text(
+                v.group("value_name"), v.group("value_spec"), ctx, path, 1, math_mode=True), m.group(0))
+        if m.group("value"):
+            return markup._value_text(m.group("value_name"), m.group("value_spec"), ctx, path, 1, math_mode=False)
+        if m.group("lesson"):
+            target = self.course.find(m.group("lesson"))
+            return target["title"] if target else m.group(0)
+        if m.groupdict().get("figref"):
+            return f"{self.ui.figure} {self.figure_numbers.get(m.group('figref'), '?')}"
+        return m.group(0)
+
+    def _citation(self, body: str) -> str:
+        return self.citer.shown(body, str).replace("[", "\\[").replace("]", "\\]")
+
+    def _image(self, alt: str, src: str) -> str:
+        try:
+            file = resolve_in_lesson(self.lesson.source.folder, src)
+        except LessonPathError:
+            return alt
+        kind = markup.IMAGE_TYPES.get(file.suffix.lower())
+        name = re.sub(r"[^\w.-]", "-", src)
+        if kind is None:
+            return alt
+        self.attachments.append((name, kind[0], base64.b64encode(file.read_bytes()).decode("ascii")))
+        return f"![{alt}](attachment:{name})"
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
