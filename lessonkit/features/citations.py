@@ -25,13 +25,14 @@ from typing import Any, Iterable
 
 from ..load.document import parse_blocks, walk
 from ..support.errors import Miss, Problem
+from ..support.messages import msg, reason
 from ..support.suggest import did_you_mean
 
 BIB_FILE = "references.bib"
 CITATION = re.compile(r"\[(?P<body>@(?!fig:|lesson:|eq:)[^\[\]\n]*)\](?!\()")
 ITEM = re.compile(r"^\s*@(?P<key>[^\s;,@\[\]{}]+)\s*(?:,\s*(?P<locator>[^;]*?))?\s*$")
 CODE_SPAN = re.compile(r"(`+).+?\1", re.S)
-FORMAT = "citations-1"          # the cached form of a parsed file; bump when Reference changes
+FORMAT = "citations-2"          # the cached form of a parsed file; bump when Reference changes
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
@@ -72,7 +73,8 @@ def load_references(content_dir: Path, problems: list[Problem], cache=None) -> B
         data = path.read_bytes()
         text = data.decode("utf-8").removeprefix("\ufeff")
     except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem(path, None, f"cannot read the bibliography: {exc}", "a UTF-8 BibTeX file"))
+        problems.append(Problem(path, None, msg("cannot read the bibliography: {reason}", reason=reason(exc)),
+                                "a UTF-8 BibTeX file"))
         return Bibliography(path, unread=True)
     key = _cache_key(data)
     saved = cache.get_record("references", key) if cache is not None else None
@@ -80,7 +82,7 @@ def load_references(content_dir: Path, problems: list[Problem], cache=None) -> B
         saved = {"format": FORMAT, **parse_bibtex(text)}
         if cache is not None:
             cache.put_record("references", key, saved)
-    problems += [Problem(path, line, message, expected) for line, message, expected in saved["problems"]]
+    problems += _problems(path, saved)
     entries = {e["key"]: _reference(e) for e in saved["entries"]}
     return Bibliography(path, entries, digest=key)
 
@@ -115,26 +117,32 @@ def parse_bibtex(text: str) -> dict[str, Any]:
             middlewares.SeparateCoAuthors(), middlewares.SplitNameParts()])
     finally:
         logger.disabled = quiet
-    problems: list[tuple[int, str, str | None]] = []
-    firsts: dict[str, int] = {}
-    entries = []
-    for entry in library.entries:
-        line = entry.start_line + 1
-        firsts.setdefault(entry.key, line)
-        plain = _plain_entry(entry, line)
-        if not plain["fields"].get("title"):
-            problems.append((line, f"entry `{entry.key}` has no title", "a `title = {…}` field"))
-        entries.append(plain)
-    for block in library.failed_blocks:
-        line = block.start_line + 1
-        if type(block).__name__ == "DuplicateBlockKeyBlock":
-            first = firsts.get(block.key)
-            problems.append((line, f"duplicate entry key `{block.key}`" + (f" (first at line {first})" if first else ""),
-                             "each key once"))
+    entries = [_plain_entry(entry, entry.start_line + 1) for entry in library.entries]
+    failed = [(block.start_line + 1, getattr(block, "key", None) if type(block).__name__ == "DuplicateBlockKeyBlock"
+               else None) for block in library.failed_blocks]
+    return {"entries": entries, "failed": failed}
+
+
+def _problems(path: Path, saved: dict[str, Any]) -> list[Problem]:
+    """What is wrong in the file, from its reading (plain data, as cached): entries without a title, duplicate keys,
+    entries that could not be read."""
+    problems, firsts = [], {}
+    for entry in saved["entries"]:
+        firsts.setdefault(entry["key"], entry["line"])
+        if not entry["fields"].get("title"):
+            problems.append(Problem(path, entry["line"], msg("entry `{key}` has no title", key=entry["key"]),
+                                    "a `title = {…}` field"))
+    for line, duplicate in saved["failed"]:
+        if duplicate is not None:
+            first = firsts.get(duplicate)
+            problems.append(Problem(path, line, msg("duplicate entry key `{key}` (first at line {line})", key=duplicate,
+                                                    line=first) if first else
+                                    msg("duplicate entry key `{key}`", key=duplicate), "each key once"))
         else:
-            problems.append((line, "cannot read this BibTeX entry",
-                             "`@type{key, field = {value}, …}` with its braces balanced and fields separated by commas"))
-    return {"entries": entries, "problems": problems}
+            problems.append(Problem(path, line, msg("cannot read this BibTeX entry"),
+                                    "`@type{key, field = {value}, …}` with its braces balanced and fields separated "
+                                    "by commas"))
+    return sorted(problems, key=lambda p: p.line or 0)
 
 
 def _plain_entry(entry, line: int) -> dict[str, Any]:
@@ -202,20 +210,21 @@ class Citer:
         """The HTML of one `[@…]`: numbered links, consecutive runs of three or more as a range."""
         items = [ITEM.match(part) for part in body.split(";")]
         if not body.strip() or not all(items):
-            return Miss(f"cannot read the citation `[{body}]`",
+            return Miss(msg("cannot read the citation `{citation}`", citation=f"[{body}]"),
                         "`[@key]`, `[@key1; @key2]` or `[@key, locator]` with keys from content/references.bib")
         if self.bibliography is None:
-            return Miss(f"citation `[@{items[0].group('key')}]` but there is no content/{BIB_FILE}",
-                        f"a BibTeX file content/{BIB_FILE} next to the lesson folders")
+            return Miss(msg("citation `{citation}` but there is no content/references.bib",
+                            citation=f"[@{items[0].group('key')}]"),
+                        "a BibTeX file content/references.bib next to the lesson folders")
         if self.bibliography.unread:
             return "[?]"
         known = self.bibliography.entries
         for item in items:
             if item.group("key") not in known:
                 key = item.group("key")
-                return Miss(f"unknown citation key `@{key}`{did_you_mean(key, known)}",
-                            f"a key of content/{BIB_FILE}: {', '.join(sorted(known)[:12]) or 'none'}"
-                            + (", …" if len(known) > 12 else ""))
+                keys = ", ".join(sorted(known)[:12]) + (", …" if len(known) > 12 else "")
+                return Miss(msg("unknown citation key `@{key}`{hint}", key=key, hint=did_you_mean(key, known)),
+                            msg("a key of content/references.bib: {keys}", keys=keys or msg("none")))
         for item in items:
             self.cited.setdefault(item.group("key"), None)
             self.numbers.setdefault(item.group("key"), len(self.numbers) + 1)

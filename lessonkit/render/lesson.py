@@ -133,17 +133,17 @@ class LessonRenderer:
         lesson, registry = self.lesson, self.lesson.registry
         output = listings.wants_output(args)
         if output is None:
-            return Miss(f"cannot read `{' '.join(args)}` in `{{{{< code {name} >}}}}`",
+            return Miss(msg("cannot read `{args}` in `{{< code {name} >}}`", args=" ".join(args), name=name),
                         "nothing after the function's name, or `output=false` to show its source alone")
         if lesson.source.code_path is None:
-            return Miss(f"code `{name}` but the lesson has no lesson.py", "a function defined in lesson.py")
+            return Miss(msg("code `{name}` but the lesson has no lesson.py", name=name), "a function defined in lesson.py")
         shown = listings.listing(lesson.source.code_path, name)
         if shown is None:
             known = listings.functions(lesson.source.code_path)
-            return Miss(f"unknown function `{name}` in lesson.py{did_you_mean(name, known)}",
-                        f"a function defined in lesson.py: {', '.join(known) or 'none'}")
+            return Miss(msg("unknown function `{name}` in lesson.py{hint}", name=name, hint=did_you_mean(name, known)),
+                        msg("a function defined in lesson.py: {names}", names=", ".join(known) or msg("none")))
         if name in self.placed_code:
-            return Miss(f"code `{name}` is shown twice", "each function's code shown once")
+            return Miss(msg("code `{name}` is shown twice", name=name), "each function's code shown once")
         self.placed_code.add(name)
         figure = next((f.name for f in registry.figures.values() if f.func.__name__ == name), None)
         context: dict[str, Any] = {"id": f"code-{name}", "name": name, "first": shown.first, "last": shown.last,
@@ -159,8 +159,8 @@ class LessonRenderer:
                 return placed
             context["output_html"] = placed
         elif output:
-            return Miss(f"`{name}` is not a value, figure or widget of the lesson: it has no output to show",
-                        f"`{{{{< code {name} output=false >}}}}` to show its source alone")
+            return Miss(msg("`{name}` is not a value, figure or widget of the lesson: it has no output to show",
+                            name=name), msg("`{{< code {name} output=false >}}` to show its source alone", name=name))
         return self.env.get_template("partials/code.html").render(code=context)
 
     def render_component(self, component: Component, context: dict[str, Any], widget: ComputedWidget | None,
