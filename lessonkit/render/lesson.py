@@ -466,24 +466,9 @@ def _challenges(meta: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def figure_placements(lesson: ComputedLesson) -> list[tuple[str, Path, int, int]]:
-    """Where the lesson's figures are placed, in reading order — (name, file, line, challenge number or 0): in
-    lesson.md by `{{< figure NAME >}}` or as the output of `{{< code FUNCTION >}}`, then in the challenges'
-    answers. Their numbers follow this order."""
-    src, registry = lesson.source, lesson.registry
-    by_function = {spec.func.__name__: name for name, spec in registry.figures.items()}
-    places = []
-    for block in (b for s in src.sections for b in walk(s.blocks) if b.kind == "directive"):
-        if block.name == "figure":
-            places.append((block.arg, src.body_path, block.line, 0))
-        elif block.name == "code" and block.arg in by_function and listings.wants_output(block.args):
-            places.append((by_function[block.arg], src.body_path, block.line, 0))
-    for n, challenge in enumerate(_challenges(src.meta), start=1):
-        text = _str(challenge.get("answer"))
-        first = src.meta_lines.get(f"challenges.{n - 1}.answer", 1)
-        for block in walk(parse_blocks(text.splitlines(), first, src.meta_path, [])):
-            if block.kind == "directive" and block.name == "figure":
-                places.append((block.arg, src.meta_path, block.line, n))
-    return places
+    """Where the lesson's figures are placed, in reading order (features.code.figure_places)."""
+    return listings.figure_places(lesson.source, {spec.func.__name__: name
+                                                  for name, spec in lesson.registry.figures.items()})
 
 
 def reading_texts(lesson: ComputedLesson):

@@ -34,7 +34,8 @@ def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course,
     if cache is not None and cache.enabled and lesson.files_digest:
         src = lesson.source
         key = notebook.notebook_key(lesson.files_digest, numbers_version(), _bytes(src.meta_path),
-                                    _bytes(src.body_path), bibliography.digest if bibliography else "",
+                                    _bytes(src.body_path), _bytes(src.code_path) if src.code_path else "",  # (its comments too)
+                                    bibliography.digest if bibliography else "",
                                     course.lessons, ui.lang, {k: ui[k] for k in ui.keys()})
         saved = cache.get_file("notebooks", f"{key}.ipynb")
         if saved is not None:
