@@ -215,6 +215,17 @@ def test_the_notebook_reads_like_the_page(site):
     assert "from lessonkit" not in "\n".join(text for kind, text in cells if kind == "code")
 
 
+def test_the_notebook_is_valid_nbformat_as_nbformat_writes_it(site):
+    """The engine writes the JSON itself (importing nbformat costs a build 0.1 s): nbformat's own validator accepts
+    it, and nbformat's writer gives back the same bytes (its layout: sorted keys, one-space indents, lines as lists)."""
+    nbformat = pytest.importorskip("nbformat")
+    for path in sorted(site.glob("*/*.ipynb")):
+        text = path.read_text(encoding="utf-8")
+        notebook = nbformat.reads(text, as_version=4)
+        nbformat.validate(notebook)
+        assert nbformat.writes(notebook) + "\n" == text, path.name
+
+
 def test_the_same_lesson_gives_the_same_notebook_bytes(site, tmp_path, shared_cache):
     """Cell ids are numbered, not random: a rebuild (from the cache, or afresh) writes the same file."""
     content = site.parent / "content"

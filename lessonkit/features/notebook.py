@@ -9,9 +9,9 @@ where the page places them, the same figure and citation numbers).
     code     code_cells(lesson.py, values): lesson.py in cells — each function its own, the statements between them
              together, `from lessonkit import …` left out (the setup provides those names) — each value shown
              (`lesson.get(NAME)`) in the cell after which everything it needs is defined.
-    write    notebook_text(cells): the notebook as nbformat writes it (validated, cell ids numbered so the same
-             lesson gives the same bytes); the caller keeps it in the build's cache under notebook_key(its inputs)
-             (notebooks/<key>.ipynb): a warm build neither writes the cells again nor imports nbformat.
+    write    notebook_text(cells): nbformat 4.5 JSON laid out as nbformat writes it, without importing it (the
+             tests validate it with nbformat; cell ids numbered so the same lesson gives the same bytes); the caller
+             keeps it in the build's cache under notebook_key(its inputs) (notebooks/<key>.ipynb).
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def setup_cell(numbers_source: str, standin_source: str, figure_maker: str, rc: 
                fonts: tuple[str, ...], font_missing: str, files: dict[str, bytes]) -> Cell:
     """The first code cell: what lesson.py imports from lessonkit, without lessonkit."""
     parts = ["import matplotlib.pyplot as plt  # noqa: F401", "from cycler import cycler",
-             _without_future(numbers_source), _without_future(standin_source), figure_maker,
+             _standalone(numbers_source), _standalone(standin_source), figure_maker,
              f"use_figure_style({_rc_literal(rc)}, {fonts!r}, {font_missing!r})"]
     if files:
         encoded = {name: base64.b64encode(data).decode("ascii") for name, data in sorted(files.items())}
@@ -50,8 +50,12 @@ def setup_cell(numbers_source: str, standin_source: str, figure_maker: str, rc: 
     return Cell("code", "\n\n\n".join(p.strip("\n") for p in parts), hidden=True)
 
 
-def _without_future(source: str) -> str:
-    return re.sub(r"^from __future__ import [^\n]*\n", "", source, flags=re.M)
+def _standalone(source: str) -> str:
+    """An engine module's source as notebook code: no `from __future__`, and the engine's messages (English
+    templates filled in) instead of `from .messages import msg`."""
+    source = re.sub(r"^from __future__ import [^\n]*\n", "", source, flags=re.M)
+    return re.sub(r"^from \.messages import msg\n", "def msg(template, **params):\n"
+                  "    return template.format(**params)\n", source, flags=re.M)
 
 
 def _rc_literal(rc: dict[str, Any]) -> str:
@@ -135,10 +139,10 @@ def _statement(node: ast.stmt, lines: list[str]) -> list[str]:
 # ── the file ────────────────────────────────────────────────────────────────────────────────────────────────────────
 def notebook_key(*inputs: Any) -> str:
     """The key of a lesson's notebook in the build's cache: a hash over everything it is made from (the caller
-    names them: the lesson's files, the texts and words it shows …), this module's format and nbformat's version."""
-    from ..support.cache import engine_source_digest, package_version
+    names them: the lesson's files, the texts and words it shows …) and the engine's code."""
+    from ..support.cache import engine_source_digest
 
-    h = hashlib.sha256(f"{FORMAT}\0nbformat {package_version('nbformat')}\0".encode())
+    h = hashlib.sha256(f"{FORMAT}\0".encode())
     h.update(engine_source_digest().encode())
     h.update(json.dumps(inputs, ensure_ascii=False, sort_keys=True, default=str).encode("utf-8"))
     return h.hexdigest()
@@ -150,20 +154,25 @@ def notebook_text(cells: list[Cell], language: str) -> str:
 
 
 def _write(cells: list[Cell], language: str) -> str:
-    import nbformat
-    from nbformat import v4
-
+    """nbformat 4.5 JSON as nbformat.writes lays it out (tests check it validates and reads back to the same bytes):
+    written here, since importing nbformat (and its JSON-schema validator) costs a build 0.1 s."""
     made = []
     for i, cell in enumerate(cells, start=1):
+        base = {"id": f"cell-{i}", "source": _lines(cell.source)}
         if cell.kind == "markdown":
-            made.append(v4.new_markdown_cell(cell.source, id=f"cell-{i}"))
+            made.append({"cell_type": "markdown", "metadata": {}, **base})
             if cell.attachments:
                 made[-1]["attachments"] = {name: {mime: data} for name, mime, data in cell.attachments}
         else:
-            made.append(v4.new_code_cell(cell.source, id=f"cell-{i}",
-                                         metadata={"jupyter": {"source_hidden": True}} if cell.hidden else {}))
-    notebook = v4.new_notebook(cells=made, metadata={
+            made.append({"cell_type": "code", "execution_count": None, "outputs": [],
+                         "metadata": {"jupyter": {"source_hidden": True}} if cell.hidden else {}, **base})
+    notebook = {"cells": made, "metadata": {
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"}, "lessonkit": {"language": language}})
-    nbformat.validate(notebook)
-    return nbformat.writes(notebook) + "\n"
+        "language_info": {"name": "python"}, "lessonkit": {"language": language}},
+        "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(notebook, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def _lines(text: str) -> list[str]:
+    """A cell's source as nbformat stores it: its lines, each with its line break."""
+    return text.splitlines(keepends=True)
