@@ -438,6 +438,6 @@ def test_rounding_noise_is_shown_as_an_order_of_magnitude(page):
 
 def test_sources_back_the_models_named(page):
     text = page_text(page)
-    assert "arXiv:2302.13971" in text and "arXiv:2211.05100" in text      # LLaMA (RoPE), BLOOM (ALiBi)
+    assert "arxiv.org/abs/2302.13971" in text and "arxiv.org/abs/2211.05100" in text  # LLaMA (RoPE), BLOOM (ALiBi)
     assert "今天的大模型" not in text and "读出每个词的绝对位置" not in text
     assert "隐式的" in text                                               # Haviv et al.: an implicit notion of position
