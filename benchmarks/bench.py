@@ -267,9 +267,11 @@ def lesson_scenarios(work: Path, peers: dict[str, str], env: dict) -> list[Scena
     py = sys.executable
     content = work / "content"
     content.mkdir()
-    for folder in (ROOT / "content").iterdir():  # the other lessons too: LESSON links to them (@lesson:…)
-        if (folder / "lesson.yaml").exists():
-            shutil.copytree(folder, content / folder.name)
+    for path in (ROOT / "content").iterdir():  # the other lessons too (LESSON links to them), and the course's
+        if (path / "lesson.yaml").exists():   # own files (glossary, site.yaml, references.bib)
+            shutil.copytree(path, content / path.name)
+        elif path.is_file():
+            shutil.copy2(path, content / path.name)
     site = [py, str(ROOT / "build.py"), "-q", "--content", str(content)]
     build = site + ["--lesson", LESSON]
     cache = work / "cache"

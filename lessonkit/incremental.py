@@ -21,7 +21,7 @@ from typing import Any
 from .features.coursenav import course_entry
 from .support.cache import FigureCache, engine_source_digest, folder_digest, package_version, touch
 
-PAGE_FORMAT = "lessonkit-pages-2"
+PAGE_FORMAT = "lessonkit-pages-3"
 # cache entries every page's making uses
 SHARED_ENTRIES = ("templates/*", "scripts/*", "mathml-*.json", "highlight-*.json", "references/*")
 PACKAGES = ("jinja2", "markdown", "latex2mathml", "numpy", "matplotlib", "yaml", "pygments")

@@ -57,14 +57,18 @@ def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: di
         return Made()
     pages = assemble_all(rendered.drafts, env, dirs, drawn.figures, session)       # assemble
     return Made(pages, page_sizes(pages)[1], rendered, drawing.stats,
-                {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures), made_of(computed, drawn))
+                {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures),
+                made_of(computed, drawn, rendered.cache_entries))
 
 
-def made_of(computed: list[ComputedLesson], drawn) -> dict[str, tuple[str, ...]]:
-    """The cache entries each lesson page was made from (its values, its figures): while the page is kept they are
-    kept too (cache.prune keeps what a build touches), so an edit to its text later finds its figures drawn."""
+def made_of(computed: list[ComputedLesson], drawn, rendered: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """The cache entries each lesson page was made from (its values, its figures, what rendering it read): while
+    the page is kept they are kept too (cache.prune keeps what a build touches), so an edit to its text later finds
+    its figures drawn."""
     found: dict[str, list[str]] = {c.slug: [f"values/{values_key(c.files_digest)}.pickle"] if c.files_digest else []
                                    for c in computed}
+    for slug, entries in rendered.items():
+        found.setdefault(slug, []).extend(entries)
     for (slug, _), key in drawn.keys.items():
         found.setdefault(slug, []).extend(f"figures/{key}.{kind}" for kind in ("svg", "json", "png"))
     return {slug: tuple(paths) for slug, paths in found.items()}

@@ -13,5 +13,6 @@ def test_benchmark_script_runs_and_writes_its_report(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     text = report.read_text(encoding="utf-8")
     for row in ("| a | lessonkit cold build", "| d | floor", "| e | MkDocs 1.6, figures as ready files | skipped",
-                "(b) ≤ 2.0 × (d)", "| 2 |", "| CPU |", "| i | lessonkit `build.py slides`, warm"):
+                "(b) ≤ 1.2 × (d)", "(c) ≤ 1.3 × (d)", "(a) ≤ 0.8 × (f)", "| 2 |", "| CPU |",
+                "| i | lessonkit `build.py slides`, warm"):
         assert row in text

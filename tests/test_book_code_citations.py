@@ -244,11 +244,11 @@ def test_a_warm_build_imports_neither_pygments_nor_nbformat_nor_the_bibtex_parse
     def run():
         return subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=300,
                               cwd=Path(__file__).parent.parent).stdout.split()
-    assert run() == ["0", "True", "True", "True", "True"]
+    assert run() == ["0", "True", "False", "True", "True"]   # (the notebook is written without nbformat)
     assert run() == ["0", "False", "False", "False", "False"]
     page = tmp_path / "content" / book_lesson.SLUG / "lesson.md"
     page.write_text(page.read_text(encoding="utf-8").replace("三篇一起", "三篇合在一起"), encoding="utf-8")
-    assert run() == ["0", "False", "True", "False", "False"]  # a new notebook; code and bibliography as they were
+    assert run() == ["0", "False", "False", "False", "False"]  # a new notebook; code and bibliography as they were
 
 
 def test_prune_removes_the_new_entry_kinds_when_unused(tmp_path):

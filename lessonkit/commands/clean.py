@@ -37,5 +37,5 @@ def run(args: argparse.Namespace) -> int:
 
 def _looks_like_cache(folder: Path) -> bool:
     """Only our own entries: an arbitrary folder passed by mistake is never deleted."""
-    ours = {"figures", "values", "scripts", "pages", "templates", "font.json"}
-    return all(p.name in ours or p.name.startswith(("mathml-", ".")) for p in folder.iterdir())
+    ours = {"figures", "values", "scripts", "pages", "templates", "references", "notebooks", "font.json"}
+    return all(p.name in ours or p.name.startswith(("mathml-", "highlight-", ".")) for p in folder.iterdir())

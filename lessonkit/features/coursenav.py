@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..load.document import placements
 from ..support.paths import SitePaths
 from .code import declared_figures, figure_places
 from .equations import equation_numbers
@@ -54,7 +55,9 @@ class Course:
 def course_entry(source) -> dict[str, Any]:
     """A lesson as the course contents list it: title, address from the site root, numbered sections."""
     title = source.meta.get("title") if isinstance(source.meta.get("title"), str) else source.slug
-    figures = dict.fromkeys(name for name, *_ in figure_places(source, declared_figures(source.code_path)))
+    shows_code = bool(placements(source.sections, "code"))  # only then lesson.py is read (parsing it costs)
+    figure_of = declared_figures(source.code_path) if shows_code else {}
+    figures = dict.fromkeys(name for name, *_ in figure_places(source, figure_of))
     return {"slug": source.slug, "title": title, "url": SitePaths.lesson(source.slug),
             "sections": [{"id": s.id, "number": n, "title": s.title} for n, s in enumerate(source.sections, start=1)],
             "figures": {name: n for n, name in enumerate(figures, start=1)},  # for `@lesson:SLUG#fig:NAME`

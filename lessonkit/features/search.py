@@ -113,6 +113,8 @@ class _Text(HTMLParser):
 
 def plain_text(html: str) -> str:
     """The visible text of rendered HTML on one line (runs of SPACES → one space)."""
+    if "<" not in html and "&" not in html:  # no tags, no character references: the text is the HTML
+        return collapse(html)
     reader = _Text()
     reader.feed(html)
     reader.close()
@@ -136,15 +138,16 @@ def lesson_entry(context: Mapping[str, Any], ui=None) -> dict:
         ui = load_ui([PROJECT / "themes" / "default"], DEFAULT)
     head = " ".join([context.get("summary") or "", context.get("intro") or "",
                      *[f"<li>{o}</li>" for o in context.get("objectives") or []], context.get("question") or ""])
-    sections = [{"id": "", "title": context.get("title") or "", "html": head}]
-    sections += [{"id": s["id"], "title": s["title"], "html": s["body"], "page": True}
-                 for s in context.get("sections") or []]
-    sections += [{"id": c["id"], "title": f"{ui.challenge} {c['number']} · {c.get('title') or ''}", "html": c.get("question")}
+    sections = [("", context.get("title") or "", head, False)]
+    sections += [(s["id"], s["title"], s["body"], True) for s in context.get("sections") or []]
+    sections += [(c["id"], f"{ui.challenge} {c['number']} · {c.get('title') or ''}", c.get("question"), False)
                  for c in context.get("challenges") or []]
     if context.get("sources"):
-        sections.append({"id": "sources", "title": ui.sources,
-                         "html": "".join(f"<li>{s}</li>" for s in context["sources"])})
-    return {"slug": context["slug"], "title": context.get("title") or context["slug"], "sections": sections}
+        sections.append(("sources", ui.sources, "".join(f"<li>{s}</li>" for s in context["sources"]), False))
+    # bodies read as text once, here: the course's index and the page's own take it (a kept lesson's too)
+    return {"slug": context["slug"], "title": context.get("title") or context["slug"],
+            "sections": [{"id": i, "title": title, "text": plain_text(html or ""), **({"page": True} if page else {})}
+                         for i, title, html, page in sections]}
 
 
 def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, root: str = "",

@@ -26,24 +26,25 @@ from . import markup
 
 
 def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course, cache=None,
-                    bibliography: citations.Bibliography | None = None) -> tuple[str, str]:
-    """(output path, .ipynb text) of the lesson's notebook; `context` is its page's (render/lesson.py). From the
-    cache when nothing it is made of changed."""
+                    bibliography: citations.Bibliography | None = None) -> tuple[tuple[str, str], str | None]:
+    """((output path, .ipynb text), its cache entry or None) of the lesson's notebook; `context` is its page's
+    (render/lesson.py). From the cache when nothing it is made of changed."""
     path = SitePaths.notebook(lesson.slug)
     key = None
     if cache is not None and cache.enabled and lesson.files_digest:
         src = lesson.source
         key = notebook.notebook_key(lesson.files_digest, numbers_version(), _bytes(src.meta_path),
-                                    _bytes(src.body_path), _bytes(src.code_path) if src.code_path else "",  # (its comments too)
+                                    _bytes(src.body_path),
+                                    _bytes(src.code_path) if src.code_path else "",  # (its comments too)
                                     bibliography.digest if bibliography else "",
                                     course.lessons, ui.lang, {k: ui[k] for k in ui.keys()})
         saved = cache.get_file("notebooks", f"{key}.ipynb")
         if saved is not None:
-            return path, saved
+            return (path, saved), f"notebooks/{key}.ipynb"
     text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course).cells(), ui.lang)
     if key is not None:
         cache.put_file("notebooks", f"{key}.ipynb", text)
-    return path, text
+    return (path, text), f"notebooks/{key}.ipynb" if key is not None else None
 
 
 def numbers_version() -> str:

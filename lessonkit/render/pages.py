@@ -3,7 +3,7 @@ page, the index page and the glossary page. Figures, their data and each page's 
 assemble stage once the figures are drawn."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import jinja2
@@ -48,6 +48,7 @@ class Renderer:
 class Rendered:
     drafts: list[PageDraft]
     summaries: dict[str, dict[str, Any]]  # slug → what other pages read of each lesson rendered now (lesson_summary)
+    cache_entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug → what its page read (notebook)
 
 
 def render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],
@@ -84,7 +85,7 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     course = Course(entries, glossary,
                     render_definitions(glossary, problems, renderer.converters) if glossary is not None else {},
                     course_parts(config.parts, entries))
-    contexts = {}
+    contexts, entries = {}, {}
     for lesson in ordered:
         try:
             context = lesson_context(lesson, env, renderer.components, course, holes, renderer.converters,
@@ -94,8 +95,9 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
             continue
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
-        context["files"] = (lesson_notebook(lesson, context, renderer.ui, course, renderer.cache,
-                                            renderer.bibliography),)
+        notebook, entry = lesson_notebook(lesson, context, renderer.ui, course, renderer.cache, renderer.bibliography)
+        context["files"] = (notebook,)
+        entries[context["slug"]] = (entry,) if entry else ()
         contexts[context["slug"]] = context
     fresh = {slug: lesson_summary(context, renderer.ui) for slug, context in contexts.items()}
     built = {**kept, **fresh}
@@ -124,7 +126,7 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     if has_glossary:
         text = glossary_page(env, course, lessons, common)
         drafts.append(holes.draft(text, SitePaths.GLOSSARY, "glossary.html"))
-    return Rendered(drafts, fresh)
+    return Rendered(drafts, fresh, entries)
 
 
 def render_definitions(glossary: terms.Glossary, problems: list[Problem],

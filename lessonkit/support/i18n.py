@@ -16,6 +16,8 @@ from typing import Any
 
 import yaml
 
+FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same data, 10× faster
+
 from .messages import DEFAULT, MESSAGE_LANGUAGES, Message, locale_language, message_language, msg, normalize, said
 
 __all__ = ["DEFAULT", "MESSAGE_LANGUAGES", "locale_language", "message_language", "normalize", "Speaker", "UiStrings",
@@ -92,7 +94,7 @@ def load_ui(dirs: list[Path], lang: str) -> UiStrings:
     strings: dict[str, str] = {}
     for path in reversed(files):  # default theme first, the chosen theme's keys override
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=FAST_LOADER) or {}
         except yaml.YAMLError as exc:
             raise ValueError(msg("{path}: YAML syntax error: {reason}", path=path, reason=str(exc))) from None
         if not isinstance(data, dict):

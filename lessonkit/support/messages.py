@@ -116,7 +116,8 @@ def catalog(lang: str) -> dict[str, str]:
         return {}
     import yaml
 
-    return {str(k): str(v) for k, v in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).items()}
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same data, 10× faster
+    return {str(k): str(v) for k, v in (yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}).items()}
 
 
 # ── the language ────────────────────────────────────────────────────────────────────────────────────────────────────

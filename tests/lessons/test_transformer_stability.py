@@ -104,5 +104,5 @@ def test_challenge_3_vector_comes_from_the_value(page):
 
 def test_models_named_are_cited(page):
     text = text_of(page)
-    assert "arXiv:2302.13971" in text and "GPT-2" in text
+    assert "arxiv.org/abs/2302.13971" in text and "GPT-2" in text   # LLaMA, in the bibliography
     assert "GPT-2 以来的大模型大多这样搭" not in text
