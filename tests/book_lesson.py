@@ -2,7 +2,8 @@
 lesson.py shown with its output (`{{< code NAME >}}`, also `output=false`, and a figure function whose output is its
 figure), a code block that asks for values (```` ```python {values} ````) and one that does not, inline code with
 values, citations in lesson.md and in lesson.yaml (one entry cited twice, a range, a locator) with a bibliography
-of its own (content/references.bib) and a figure placed in a challenge's answer.
+of its own (content/references.bib), a figure placed in a challenge's answer, a numbered `aligned` equation with a
+reference to it and a set of synced tabs — so every per-lesson test (axe, Nu, fonts, print, notebook) sees them.
 
 Its numbers are chosen so a person can check them: the tests compare the page with what is written here.
 """
@@ -138,6 +139,26 @@ literal = "{{ kernel }}"
 ## 三篇一起 {#together}
 
 三篇放在一起引用[@nadaraya1964; @watson1964; @zhang2023d2l]，再引一次第一篇[@nadaraya1964]，还有注意力[@vaswani2017]。
+
+## 公式与框架 {#formulas}
+
+权重之和写成 @eq:total，逐项展开：
+
+$$
+\\begin{aligned}
+s &= w_1 + w_2 + w_3 \\\\
+  &= \\sum_{i} w_i
+\\end{aligned}
+$$ {#eq:total}
+
+::: tabs framework
+::: tab NumPy
+`np.sum(w)`
+:::
+::: tab PyTorch
+`torch.sum(w)`
+:::
+:::
 """
 
 PY = '''\

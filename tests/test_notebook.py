@@ -204,6 +204,9 @@ def test_the_notebook_reads_like_the_page(site):
     assert 'literal = "{{ kernel }}"' in markdown
     assert "**图 1** 三个权重" in markdown and "**图 2** 答案里的图：权重之和 1.00" in markdown
     assert "\\[3, 第 10.2 节\\]" in markdown
+    assert "权重之和写成 式 (1)，逐项展开" in markdown and "\\end{aligned} \\tag{1}\n$$" in markdown  # as numbered
+    assert "{#eq:" not in markdown and "**framework**" not in markdown   # no label, no tab group's name
+    assert "**NumPy**\n\n`np.sum(w)`\n\n**PyTorch**\n\n`torch.sum(w)`" in markdown     # every tab, labelled
     assert "- \\[4\\] 李航. 统计学习方法\\[M\\]. 北京: 清华大学出版社, 2019." in markdown
     draws = [text for kind, text in cells if kind == "code" and text.startswith("lesson.draw(")]
     assert draws == ["lesson.draw('weights_plot')", "lesson.draw('answer_bars')"]

@@ -17,6 +17,7 @@ from typing import Any
 from ..compute.run import ComputedLesson
 from ..draw import figures as drawing
 from ..features import citations, code as listings, notebook, notebook_standin
+from ..features.equations import equation_numbers
 from ..features.notebook import Cell
 from ..load.document import Block, parse_blocks
 from ..load.lessons import LessonPathError, resolve_in_lesson
@@ -72,6 +73,7 @@ class NotebookWriter:
         self.citer: citations.Citer = context["cited"]
         self.ctx = markup.MarkupContext(values=lesson.values, figure_numbers=self.figure_numbers, placers={},
                                         render_callout=lambda block: "")  # its problems: the page reported them
+        self.equation_numbers = equation_numbers(lesson.source.sections)
         self.out: list[Cell] = []
         self.text: list[str] = []
         self.attachments: list[tuple[str, str, str]] = []
@@ -155,8 +157,8 @@ class NotebookWriter:
                 self.markdown(f"```{language}\n{body}\n```")
             elif block.kind == "directive":
                 self.directive(block, path)
-            elif block.name != "notes":  # a callout, cards, a toggle and its states: their title, then their blocks
-                if block.arg:
+            elif block.name != "notes":  # a callout, cards, a toggle, a tab: their title, then their blocks
+                if block.arg and block.name != "tabs":  # (a tab set's group name is no title)
                     self.markdown(f"**{self.inline(block.arg, path)}**")
                 self.walk(block.children, path)
 
@@ -232,8 +234,15 @@ class NotebookWriter:
         if m.group("image"):
             return self._image(m.group("img_alt"), m.group("img_src"))
         if m.group("display") is not None or m.group("inline") is not None:
+            label = m.groupdict().get("eq_attr")
+            formula = m.group(0)[:m.end("display") - m.start(0)] + "$$" if label else m.group(0)
+            number = self.equation_numbers.get(label.removeprefix("eq:")) if label else None
+            if number is not None:  # the page's number, as Jupyter's MathJax writes one
+                formula = formula[:-2].rstrip() + f" \\tag{{{number}}}\n$$"
             return re.sub(markup.VALUE_IN_CODE.pattern, lambda v: markup._value_text(
-                v.group("value_name"), v.group("value_spec"), ctx, path, 1, math_mode=True), m.group(0))
+                v.group("value_name"), v.group("value_spec"), ctx, path, 1, math_mode=True), formula)
+        if m.groupdict().get("eqref"):
+            return self.ui.equation_ref.format(n=self.equation_numbers.get(m.group("eqref"), "?"))
         if m.group("value"):
             return markup._value_text(m.group("value_name"), m.group("value_spec"), ctx, path, 1, math_mode=False)
         if m.group("lesson"):
