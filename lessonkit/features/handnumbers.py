@@ -14,11 +14,11 @@ What is not a measured number, and left alone:
   - maths that is notation: inside `$…$` / `$$…$$` an integer of one or two digits is notation (indices, exponents,
     the constants of a formula: `x_1`, `x^2`, `\\sum_{i=1}^{n}`, `2\\pi`, `d/2`); a decimal number (`1.5`) or an
     integer of three or more digits (`10000`, `\\mathbb{R}^{512}`) is reported;
-  - years: 1900–2099 before 年, `)`, `）` or a citation `[@`, or after `(` / `（`;
+  - years: 1900–2099 before 年, `)`, `）` or a citation `[@`, or after `(` / `（`; any 1900–2099 in `sources`;
   - citations `[@key, 第 2.3 节]` and references: `@fig:`, `@eq:`, `@lesson:`, `§2`, 第 3 节/章/课, 图 2, 表 1,
     式 (3), 挑战 3, 引理 2, 定理 1 (and Figure 2, Lemma 2 …);
   - ordinals: a list marker `1.` and 「第 N」 with one digit (the first layer, the third word: an index, like $x_3$);
-  - identifiers: digits joined to Latin letters, `fp16`, `GPT-2`, `IWSLT14`, `T5`.
+  - identifiers: digits joined to Latin letters, `fp16`, `GPT-2`, `IWSLT14`, `T5`, `arXiv:1706.03762`.
 
 A number typed on purpose (a measurement quoted from a paper) is marked on its line by a comment saying `literal`
 in the file's own comment syntax: `<!-- literal -->` in Markdown (also inside lesson.yaml's Markdown),
@@ -56,6 +56,7 @@ BEFORE_YEARS = [
     re.compile(r"\{\{<.*?>\}\}|\{\{.*?\}\}", re.S),                    # directives and {{ value }} placeholders
     re.compile(r"\{[#:.][^{}\n]*\}"),                                  # {#id} and {: attribute lists}
 ]
+ANY_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)")             # in a bibliography entry (`sources`)
 YEAR = re.compile(r"(?<=[(（])\s*(?:19|20)\d\d(?!\d)|(?<![\d.])(?:19|20)\d\d(?=\s*(?:年|\)|）|\[@))")
 AFTER_YEARS = [
     re.compile(r"\[-?@[^\]]*\]"),                                      # citations, with their locators
@@ -75,6 +76,7 @@ NOTATION = [
     re.compile(r"(?<![\d.])[01]\s*(?=到|至|–|—|~)"),                      # where counting starts: 0 到 {{ n }}
     re.compile(r"(?<![\d.])1\s*/"),                                      # a reciprocal: 1/{{ n }}
     re.compile(r"(?m)^[ \t>]*\d+[.)](?=\s)"),                          # a list marker
+    re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*:[\w./-]*\w"),   # prefixed identifiers: arXiv:1706.03762
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"),  # identifiers: fp16, GPT-2, IWSLT14
 ]
 TEMPLATE_CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|<!--.*?-->|<[^>]*>", re.S)
@@ -131,7 +133,7 @@ def _yaml_fields(source) -> list[Problem]:
         for path, text in _texts(source.meta.get(key), key):
             start = source.meta_lines.get(path) or source.meta_lines.get(key) or 1
             found += [(path, f if _in_file(f, text, start, lines) else Finding(start, f.number, f.in_math))
-                      for f in findings(text, start)]
+                      for f in findings(text, start, bibliography=key == "sources")]
     kept = set(_unmarked([f for _, f in found], lines))
     return [_problem(source.meta_path, f, msg("maths in `{key}`", key=key) if f.in_math else msg("`{key}`", key=key))
             for key, f in found if f in kept]
@@ -224,17 +226,18 @@ def _template(path: Path) -> list[Problem]:
 
 
 # ── the rule ────────────────────────────────────────────────────────────────────────────────────────────────────────
-def findings(text: str, first_line: int) -> list[Finding]:
+def findings(text: str, first_line: int, bibliography: bool = False) -> list[Finding]:
     """The hand-typed numbers of a text (Markdown or plain) whose first line is `first_line`, as the module's
-    docstring says which are left alone."""
-    return [Finding(_line_at(text, offset, first_line), number, in_math) for offset, number, in_math in scan(text)]
+    docstring says which are left alone; in a `bibliography` entry every 1900–2099 is a year."""
+    return [Finding(_line_at(text, offset, first_line), number, in_math)
+            for offset, number, in_math in scan(text, bibliography)]
 
 
-def scan(text: str) -> list[tuple[int, str, bool]]:
+def scan(text: str, bibliography: bool = False) -> list[tuple[int, str, bool]]:
     """(offset, number, inside maths) of each hand-typed number of `text`, in order."""
     for pattern in BEFORE_YEARS:
         text = pattern.sub(lambda m: _blank(m.group()), text)
-    text = YEAR.sub(lambda m: _blank(m.group()), text)
+    text = (ANY_YEAR if bibliography else YEAR).sub(lambda m: _blank(m.group()), text)
     for pattern in AFTER_YEARS:
         text = pattern.sub(lambda m: _blank(m.group()), text)
     found = []
