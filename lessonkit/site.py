@@ -18,6 +18,7 @@ from pathlib import Path
 
 from . import incremental
 from .assemble.budget import check_budget
+from .features import handnumbers
 from .features.coursenav import in_course_order
 from .features.glossary import load_glossary
 from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
@@ -76,6 +77,7 @@ def build(options: Options) -> BuildReport:
     sources, course = load_sources(options.content, options.lesson, problems)
     problems += check_parts(config, [s.slug for s in course], options.content)
     warnings = [] if config.parts else order_ties(course)  # with parts, `order` orders nothing
+    warnings += [p for s in sources for p in dict.fromkeys(handnumbers.report(s))]  # from the text alone: cheap
     if options.strict:
         problems += warnings
     dirs = theme_dirs(options.themes, options.theme or config.theme)

@@ -179,6 +179,15 @@ EXPECTED = {
         "py-figure-not-placed/lesson.md: figure `curve` is defined in lesson.py but never placed (expected a "
         "line `{{< figure curve >}}` in lesson.md)",
     ],
+    "py-figure-data-unknown": [
+        "py-figure-data-unknown/lesson.py:16: figure `curve`: `data=` names no value `curve_pionts`; did you mean "
+        "`curve_points`? (expected the name of a `@lesson.value` holding a table)",
+    ],
+    "py-figure-data-not-a-table": [
+        "py-figure-data-not-a-table/lesson.py:16: figure `curve`: the value `curve_points` is not figure data: the "
+        "columns have different lengths (2, 3) (expected a table: `table(…)`, a dict of columns, a list of dicts "
+        "or a list of rows)",
+    ],
     "py-figure-raises": [
         "py-figure-raises/lesson.py:14: the lesson code raised ValueError: x and y must have same first "
         "dimension, but have shapes (2,) and (3,) (expected lesson code that runs without error)",

@@ -80,6 +80,12 @@ def noise(v):
     return "≈ 10" + str(round(np.log10(v))).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
 
 
+@lesson.value
+def pe_base():
+    """The base of the sinusoidal frequencies ω_i = base^(−2i/d) (and of RoPE's θ_i), as the text writes it."""
+    return BASE
+
+
 # ---------------------------------------------------------------- §1 the classroom question, computed
 
 @lesson.value
@@ -430,8 +436,8 @@ def alibi16():
             "最后一对的波长约 {{ pe_waves.last:.0f }} 个位置。",
     alt="热图，纵轴是位置 0 到 {{ pe_last.pos }}，横轴是维度 0 到 {{ pe_last.dim }}，颜色从 {{ pe_colour_levels.centres.0:g }}（蓝）"
         "到 {{ pe_colour_levels.centres.8:g }}（橙），分 {{ pe_colour_levels.count }} 档。"
-        "第 0、1 列的颜色每隔几行就变一次，像细条纹；往右条纹越来越宽；最右边几列几乎整列同色："
-        "偶数列接近 0，奇数列接近 1。")
+        "第 0、1 列的颜色每隔几行就变一次，像细条纹；往右条纹越来越宽；最右边几列几乎整列同色："  # literal: 1
+        "偶数列接近 0，奇数列接近 1。")  # literal: sin and cos of ~0
 def pe_heatmap(plt, pe_table, pe_colour_levels):
     from matplotlib.colors import BoundaryNorm, LinearSegmentedColormap
 
@@ -462,7 +468,7 @@ def pe_heatmap(plt, pe_table, pe_colour_levels):
     caption="位置 pos 与 pos + k 的编码点积，$d = {{ pe_d }}$。从三个不同的起点 pos 出发画的三条线完全重合，"
             "都落在 $\\sum_i \\cos(k\\,\\omega_i)$ 上：点积只取决于相隔多远 $k$，和从哪里出发无关。",
     alt="折线图，横轴是相隔的位置数 k 从 0 到 {{ pe_dot.max_k }}，纵轴是点积。三条从不同起点算出的曲线和一条公式曲线完全重合："
-        "k = 0 时等于 {{ pe_dot.self:g }}，随后先快速下降，再在较低的水平上起伏。")
+        "k = 0 时等于 {{ pe_dot.self:g }}，随后先快速下降，再在较低的水平上起伏。")  # literal: 0
 def pe_offset(plt, pe_dot):
     k = np.array(pe_dot["offsets"])
     fig, ax = plt.subplots(figsize=(6.2, 2.8))
@@ -564,8 +570,8 @@ def plt_circle(ax):
             "{{ alibi.first:g }}）的偏置表，行是查询 $i$，列是键 $j$，右上角被因果掩码遮住。"
             "右：{{ alibi.heads }} 个头的斜率从 {{ alibi.first:g }} 到 1/{{ alibi.inverse.7:g }}，"
             "有的头只看近处，有的头几乎一视同仁。",
-    alt="两幅图。左图是 {{ alibi.n }} 乘 {{ alibi.n }} 的下三角数字表：对角线是 0，每往左一格减 {{ alibi.first:g }}，"
-        "最后一行是 {{ alibi.row_last:g }}；右上三角标着遮住。右图是 {{ alibi.heads }} 条从 0 出发向下的直线，"
+    alt="两幅图。左图是 {{ alibi.n }} 乘 {{ alibi.n }} 的下三角数字表：对角线是 0，每往左一格减 {{ alibi.first:g }}，"  # literal: 0
+        "最后一行是 {{ alibi.row_last:g }}；右上三角标着遮住。右图是 {{ alibi.heads }} 条从 0 出发向下的直线，"  # literal: 0
         "横轴是距离 i − j，纵轴是加到分数上的偏置，斜率从 {{ alibi.first:g }} 到 {{ alibi.last }} 依次变缓。")
 def alibi_bias(plt, alibi):
     from matplotlib.colors import LinearSegmentedColormap, Normalize

@@ -430,7 +430,7 @@ def mask_heatmaps(plt, tokens, decoder_tokens, encoder_mask, causal_mask, cross_
             "第 {{ depth }} 层时：{{ shrink_factor:g }} → {{ no_res_09 }}，{{ grow_factor:g }} → {{ no_res_11 }}，"
             "而残差给出的 {{ res_factor:g }} 只到 {{ res_101 }}。",
     alt="对数纵轴的折线图，横轴是层数 L 从 0 到 {{ depth }}，纵轴是因子的 L 次方。"
-        "四条直线：因子 {{ shrink_factor:g }} 一路下降到 {{ no_res_09 }}；因子 1 保持水平在 1；"
+        "四条直线：因子 {{ shrink_factor:g }} 一路下降到 {{ no_res_09 }}；因子 1 保持水平在 1；"  # literal: 1
         "因子 {{ res_factor:g }} 缓慢上升到 {{ res_101 }}；因子 {{ grow_factor:g }} 急剧上升到 {{ no_res_11 }}。")
 def gradient_decay(plt, decay_curves):
     layers = np.array(decay_curves["layers"])
@@ -464,7 +464,7 @@ def gradient_decay(plt, decay_curves):
     alt="对数纵轴的折线图，横轴是层号 0 到 {{ norm_final.layers }}，纵轴是 ‖x‖²/d，标明是初始化时。"
         "无 LayerNorm 的曲线几乎按指数上升，到第 {{ norm_final.layers }} 层约 {{ norm_final.none:sig1 }}；"
         "Post-LN 是一条平线，始终等于 {{ norm_final.post:g }}；Pre-LN 缓慢地大致线性上升，到第 {{ norm_final.layers }} 层约 "
-        "{{ norm_final.pre:sig2 }}，落在阴影带 1 + l/2 到 1 + 3l/2 之间。")
+        "{{ norm_final.pre:sig2 }}，落在阴影带 1 + l/2 到 1 + 3l/2 之间。")  # literal: Lemma 2's bounds, spoken
 def norm_growth(plt, norm_sim):
     layers = np.array(norm_sim["layers"])
     # end labels rounded to what the seeds support, as in the text (norm_final has the spread over seeds)
@@ -496,7 +496,7 @@ def norm_growth(plt, norm_sim):
     caption="LayerNorm 前后的同一条向量：$x = {{ ln_example.x }}$ 变成 $\\hat x = {{ ln_example.xhat }}$。"
             "先减去均值 $\\mu = {{ ln_example.mu }}$，再除以标准差 $\\sigma \\approx {{ ln_example.sigma }}$。",
     alt="分组柱状图，四个分量各有两根柱子。原向量 x 是 {{ ln_example.x }}，"
-        "归一化后 x̂ 是 {{ ln_example.xhat }}：比均值大的变正，比均值小的变负，等于均值的变成 0。")
+        "归一化后 x̂ 是 {{ ln_example.xhat }}：比均值大的变正，比均值小的变负，等于均值的变成 0。")  # literal: 0
 def layernorm_example(plt, ln_example):
     x, xhat = np.array(ln_example["x"]), np.array(ln_example["xhat"])
     idx = np.arange(len(x))

@@ -44,6 +44,7 @@ class FigureSpec:
     caption: str
     alt: str
     inputs: tuple[str, ...]
+    data: str | None = None          # the value shown as its data table (features.figdata.explicit); None: recorded
 
 
 @dataclass
@@ -94,10 +95,12 @@ class Lesson:
         self.values[func.__name__] = func
         return func
 
-    def figure(self, *, caption: str, alt: str, name: str | None = None) -> Callable:
+    def figure(self, *, caption: str, alt: str, name: str | None = None, data: str | None = None) -> Callable:
+        """A figure placed with `{{< figure NAME >}}`. `data`: the name of a value to show as the figure's data
+        table instead of what drawing records from its artists."""
         def register(func: Callable) -> Callable:
             fig_name = name or func.__name__
-            self.figures[fig_name] = FigureSpec(fig_name, func, caption, alt, inputs_of(func, skip_first=True))
+            self.figures[fig_name] = FigureSpec(fig_name, func, caption, alt, inputs_of(func, skip_first=True), data)
             return func
         return register
 

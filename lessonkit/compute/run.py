@@ -6,9 +6,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from ..features import selfcheck
+from ..features import figdata, selfcheck
 from ..support.errors import ContentError, Problem
-from ..support.messages import as_message, msg
+from ..support.messages import as_message, msg, reason
+from ..support.suggest import did_you_mean
 from .registry import KIND, Lesson, inputs_of, load_lesson_module, problem_from_exception
 
 
@@ -92,6 +93,7 @@ class FigureJob:
     path: Path                                        # lesson.py, for the author's errors
     line: int | None
     files_digest: str | None                          # lesson.py and its data files, for the cache key
+    data: dict | None = None                          # the data table handed explicitly (`data=`), else recorded
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,28 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
     return ComputedLesson(source, values, widgets, registry, jobs, files, checks)
 
 
+def explicit_data(spec, values: dict[str, Any], path: Path, line: int | None, problems: list[Problem]) -> dict | None:
+    """The data table a figure names with `data=` (features.figdata.explicit); None when it names none or a
+    problem was added."""
+    if spec.data is None:
+        return None
+    if not isinstance(spec.data, str) or spec.data not in values:
+        shown = spec.data if isinstance(spec.data, str) else getattr(spec.data, "__name__", type(spec.data).__name__)
+        hint = did_you_mean(shown, values) if isinstance(spec.data, str) else \
+            msg("; the value's name as a string: `data=\"{name}\"`", name=shown)
+        problems.append(Problem(path, line, msg("figure `{name}`: `data=` names no value `{data}`{hint}",
+                                                name=spec.name, data=shown, hint=hint),
+                                "the name of a `@lesson.value` holding a table"))
+        return None
+    try:
+        return figdata.explicit(values[spec.data])
+    except ValueError as exc:
+        problems.append(Problem(path, line, msg("figure `{name}`: the value `{data}` is not figure data: {problem}",
+                                                name=spec.name, data=spec.data, problem=reason(exc)),
+                                "a table: `table(…)`, a dict of columns, a list of dicts or a list of rows"))
+        return None
+
+
 def figure_jobs(slug: str, registry: Lesson, values: dict[str, Any], widgets: dict[str, ComputedWidget],
                 drawers: dict[str, Callable], path: Path, files: str | None,
                 problems: list[Problem]) -> tuple[FigureJob, ...]:
@@ -155,7 +179,8 @@ def figure_jobs(slug: str, registry: Lesson, values: dict[str, Any], widgets: di
         except ContentError as err:
             problems += err.problems
             continue
-        jobs.append(FigureJob(slug, name, spec.func, tuple(args), {}, path, line, files))
+        data = explicit_data(spec, values, path, line, problems)
+        jobs.append(FigureJob(slug, name, spec.func, tuple(args), {}, path, line, files, data))
     for widget in widgets.values():
         for name, point, _alt in widget.figures:
             if name in drawers:

@@ -79,7 +79,7 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
 
 
 def _key(engine: str, font, job: FigureJob) -> str | None:
-    inputs = list(job.args) + [[k, job.kwargs[k]] for k in sorted(job.kwargs)]
+    inputs = list(job.args) + [[k, job.kwargs[k]] for k in sorted(job.kwargs)] + [["data", job.data]]
     try:
         return figure_key(engine, job.files_digest, font, job.name, inputs)
     except Uncacheable:
@@ -209,4 +209,5 @@ def draw_job(job: FigureJob, font: str, png: bool = False) -> tuple[str, Any]:
         svg, data, picture = draw_figure_files(job.name, func, args, font, job.path, job.line, png=png)
     except ContentError as err:
         return "problems", err.problems
+    data = job.data if job.data is not None else data  # a table the lesson handed (`data=`) says what matters
     return "figure", DrawnFigure(svg, data, dark_palette(figure_colors(svg)), picture)

@@ -17,6 +17,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+from ..support.messages import msg
 from ..support.numbers import FormatError, format_value
 from ..support.words import phrase, spoken
 
@@ -266,6 +267,54 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (bool, str)) or value is None:
         return value
     return _number(value)
+
+
+# ── data a figure function hands explicitly ───────────────────────────────────────────────────────────────────────
+def explicit(value: Any) -> dict:
+    """`@lesson.figure(…, data="NAME")`: the value NAME as the figure's data, in place of what drawing recorded —
+    for a figure whose artists do not say what matters (cells drawn as bars, a picture made of patches). A table:
+    `table(…)` (its caption the table's title), a dict of columns, a list of dicts or a list of rows whose first row
+    names the columns; or a list of `table(…)` values for several tables. Column names may hold $maths$ (shown as
+    Unicode, like recorded labels). ValueError (a message) says what is wrong."""
+    if isinstance(value, (list, tuple)) and value and all(_is_table(v) for v in value):
+        return {"tables": [_explicit_table(v) for v in value]}
+    return {"tables": [_explicit_table(value)]}
+
+
+def _is_table(value: Any) -> bool:
+    return isinstance(value, dict) and bool(value.get("__lessonkit_table__"))
+
+
+def _explicit_table(value: Any) -> dict:
+    title, columns = "", None
+    if _is_table(value):
+        title, columns, value = str(value.get("caption") or ""), value.get("columns"), value.get("rows")
+    value = {k: _plain(v) for k, v in value.items()} if isinstance(value, dict) else _plain(value)
+    if isinstance(value, list):
+        value = [{k: _plain(v) for k, v in r.items()} if isinstance(r, dict) else r for r in value]
+    if isinstance(value, dict) and value:
+        series = [v if isinstance(v, list) else [v] for v in value.values()]
+        if len({len(s) for s in series}) != 1:
+            raise ValueError(msg("the columns have different lengths ({lengths})",
+                                 lengths=", ".join(map(str, sorted({len(s) for s in series})))))
+        columns, rows = list(value), [list(r) for r in zip(*series)]
+    elif isinstance(value, list) and value and all(isinstance(r, dict) for r in value):
+        columns = columns or list(dict.fromkeys(k for r in value for k in r))
+        rows = [[r.get(c) for c in columns] for r in value]
+    elif isinstance(value, list) and value and all(isinstance(r, list) for r in value):
+        if columns is None:
+            columns, value = value[0], value[1:]
+        if any(len(r) != len(columns) for r in value):
+            raise ValueError(msg("the rows have different lengths"))
+        rows = value
+    else:
+        raise ValueError(msg("not a table: a list of dicts, a dict of lists, or a list of rows"))
+    for row in rows:
+        for cell in row:
+            if not (cell is None or isinstance(cell, (str, bool, int, float))):
+                raise ValueError(msg("a cell holds {type}: figure data holds numbers and texts",
+                                     type=type(cell).__name__))
+    return {"title": plain_text(title), "columns": [plain_text(str(c)) for c in columns], "rows": rows}
 
 
 # ── the view ───────────────────────────────────────────────────────────────────────────────────────────────────────

@@ -35,7 +35,7 @@ def grown(grow_factor, depth):
 
 
 @lesson.figure(caption="每层乘 {{ factor:g }}：第 $L$ 层之后还剩 ${{ factor:g }}^L$。",
-               alt="折线图：横轴是层数 0 到 {{ depth }}，纵轴是剩下的比例，从 1 逐层下降到 {{ shrunk }}。")
+               alt="折线图：横轴是层数 0 到 {{ depth }}，纵轴是剩下的比例，从 1 逐层下降到 {{ shrunk }}。")  # literal: 1 = factor⁰
 def decay(plt, factor, depth):
     layers = np.arange(depth + 1)
     fig, ax = plt.subplots(figsize=(5.6, 2.8))

@@ -150,6 +150,7 @@ def test_hand_worked_pe_and_wavelengths(values):
     assert waves["longest"] == pytest.approx(2 * math.pi * 10000 ** (510 / 512))
     assert waves["longest"] < waves["limit"] == pytest.approx(2 * math.pi * 10000)
     assert values["pe_waves"]["ratio"] == pytest.approx(math.sqrt(10))     # 10000^(2/16)
+    assert values["pe_base"] == 10000  # the base the text's formulas write: Vaswani et al. (2017), §3.5
 
 
 # ---------------------------------------------------------------- RoPE

@@ -1,0 +1,291 @@
+"""Hand-typed numbers: every digit an author typed into what a student reads that does not come from a computed
+value. A lesson promises that its numbers are computed (lesson.py, `{{ name }}`); a number typed by hand drifts the
+day the code changes. The report is read from the lesson's source text alone (no Markdown, no Jinja, no lesson code
+run), so a build that takes every page from the cache still reports it, for the cost of a few regular expressions.
+
+Where it looks: lesson.md; lesson.yaml's prose (title, summary, intro, objectives, question, challenges, checks,
+sources — not a self-check's value names, units or known wrong answers); the `caption=` and `alt=` of every
+`@lesson.figure` in lesson.py (read with `ast`); the text between the tags of the lesson's own components
+(`widgets/<kind>/widget.html`, Jinja tags and comments left out).
+
+What is not a measured number, and left alone:
+  - `{{ value }}` placeholders (with their format), `{{< directive >}}`, code spans and code blocks, HTML comments
+    and tags, `{#id}` / `{: …}` attributes, links' targets, URLs and file names;
+  - maths that is notation: inside `$…$` / `$$…$$` an integer of one or two digits is notation (indices, exponents,
+    the constants of a formula: `x_1`, `x^2`, `\\sum_{i=1}^{n}`, `2\\pi`, `d/2`); a decimal number (`1.5`) or an
+    integer of three or more digits (`10000`, `\\mathbb{R}^{512}`) is reported;
+  - years: 1900–2099 before 年, `)`, `）` or a citation `[@`, or after `(` / `（`; any 1900–2099 in `sources`;
+  - citations `[@key, 第 2.3 节]` and references: `@fig:`, `@eq:`, `@lesson:`, `§2`, 第 3 节/章/课, 图 2, 表 1,
+    式 (3), 挑战 3, 引理 2, 定理 1 (and Figure 2, Lemma 2 …);
+  - ordinals: a list marker `1.` and 「第 N」 with one digit (the first layer, the third word: an index, like $x_3$);
+  - identifiers: digits joined to Latin letters, `fp16`, `GPT-2`, `IWSLT14`, `T5`, `arXiv:1706.03762`.
+
+A number typed on purpose (a measurement quoted from a paper) is marked on its line by a comment saying `literal`
+in the file's own comment syntax: `<!-- literal -->` in Markdown (also inside lesson.yaml's Markdown),
+`# literal` after a YAML value or a caption's Python string, `{# literal #}` in a template. `literal: 8.45 34` lets
+only those numbers pass on that line.
+
+    check    report(source): the findings as warnings (Problems at file:line), errors under --strict
+"""
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from ..load.document import parse_blocks, walk
+from ..support.errors import Problem
+from ..support.messages import Message, msg
+
+PROSE_KEYS = ("title", "summary", "intro", "objectives", "question", "challenges", "checks", "sources")
+NOT_PROSE = ("id", "unit", "format", "value")   # a self-check's names and a known wrong answer, typed as students do
+COMPONENTS = "widgets"
+
+MARKER = re.compile(r"<!--\s*literal\b(?P<a>[^>]*?)-->|\{#\s*literal\b(?P<b>[^#]*?)#\}|(?:^|\s)#\s*literal\b(?P<c>.*)$")
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:[.,]\d+)*")
+DECIMAL_OR_LONG = re.compile(r"\d*\.\d+|\d{3,}")
+
+# spans that hold no measured number, blanked in this order (a year is recognised before citations are blanked)
+BEFORE_YEARS = [
+    re.compile(r"<!--.*?-->", re.S),                                   # HTML comments (a `literal` marker)
+    re.compile(r"(`+).+?(?<!`)\1(?!`)", re.S),                        # code spans
+    re.compile(r"\{\{<.*?>\}\}|\{\{.*?\}\}", re.S),                    # directives and {{ value }} placeholders
+    re.compile(r"\{[#:.][^{}\n]*\}"),                                  # {#id} and {: attribute lists}
+]
+ANY_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)")             # in a bibliography entry (`sources`)
+YEAR = re.compile(r"(?<=[(（])\s*(?:19|20)\d\d(?!\d)|(?<![\d.])(?:19|20)\d\d(?=\s*(?:年|\)|）|\[@))")
+AFTER_YEARS = [
+    re.compile(r"\[-?@[^\]]*\]"),                                      # citations, with their locators
+    re.compile(r"@(?:fig|eq|tab|sec|lesson):[\w#:.-]+"),               # cross-references
+    re.compile(r"\]\([^)]*\)|<https?://[^>]*>|https?://[^\s)>\]]+|www\.[^\s)>\]]+"),  # link targets and URLs
+    re.compile(r"</?[A-Za-z][^>]*>", re.S),                            # HTML tags (their attributes)
+    re.compile(r"[\w./-]+\.(?:py|md|ya?ml|csv|json|txt|png|jpe?g|gif|svg|webp|html|js|css|bib|ipynb|pdf|npy|npz)\b"),
+]
+MATH = re.compile(r"(?<!\\)\$\$.*?(?<!\\)\$\$|(?<![\\$])\$(?!\$)[^$\n]+?(?<!\\)\$", re.S)
+NOTATION = [
+    re.compile(r"§\s*\d+(?:\.\d+)*"),
+    re.compile(r"第\s*\d+(?:\.\d+)*\s*(?:节|章|课|部分|单元|讲|篇)"),
+    re.compile(r"(?:图|表|式|挑战|引理|定理|推论|命题|定义|习题)\s*[(（]?\s*\d+(?:\.\d+)*\s*[)）]?"),
+    re.compile(r"\b(?:Section|Sec\.|Figure|Fig\.|Table|Eq\.|Equation|Lemma|Theorem|Challenge|Chapter)\s*\(?\d+(?:\.\d+)*\)?",
+               re.I),
+    re.compile(r"第\s*\d(?!\d)"),                                      # 「第 3 个词」: an index
+    re.compile(r"(?<![\d.])[01]\s*(?=到|至|–|—|~)"),                      # where counting starts: 0 到 {{ n }}
+    re.compile(r"(?<![\d.])1\s*/"),                                      # a reciprocal: 1/{{ n }}
+    re.compile(r"(?m)^[ \t>]*\d+[.)](?=\s)"),                          # a list marker
+    re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*:[\w./-]*\w"),   # prefixed identifiers: arXiv:1706.03762
+    re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"),  # identifiers: fp16, GPT-2, IWSLT14
+]
+TEMPLATE_CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|<!--.*?-->|<[^>]*>", re.S)
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int
+    number: str
+    in_math: bool
+
+
+def report(source) -> list[Problem]:
+    """The hand-typed numbers of one lesson (load.lessons.LessonSource), in file order: lesson.md, lesson.yaml,
+    lesson.py's figure texts, the lesson's component templates."""
+    problems: list[Problem] = []
+    problems += _markdown_file(source.body_path)
+    problems += _yaml_fields(source)
+    problems += _figure_texts(source.code_path)
+    folder = source.folder / COMPONENTS
+    for template in sorted(folder.glob("*/widget.html")) if folder.is_dir() else ():
+        problems += _template(template)
+    return problems
+
+
+# ── where the text is ───────────────────────────────────────────────────────────────────────────────────────────────
+def _markdown_file(path: Path) -> list[Problem]:
+    text = _read(path)
+    if text is None:
+        return []
+    lines = text.splitlines()
+    found = []
+    for block in walk(parse_blocks(lines, 1, path, [])):
+        if block.kind == "text":
+            found += findings("\n".join(block.lines), block.line)
+        elif block.kind == "container" and block.arg:
+            found += findings(block.arg, block.line)
+    return [_problem(path, f, _markdown_place(f, lines)) for f in _unmarked(found, lines)]
+
+
+def _markdown_place(finding: Finding, lines: list[str]) -> Message:
+    if finding.in_math:
+        return msg("maths")
+    return msg("a heading") if lines[finding.line - 1].lstrip().startswith("#") else msg("the text")
+
+
+def _yaml_fields(source) -> list[Problem]:
+    raw = _read(source.meta_path)
+    if raw is None or not isinstance(source.meta, dict):
+        return []
+    lines = raw.splitlines()
+    found: list[tuple[str, Finding]] = []
+    for key in PROSE_KEYS:
+        for path, text in _texts(source.meta.get(key), key):
+            start = source.meta_lines.get(path) or source.meta_lines.get(key) or 1
+            found += [(path, f if _in_file(f, text, start, lines) else Finding(start, f.number, f.in_math))
+                      for f in findings(text, start, bibliography=key == "sources")]
+    kept = set(_unmarked([f for _, f in found], lines))
+    return [_problem(source.meta_path, f, msg("maths in `{key}`", key=key) if f.in_math else msg("`{key}`", key=key))
+            for key, f in found if f in kept]
+
+
+def _in_file(finding: Finding, text: str, start: int, lines: list[str]) -> bool:
+    """Whether a value's line is the file's line `finding.line` (a `|` block keeps its lines; a folded or quoted
+    string does not, and its findings are shown at the key)."""
+    k = finding.line - start
+    shown = text.splitlines()[k].strip() if k < len(text.splitlines()) else ""
+    return finding.line <= len(lines) and shown in lines[finding.line - 1]
+
+
+def _texts(value, path: str) -> Iterator[tuple[str, str]]:
+    """(key path, text) of every string under a prose key: `challenges.1.check.fields.0.label` …"""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _texts(item, f"{path}.{i}")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key in NOT_PROSE or (key == "answer" and ".check." in f"{path}."):
+                continue
+            yield from _texts(item, f"{path}.{key}")
+
+
+def _figure_texts(code_path: Path | None) -> list[Problem]:
+    """The `caption=` and `alt=` strings of lesson.py's `@lesson.figure(…)` decorators, read without running it."""
+    source = _read(code_path) if code_path is not None else None
+    try:
+        tree = ast.parse(source) if source is not None else None
+    except (SyntaxError, ValueError):
+        return []  # the compute stage reports it
+    lines = source.splitlines() if source is not None else []
+    strings = _string_tokens(source) if source is not None else []
+    problems = []
+    for node in tree.body if tree is not None else ():
+        for deco in getattr(node, "decorator_list", ()):
+            if not (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "figure"):
+                continue
+            named = [k.value.value for k in deco.keywords if k.arg == "name" and isinstance(k.value, ast.Constant)]
+            name = named[0] if named else node.name
+            for keyword in deco.keywords:
+                if keyword.arg in ("caption", "alt") and isinstance(keyword.value, ast.Constant) \
+                        and isinstance(keyword.value.value, str):
+                    place = msg("the caption of figure `{name}`", name=name) if keyword.arg == "caption" \
+                        else msg("the alt text of figure `{name}`", name=name)
+                    found = _string_findings(keyword.value, strings)
+                    problems += [_problem(code_path, f, place) for f in _unmarked(found, lines)]
+    return problems
+
+
+def _string_findings(node: ast.Constant, strings: list[tokenize.TokenInfo]) -> list[Finding]:
+    """The findings of a Python string, each at the line of the piece it is in (`"…" "…"` on several lines is one
+    Constant to `ast`; `strings`: the file's string tokens, which keep each piece's line)."""
+    pieces: list[tuple[int, int]] = []  # (offset in the text, line) where each piece starts
+    text = ""
+    for token in strings:
+        if (node.lineno, node.col_offset) <= token.start and token.end <= (node.end_lineno, node.end_col_offset):
+            pieces.append((len(text), token.start[0]))
+            try:
+                text += ast.literal_eval(token.string)
+            except (SyntaxError, ValueError):
+                break
+    if not pieces or text != node.value:  # a string written some other way: every finding at its first line
+        return findings(node.value, node.lineno)
+    found = []
+    for offset, number, in_math in scan(text):
+        start, line = max(p for p in pieces if p[0] <= offset)
+        found.append(Finding(line + text.count("\n", start, offset), number, in_math))
+    return found
+
+
+def _string_tokens(source: str) -> list[tokenize.TokenInfo]:
+    try:
+        return [t for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type == tokenize.STRING]
+    except (tokenize.TokenError, SyntaxError):
+        return []
+
+
+def _template(path: Path) -> list[Problem]:
+    """The text a component's template writes between its tags."""
+    text = _read(path)
+    if text is None:
+        return []
+    prose = TEMPLATE_CODE.sub(lambda m: _blank(m.group()), text)
+    lines = text.splitlines()
+    return [_problem(path, f, msg("the component's template")) for f in _unmarked(findings(prose, 1), lines)]
+
+
+# ── the rule ────────────────────────────────────────────────────────────────────────────────────────────────────────
+def findings(text: str, first_line: int, bibliography: bool = False) -> list[Finding]:
+    """The hand-typed numbers of a text (Markdown or plain) whose first line is `first_line`, as the module's
+    docstring says which are left alone; in a `bibliography` entry every 1900–2099 is a year."""
+    return [Finding(_line_at(text, offset, first_line), number, in_math)
+            for offset, number, in_math in scan(text, bibliography)]
+
+
+def scan(text: str, bibliography: bool = False) -> list[tuple[int, str, bool]]:
+    """(offset, number, inside maths) of each hand-typed number of `text`, in order."""
+    for pattern in BEFORE_YEARS:
+        text = pattern.sub(lambda m: _blank(m.group()), text)
+    text = (ANY_YEAR if bibliography else YEAR).sub(lambda m: _blank(m.group()), text)
+    for pattern in AFTER_YEARS:
+        text = pattern.sub(lambda m: _blank(m.group()), text)
+    found = []
+    for math in MATH.finditer(text):
+        found += [(math.start() + n.start(), n.group(), True)
+                  for n in NUMBER.finditer(math.group()) if DECIMAL_OR_LONG.fullmatch(n.group())]
+    text = MATH.sub(lambda m: _blank(m.group()), text)
+    for pattern in NOTATION:
+        text = pattern.sub(lambda m: _blank(m.group()), text)
+    found += [(n.start(), n.group(), False) for n in NUMBER.finditer(text)]
+    return sorted(found)
+
+
+def _unmarked(found: list[Finding], lines: list[str]) -> list[Finding]:
+    """The findings whose line carries no `literal` comment letting them pass."""
+    kept = []
+    for finding in found:
+        line = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""
+        marker = MARKER.search(line)
+        if marker is None:
+            kept.append(finding)
+            continue
+        words = (marker.group("a") or marker.group("b") or marker.group("c") or "").strip().lstrip(":").split()
+        listed = [w for w in words if NUMBER.fullmatch(w)]  # other words say why
+        if listed and finding.number not in listed:
+            kept.append(finding)
+    return kept
+
+
+def _problem(path: Path, finding: Finding, place: Message) -> Problem:
+    return Problem(path, finding.line,
+                   msg("hand-typed number `{number}` in {place}: compute it in lesson.py and write {{ name }}",
+                       number=finding.number, place=place),
+                   "a value computed in lesson.py written as {{ name }}, or a comment `literal` on the line for a "
+                   "number typed on purpose (`<!-- literal -->`, `# literal`, `{# literal #}`)")
+
+
+def _blank(text: str) -> str:
+    """The same length and lines, nothing in them: offsets and line numbers stay where they were."""
+    return re.sub(r"[^\n]", " ", text)
+
+
+def _line_at(text: str, offset: int, first_line: int) -> int:
+    return first_line + text.count("\n", 0, offset)
+
+
+def _read(path: Path | None) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8").removeprefix("\ufeff") if path is not None and path.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        return None  # loading reports it

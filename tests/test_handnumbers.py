@@ -1,0 +1,214 @@
+"""The hand-typed-number report (lessonkit/features/handnumbers.py): every digit an author typed into what a student
+reads that no value computed, as a warning at its file and line (an error under --strict); what is notation, a
+year, a reference, an identifier or marked `literal` is left alone; the lessons in content/ report nothing."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from lesson_folders import PROJECT, real_lessons
+from lessonkit.features.handnumbers import findings, report
+from lessonkit.load.lessons import read_lesson
+
+PLANTED_MD = """\
+## 96 层网络 {#depth}
+
+每层的导数是 {{ factor:g }}，连乘以后只剩 0.004 %。
+
+- 第一条
+- 训练了 12 个小时
+
+$$x_1 + x_2 = 1.5$$
+"""
+PLANTED_YAML = """\
+title: 小课
+summary: 一节用来测试的小课
+objectives:
+  - 看懂一个数
+challenges:
+  - title: 算一算
+    question: 把 {{ factor:g }} 连乘 {{ depth }} 次。
+    answer: |
+      大约剩下
+
+      $$ {{ factor:g }}^{ {{ depth }} } \\approx 4.0 \\times 10^{-5} $$
+    check:
+      fields:
+        - label: 剩下的 100 份里
+          answer: left_0_9
+          mistakes:
+            - value: 0.006
+              hint: 乘 100
+"""
+PLANTED_PY = """\
+from lessonkit import Lesson
+
+lesson = Lesson()
+
+
+@lesson.value
+def factor():
+    return 0.9
+
+
+@lesson.value
+def depth():
+    return 96
+
+
+@lesson.value
+def left_0_9(factor, depth):
+    return factor ** depth
+
+
+@lesson.figure(caption="每层乘 {{ factor:g }}，"
+                       "到第 96 层时只剩一点。",
+               alt="一条下降的线，从 1 降到 {{ left_0_9 }}")
+def decay(plt, factor):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([0, 1], [1, factor])
+    return fig
+"""
+PLANTED_WIDGET = """\
+{#- a template comment with 42 in it is not text -#}
+<p class="shelf-caption" data-n="7">种子 {{ widget.data.seed }}，一共 5 层</p>
+"""
+MD_WITH_FIGURE_AND_WIDGET = PLANTED_MD + "\n{{< figure decay >}}\n"
+
+
+def planted(make_lesson) -> Path:
+    folder = make_lesson(yaml=PLANTED_YAML, md=MD_WITH_FIGURE_AND_WIDGET, py=PLANTED_PY)
+    (folder / "widgets" / "shelf").mkdir(parents=True)
+    (folder / "widgets" / "shelf" / "widget.html").write_text(PLANTED_WIDGET, encoding="utf-8")
+    return folder
+
+
+# Each line worked out by hand from the fixture above: the heading's 96 (line 1), 0.004 (3), the 12 of a list item
+# that is not its marker (6), the decimal inside display maths (8); in lesson.yaml the 4.0 in the answer's maths
+# (line 11: the `|` block starts on line 9), the label's 100 (line 14) and the hint's 100 (line 18) — not the
+# check's value name `left_0_9` nor the known wrong answer 0.006; the caption's second piece (line 22 of lesson.py)
+# and the alt's 1 (line 23); the template's 5 (line 2), not its attribute's 7 nor the comment's 42.
+EXPECTED = [
+    "demo/lesson.md:1: hand-typed number `96` in a heading",
+    "demo/lesson.md:3: hand-typed number `0.004` in the text",
+    "demo/lesson.md:6: hand-typed number `12` in the text",
+    "demo/lesson.md:8: hand-typed number `1.5` in maths",
+    "demo/lesson.yaml:11: hand-typed number `4.0` in maths in `challenges.0.answer`",
+    "demo/lesson.yaml:14: hand-typed number `100` in `challenges.0.check.fields.0.label`",
+    "demo/lesson.yaml:18: hand-typed number `100` in `challenges.0.check.fields.0.mistakes.0.hint`",
+    "demo/lesson.py:22: hand-typed number `96` in the caption of figure `decay`",
+    "demo/lesson.py:23: hand-typed number `1` in the alt text of figure `decay`",
+    "demo/widgets/shelf/widget.html:2: hand-typed number `5` in the component's template",
+]
+ADVICE = ": compute it in lesson.py and write {{ name }} (expected a value computed in lesson.py written as " \
+         "{{ name }}, or a comment `literal` on the line for a number typed on purpose (`<!-- literal -->`, " \
+         "`# literal`, `{# literal #}`))"
+
+
+def test_planted_numbers_are_warnings_at_their_file_and_line(make_lesson, run_build):
+    planted(make_lesson)
+    code, _, err, out = run_build()
+    assert code == 0 and (out / "demo" / "index.html").is_file()
+    lines = [line.strip().removeprefix("content/") for line in err.splitlines()]
+    assert lines[0] == f"warning: {len(EXPECTED)} thing(s) to check (the site was built; --strict makes them errors):"
+    assert lines[1:] == [line + ADVICE for line in EXPECTED]
+
+
+def test_under_strict_they_are_errors_and_nothing_is_written(make_lesson, run_build):
+    planted(make_lesson)
+    code, _, err, out = run_build("--strict")
+    assert code == 1 and not out.exists()
+    assert f"error: the content has {len(EXPECTED)} problem(s); nothing was written:" in err
+    assert "demo/lesson.md:1: hand-typed number `96` in a heading" in err
+
+
+def test_a_build_that_keeps_every_page_reports_them_again(make_lesson, run_build):
+    planted(make_lesson)
+    first = run_build()
+    second = run_build()
+    assert first[0] == second[0] == 0
+    assert "Pages unchanged | 1 of 1" in second[1]  # the page came from the cache …
+    assert first[2] == second[2]                      # … and the report is the same
+
+
+def test_a_heading_holds_a_value(make_lesson, run_build):
+    make_lesson(md="## {{ two_pow }} 种写法 {#ways}\n\n正文。\n")
+    code, _, err, out = run_build()
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert code == 0 and err == ""
+    assert f"{2 ** 10} 种写法" in page and 'id="ways"' in page
+
+
+@pytest.mark.parametrize("text", [
+    "{{ depth }} 层，{{ ratio:.2f }}，{{ ln.x.0:sig2 }}",                   # values and their formats
+    "写成 `fp16 = 65504`，或者\n\n```\nx = 12345\n```",                     # code spans and code blocks
+    "$x_1 + x^2 = \\sum_{i=1}^{n} d_{model}$，$2\\pi$，$d/2$，$10^{-5}$",   # notation in maths
+    "$$\\frac{1}{2}\\sum_{i=0}^{d/2-1}$$",
+    "Vaswani 等（2017）提出，He 等，2016[@he2016]，2021 年，(2023)",        # years
+    "见 [@radford2019gpt2, 第 2.3 节] 和 @fig:mask_heatmaps、@eq:softmax_1",  # citations and references
+    "§2 里，第 3 节，图 2，表 1，式 (3)，挑战 3，引理 2，定理 1，Lemma 2",
+    "1. 第一步\n2. 第二步\n10) 第十步",                                       # list markers
+    "第 1 层和第 3 个词",                                                     # one-digit indices
+    "从 0 到 {{ n }}，1/{{ n }}",                                            # a count's start, a reciprocal
+    "见 https://arxiv.org/abs/2104.09864 和 [论文](https://x.org/2017/a1.pdf)",  # URLs and link targets
+    "数据在 data2024.csv 里，图在 fig-3.svg",                                # file names
+    "## 小节 {#sec-2}\n{: .note-3 }",                                        # heading ids, attribute lists
+    "fp16、GPT-2、IWSLT14、T5、W^Q、arXiv:1706.03762",                        # identifiers
+    "<!-- 第 12 版 --><span data-n=\"3\">文字</span>",                       # comments and tags
+])
+def test_what_is_not_a_measured_number_is_left_alone(text):
+    assert findings(text, 1) == []
+
+
+@pytest.mark.parametrize("text, number", [
+    ("种子 1", "1"), ("只剩 0.004 %", "0.004"), ("$10000^{2i/d}$", "10000"), ("$E = 1.5\\,d$", "1.5"),
+    ("第 12 层", "12"), ("2048 个位置", "2048"), ("约 34 BLEU", "34"), ("$\\mathbb{R}^{512}$", "512"),
+])
+def test_a_hand_typed_number_is_found(text, number):
+    assert [f.number for f in findings(text, 1)] == [number]
+
+
+def test_a_literal_comment_lets_the_numbers_it_lists_pass(make_lesson):
+    folder = make_lesson(
+        md="## 第一节 {#first}\n\n"
+           "只训到 8.45 BLEU，预热后约 34。<!-- literal: 8.45 34 -->\n\n"
+           "只训到 8.45 BLEU，预热后约 34。<!-- literal: 8.45 -->\n\n"
+           "引自论文：7 %–64 %。<!-- literal -->\n",
+        yaml="title: 小课\nsummary: 一节，加起来等于 1  # literal（概率的定义）\nobjectives:\n  - 看懂一个数\n",
+        py=PLANTED_PY.replace('alt="一条下降的线，从 1 降到 {{ left_0_9 }}")',
+                              'alt="一条下降的线，从 1 降到 {{ left_0_9 }}")  # literal: 1')
+                     .replace('"到第 96 层时只剩一点。",', '"到第 96 层时只剩一点。",  # literal: 96'))
+    problems = report(read_lesson(folder))
+    assert [(p.path.name, p.line, p.message.params[0][1]) for p in problems] == [("lesson.md", 5, "34")]
+
+
+def test_a_template_comment_marks_a_template_line(make_lesson):
+    folder = make_lesson()
+    (folder / "widgets" / "shelf").mkdir(parents=True)
+    (folder / "widgets" / "shelf" / "widget.html").write_text("<p>一共 5 层{# literal #}</p>\n<p>3 层</p>\n",
+                                                             encoding="utf-8")
+    assert [(p.line, p.message.params[0][1]) for p in report(read_lesson(folder))] == [(2, "3")]
+
+
+@pytest.mark.parametrize("slug", real_lessons())
+def test_the_lessons_in_content_type_no_number_by_hand(slug):
+    problems = report(read_lesson(PROJECT / "content" / slug))
+    assert [p.render("en", root=PROJECT) for p in problems] == []
+
+
+def test_the_report_reads_text_only(make_lesson):
+    """It runs on every build, also one that takes every page from the cache: source text and `ast`, no lesson
+    code run (a lesson.py that would raise when run is still read)."""
+    folder = make_lesson(py=textwrap.dedent("""\
+        from lessonkit import Lesson
+        raise SystemExit("never run")
+        lesson = Lesson()
+
+
+        @lesson.figure(caption="第 96 层", alt="一条线")
+        def decay(plt):
+            return None
+        """))
+    assert [(p.line, p.message.params[0][1]) for p in report(read_lesson(folder))] == [(6, "96")]
