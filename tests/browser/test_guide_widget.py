@@ -50,7 +50,7 @@ def build(content: Path, out: Path, cache: Path) -> None:
 @pytest.fixture(scope="module")
 def guide_page(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("guide-widget")
-    guide.write_example(root, {k: v for k, v in guide.example_files().items() if guide.in_lesson(k)})
+    guide.write_example(root, {k: v for k, v in guide.example_files().items() if guide.in_content(k)})
     build(root / "content", root / "out", root / "cache")
     return root / "out" / guide.SLUG / "index.html"
 

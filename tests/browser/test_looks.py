@@ -84,7 +84,8 @@ MARK_CHINESE = r"""() => {
         if (el) mark(el, 'widget ' + (w.id || w.dataset.widget));
     }
     for (const f of document.querySelectorAll('figure')) {
-        const t = [...f.querySelectorAll('svg text')].find(t => han.test(t.textContent) && t.getClientRects().length);
+        const t = [...f.querySelectorAll('svg text')].find(t => han.test(t.textContent) && t.getClientRects().length
+            && !t.closest('details:not([open])'));   // (a closed answer's figure has boxes, but is not drawn)
         if (t) mark(t, 'figure ' + f.id);
     }
     return marked;
@@ -101,7 +102,8 @@ def test_chinese_is_drawn_with_a_cjk_font_in_text_and_figures(open_page, site, s
         assert any(m.startswith("figure ") for m in names), names
         assert sum(m.startswith("widget widget-") for m in names) == 2, names  # its two placed widgets
     # sections off screen are not laid out yet (content-visibility: auto): lay them out to ask what drew them
-    visit.page.evaluate("document.querySelectorAll('section').forEach(s => { s.style.contentVisibility = 'visible'; })")
+    visit.page.evaluate("document.querySelectorAll('*').forEach(e => { if (getComputedStyle(e).contentVisibility"
+                        " === 'auto') e.style.contentVisibility = 'visible'; })")
     cdp = visit.page.context.new_cdp_session(visit.page)
     cdp.send("DOM.enable")
     cdp.send("CSS.enable")

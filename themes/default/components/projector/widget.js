@@ -75,8 +75,8 @@ lessonkit.widget('projector', function (root) {
     var room = innerHeight - box(root).height - parseFloat(getComputedStyle(main).paddingTop) - 8;
     blocks.forEach(function (b) {
       var h = box(b).height, svg = all('.figure-svg svg', b).map(box).sort(function (x, y) { return y.height - x.height; })[0];
-      if (h > room && svg && svg.height - (h - room) > room * 0.3) {
-        b.style.setProperty('--pj-svg', Math.floor(svg.height - (h - room)) + 'px');
+      if (h > room && svg && svg.height > room * 0.3) {   // the drawing gives up what it can (a third stays)
+        b.style.setProperty('--pj-svg', Math.floor(Math.max(svg.height - (h - room), room * 0.3)) + 'px');
         h = box(b).height;
       }
       if (h > room) b.style.setProperty('--pj-zoom', Math.max(0.5, Math.floor(room / h * 100) / 100));
