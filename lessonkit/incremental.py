@@ -20,8 +20,9 @@ from typing import Any
 
 from .features.coursenav import course_entry
 from .support.cache import FigureCache, engine_source_digest, folder_digest, package_version, touch
+from .support.errors import Problem
 
-PAGE_FORMAT = "lessonkit-pages-3"
+PAGE_FORMAT = "lessonkit-pages-4"
 # cache entries every page's making uses
 SHARED_ENTRIES = ("templates/*", "scripts/*", "mathml-*.json", "highlight-*.json", "references/*")
 PACKAGES = ("jinja2", "markdown", "latex2mathml", "numpy", "matplotlib", "yaml", "pygments")
@@ -36,6 +37,7 @@ class KeptLesson:
     figures: int                  # figures on it, for the build summary
     made_of: tuple[str, ...] = ()  # the cache entries it was made from (relative paths), kept while it is
     files: tuple[tuple[str, bytes], ...] = ()  # written beside it (its notebook): (path, bytes)
+    warnings: tuple = ()          # what the build said of its text (features.handnumbers), unanchored
 
 
 @dataclass
@@ -100,3 +102,15 @@ def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], o
     if len(reuse.keys) == len(sources):
         reuse.site_key = hashlib.sha256(f"{common}\0site\0{sorted(reuse.keys.items())}".encode()).hexdigest()
     return reuse
+
+
+
+def unanchored(problems, folder: Path) -> tuple:
+    """Problems as a kept page keeps them: each file relative to its lesson's folder (the content may move)."""
+    def where(path: Path) -> str:
+        return path.relative_to(folder).as_posix() if path.is_relative_to(folder) else str(path)
+    return tuple((where(Path(p.path)), p.line, p.message, p.expected) for p in problems)
+
+
+def anchored(saved: tuple, folder: Path) -> tuple[Problem, ...]:
+    return tuple(Problem(folder / path, line, message, expected) for path, line, message, expected in saved)

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from . import incremental
 from .assemble.budget import check_budget
-from .features import handnumbers
 from .features.coursenav import in_course_order
 from .features.glossary import load_glossary
 from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
@@ -76,14 +75,16 @@ def build(options: Options) -> BuildReport:
     glossary = load_glossary(options.content, problems)
     sources, course = load_sources(options.content, options.lesson, problems)
     problems += check_parts(config, [s.slug for s in course], options.content)
-    warnings = [] if config.parts else order_ties(course)  # with parts, `order` orders nothing
-    warnings += [p for s in sources for p in dict.fromkeys(handnumbers.report(s))]  # from the text alone: cheap
-    if options.strict:
-        problems += warnings
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems)
     reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options)
     kept = reuse.kept_lessons()
+    # hand-typed numbers, from a lesson's text alone: a kept page's were found when it was made
+    hand = {s.slug: incremental.anchored(kept[s.slug].warnings, s.folder) if s.slug in kept
+            else hand_typed_numbers(s) for s in sources}
+    warnings = ([] if config.parts else order_ties(course)) + [p for s in sources for p in hand[s.slug]]
+    if options.strict:  # (`order` orders nothing where parts do)
+        problems += warnings
     kept_site = reuse.kept_site() if len(kept) == len(sources) else None
     if kept_site is not None and not problems:                                    # nothing changed
         return write_kept(options, session, config, kept, kept_site, started, build_began, warnings)
@@ -99,7 +100,8 @@ def build(options: Options) -> BuildReport:
     write_site(site, options.out)                                                 # write
     if not reuse.keys:  # a first build: the figures' font is known only now
         reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options)
-    stages.remember(reuse, made)  # only pages a build wrote may be taken again
+    stages.remember(reuse, made, {s.slug: incremental.unanchored(hand[s.slug], s.folder) for s in sources})
+    # (only pages a build wrote may be taken again)
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
     lessons = [s.slug for s in in_course_order(sources, config.course_order()) if SitePaths.lesson(s.slug) in site]
@@ -123,6 +125,11 @@ def write_kept(options: Options, session: Session, config, kept: dict, kept_site
     return BuildReport(site, font.family if font else None, time.perf_counter() - started, sizes, gzip_sizes, 0,
                        sum(k.figures for k in kept.values()), config.budget, sizes.get(SitePaths.SEARCH_INDEX, 0),
                        list(kept), [] if options.strict else warnings, {}, pages_kept=len(kept))
+
+
+def hand_typed_numbers(source: LessonSource) -> tuple[Problem, ...]:
+    from .features import handnumbers  # (imported when some lesson is read again: its patterns take a while)
+    return tuple(dict.fromkeys(handnumbers.report(source)))
 
 
 def kept_pages(kept: dict) -> dict[str, bytes]:

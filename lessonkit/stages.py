@@ -123,8 +123,9 @@ def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Pa
         raise theme_problem(exc) from None
 
 
-def remember(reuse: incremental.Reuse, made: Made) -> None:
-    """What the next build may take as it is: each lesson page rendered now, and the site's own pages."""
+def remember(reuse: incremental.Reuse, made: Made, warnings: dict[str, tuple] | None = None) -> None:
+    """What the next build may take as it is: each lesson page rendered now (with `warnings`, what the build said
+    of its text, as incremental.unanchored keeps it), and the site's own pages."""
     beside = {slug: [] for slug in made.rendered.summaries}   # the files in a lesson's folder: kept with its page
     for path, data in made.pages.items():
         folder = path.partition("/")[0]
@@ -134,7 +135,7 @@ def remember(reuse: incremental.Reuse, made: Made) -> None:
         page = SitePaths.lesson(slug)
         reuse.keep_lesson(slug, incremental.KeptLesson(made.pages[page], made.gzip_sizes[page], summary,
                                                        made.figures.get(slug, 0), made.made_of.get(slug, ()),
-                                                       tuple(beside[slug])))
+                                                       tuple(beside[slug]), (warnings or {}).get(slug, ())))
     in_lessons = {path for files in beside.values() for path, _ in files}
     reuse.keep_site({path: (data, made.gzip_sizes.get(path)) for path, data in made.pages.items()
                      if SitePaths.lesson_slug(path) is None and path not in in_lessons})

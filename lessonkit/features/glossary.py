@@ -17,6 +17,7 @@ definition, ids that are not ASCII slugs, the same id twice, one name or alias b
 """
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass, field
@@ -73,7 +74,7 @@ class Glossary:
         names = sorted({(n, t.id) for t in self.terms for n in t.names if n.strip()},
                        key=lambda item: (-len(item[0]), item[0]))
         self._owner = {n: self.by_id[i] for n, i in names}
-        self._pattern = re.compile("|".join(_name_pattern(n) for n, _ in names)) if names else None
+        self._names = [n for n, _ in names]
 
     def find(self, name: str) -> Term | None:
         """A term by its id, Chinese or English name, or an alias (case and surrounding spaces ignored)."""
@@ -92,10 +93,11 @@ class Glossary:
     def owner(self, text: str) -> Term:
         return self._owner[text]
 
-    @property
+    @functools.cached_property
     def pattern(self) -> re.Pattern | None:
-        """Every automatic name, longest first: at any position the longest name there wins."""
-        return self._pattern
+        """Every automatic name, longest first: at any position the longest name there wins. Compiled when first
+        asked for (a build that renders no page never does: it is a large pattern)."""
+        return re.compile("|".join(_name_pattern(n) for n in self._names)) if self._names else None
 
 
 def _fold(name: str) -> str:
