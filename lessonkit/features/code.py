@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..load.document import parse_blocks, walk
+from ..support import pysource
 
 KIND = "code"                 # the component every highlighted block mounts (its CSS)
 OUTPUT_LIMIT = 1500           # characters of a value's output shown; the rest is cut, and the page says so
@@ -37,7 +38,7 @@ class Listing:
 def listing(code_path: Path, name: str) -> Listing | None:
     """The module-level function (or class) NAME of lesson.py, from its `def` line to its last line."""
     source = code_path.read_text(encoding="utf-8")
-    for node in ast.parse(source).body:
+    for node in pysource.parse(source).body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
             lines = source.splitlines()[node.lineno - 1:node.end_lineno]
             return Listing(name, node.lineno, node.end_lineno, "\n".join(lines))
@@ -46,7 +47,7 @@ def listing(code_path: Path, name: str) -> Listing | None:
 
 def functions(code_path: Path) -> list[str]:
     """Every module-level function and class of lesson.py, for «did you mean»."""
-    tree = ast.parse(code_path.read_text(encoding="utf-8"))
+    tree = pysource.parse(code_path.read_text(encoding="utf-8"))
     return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
 
 
@@ -78,7 +79,7 @@ def declared_figures(code_path: Path | None) -> dict[str, str]:
     name: `@lesson.figure(…, name=…)` or the function's own name), for the course's contents, which are made
     before any lesson's code runs."""
     try:
-        tree = ast.parse(code_path.read_text(encoding="utf-8")) if code_path is not None else None
+        tree = pysource.parse(code_path.read_text(encoding="utf-8")) if code_path is not None else None
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return {}
     found = {}

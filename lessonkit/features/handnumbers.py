@@ -39,6 +39,7 @@ from typing import Iterator
 
 from ..load.document import parse_blocks, walk
 from ..support.errors import Problem
+from ..support import pysource
 from ..support.messages import Message, msg
 
 PROSE_KEYS = ("title", "summary", "intro", "objectives", "question", "challenges", "checks", "sources")
@@ -165,7 +166,7 @@ def _figure_texts(code_path: Path | None) -> list[Problem]:
     """The `caption=` and `alt=` strings of lesson.py's `@lesson.figure(…)` decorators, read without running it."""
     source = _read(code_path) if code_path is not None else None
     try:
-        tree = ast.parse(source) if source is not None else None
+        tree = pysource.parse(source) if source is not None else None
     except (SyntaxError, ValueError):
         return []  # the compute stage reports it
     lines = source.splitlines() if source is not None else []

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..support import pysource
+
 FORMAT = "notebook-1"
 PUBLIC = ("Lesson", "bars", "explorer", "format_value", "param", "table")   # what lesson.py may import (lessonkit)
 SKIPPED_FILES = ("lesson.md", "lesson.yaml", "lesson.py")
@@ -86,7 +88,7 @@ def code_cells(source: str, values: dict[str, tuple[str, ...]]) -> list[Cell]:
     """lesson.py as cells, in its own order. `values`: each value function's name → the values it takes; a value
     is shown at the end of the first cell after which it and everything it needs are defined (the cell that
     defines it, unless it needs a value defined further down)."""
-    tree = ast.parse(source)
+    tree = pysource.parse(source)
     lines = source.splitlines()
     chunks: list[tuple[list[str], set[str]]] = []   # (lines, the value functions defined)
     previous_end, loose = 0, False

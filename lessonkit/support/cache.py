@@ -455,8 +455,10 @@ def lesson_files_digest(folder: Path) -> str:
 def _code_shape(source: bytes) -> bytes:
     """Python source as the interpreter runs it: its syntax tree without positions (comments and layout gone)."""
     import ast
+
+    from .pysource import parse
     try:
-        return ast.dump(ast.parse(source), include_attributes=False).encode("utf-8")
+        return ast.dump(parse(source.decode("utf-8")), include_attributes=False).encode("utf-8")
     except (SyntaxError, ValueError):  # it will not run: its problem is reported; keyed by its bytes meanwhile
         return source
 
