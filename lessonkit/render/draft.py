@@ -21,9 +21,9 @@ from markupsafe import Markup
 
 @dataclass(frozen=True)
 class FigureHole:
+    """A drawn figure's SVG; the same hole placed twice on a page gets its ids renamed by assemble."""
     lesson: str
     name: str
-    copy: str = ""      # a second copy of the figure on the page (assemble renames its ids): "print" for an answer's
 
 
 @dataclass(frozen=True)

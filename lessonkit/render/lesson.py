@@ -94,7 +94,7 @@ class LessonRenderer:
         figure = {
             "id": figure_id, "name": name, "number": number,
             "caption": markup.render_inline(spec.caption, self.ctx, path, line), "alt": alt,
-            "svg": self.holes.mark(FigureHole(lesson.slug, name, copy)),
+            "svg": self.holes.mark(FigureHole(lesson.slug, name)),
             "data_html": self.holes.mark(FigureDataHole(lesson.slug, name, figure_id, number)),
         }
         return self.env.get_template("partials/figure.html").render(figure=figure)
