@@ -114,3 +114,31 @@ def unanchored(problems, folder: Path) -> tuple:
 
 def anchored(saved: tuple, folder: Path) -> tuple[Problem, ...]:
     return tuple(Problem(folder / path, line, message, expected) for path, line, message, expected in saved)
+
+
+class FileMemo:
+    """`memo(path, find)` for what is a function of one file's bytes and the engine's code alone (the hand-typed
+    numbers of a lesson's file): `find()`'s problems as a build found them for the same bytes, else found and kept.
+    Edit one paragraph and only lesson.md is read again. `entries`: the cache entries it used (a kept page keeps
+    them, as it keeps what it was made of)."""
+
+    def __init__(self, cache: FigureCache, folder: Path, purpose: str):
+        self.cache, self.folder, self.purpose = cache, folder, purpose
+        self.entries: list[str] = []
+
+    def __call__(self, path: Path, find) -> list[Problem]:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return find()
+        if not path.is_relative_to(self.folder):
+            return find()
+        key = hashlib.sha256(f"{PAGE_FORMAT}\0{self.purpose}\0{engine_source_digest()}\0"
+                             f"{path.relative_to(self.folder).as_posix()}\0".encode() + data).hexdigest()
+        self.entries.append(f"pages/{key}.pickle")
+        saved = self.cache.get_page(key)
+        if isinstance(saved, tuple):
+            return list(anchored(saved, self.folder))
+        found = find()
+        self.cache.put_page(key, unanchored(found, self.folder))
+        return found

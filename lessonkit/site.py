@@ -80,8 +80,9 @@ def build(options: Options) -> BuildReport:
     reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options)
     kept = reuse.kept_lessons()
     # hand-typed numbers, from a lesson's text alone: a kept page's were found when it was made
+    memos = {s.slug: incremental.FileMemo(session.cache, s.folder, "handnumbers") for s in sources}
     hand = {s.slug: incremental.anchored(kept[s.slug].warnings, s.folder) if s.slug in kept
-            else hand_typed_numbers(s) for s in sources}
+            else hand_typed_numbers(s, memos[s.slug] if session.cache.enabled else None) for s in sources}
     warnings = ([] if config.parts else order_ties(course)) + [p for s in sources for p in hand[s.slug]]
     if options.strict:  # (`order` orders nothing where parts do)
         problems += warnings
@@ -100,7 +101,8 @@ def build(options: Options) -> BuildReport:
     write_site(site, options.out)                                                 # write
     if not reuse.keys:  # a first build: the figures' font is known only now
         reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options)
-    stages.remember(reuse, made, {s.slug: incremental.unanchored(hand[s.slug], s.folder) for s in sources})
+    stages.remember(reuse, made, {s.slug: incremental.unanchored(hand[s.slug], s.folder) for s in sources},
+                    {slug: tuple(memo.entries) for slug, memo in memos.items()})
     # (only pages a build wrote may be taken again)
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
@@ -127,9 +129,9 @@ def write_kept(options: Options, session: Session, config, kept: dict, kept_site
                        list(kept), [] if options.strict else warnings, {}, pages_kept=len(kept))
 
 
-def hand_typed_numbers(source: LessonSource) -> tuple[Problem, ...]:
+def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo | None) -> tuple[Problem, ...]:
     from .features import handnumbers  # (imported when some lesson is read again: its patterns take a while)
-    return tuple(dict.fromkeys(handnumbers.report(source)))
+    return tuple(dict.fromkeys(handnumbers.report(source, memo)))
 
 
 def kept_pages(kept: dict) -> dict[str, bytes]:

@@ -22,7 +22,7 @@ from .render import markup
 from .render.draft import Holes, PageDraft
 from .render.pages import Rendered, Renderer, render_site
 from .render.templates import make_env, theme_problem
-from .support.cache import FigureCache, values_key
+from .support.cache import FigureCache, code_shape_entries, values_key
 from .support.errors import ContentError, Problem
 from .support.i18n import UnknownUiString
 from .support.paths import SitePaths
@@ -65,7 +65,8 @@ def made_of(computed: list[ComputedLesson], drawn, rendered: dict[str, tuple[str
     """The cache entries each lesson page was made from (its values, its figures, what rendering it read): while
     the page is kept they are kept too (cache.prune keeps what a build touches), so an edit to its text later finds
     its figures drawn."""
-    found: dict[str, list[str]] = {c.slug: [f"values/{values_key(c.files_digest)}.pickle"] if c.files_digest else []
+    found: dict[str, list[str]] = {c.slug: [f"values/{values_key(c.files_digest)}.pickle",
+                                            *code_shape_entries(c.source.folder)] if c.files_digest else []
                                    for c in computed}
     for slug, entries in rendered.items():
         found.setdefault(slug, []).extend(entries)
@@ -123,9 +124,11 @@ def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Pa
         raise theme_problem(exc) from None
 
 
-def remember(reuse: incremental.Reuse, made: Made, warnings: dict[str, tuple] | None = None) -> None:
+def remember(reuse: incremental.Reuse, made: Made, warnings: dict[str, tuple] | None = None,
+             read: dict[str, tuple[str, ...]] | None = None) -> None:
     """What the next build may take as it is: each lesson page rendered now (with `warnings`, what the build said
-    of its text, as incremental.unanchored keeps it), and the site's own pages."""
+    of its text, as incremental.unanchored keeps it, and `read`, the cache entries reading its text used), and the
+    site's own pages."""
     beside = {slug: [] for slug in made.rendered.summaries}   # the files in a lesson's folder: kept with its page
     for path, data in made.pages.items():
         folder = path.partition("/")[0]
@@ -134,7 +137,8 @@ def remember(reuse: incremental.Reuse, made: Made, warnings: dict[str, tuple] | 
     for slug, summary in made.rendered.summaries.items():
         page = SitePaths.lesson(slug)
         reuse.keep_lesson(slug, incremental.KeptLesson(made.pages[page], made.gzip_sizes[page], summary,
-                                                       made.figures.get(slug, 0), made.made_of.get(slug, ()),
+                                                       made.figures.get(slug, 0),
+                                                       made.made_of.get(slug, ()) + (read or {}).get(slug, ()),
                                                        tuple(beside[slug]), (warnings or {}).get(slug, ())))
     in_lessons = {path for files in beside.values() for path, _ in files}
     reuse.keep_site({path: (data, made.gzip_sizes.get(path)) for path, data in made.pages.items()

@@ -63,7 +63,7 @@ def png_header(data: bytes) -> tuple[int, int, float]:
 
 
 def svg_aspect(page: str, name: str) -> float:
-    svg = re.search(rf'<figure id="fig-{name}".*?<svg[^>]*viewBox="0 0 ([\d.]+) ([\d.]+)"', page, re.S)
+    svg = re.search(rf'<figure id="fig-{name}".*?<svg[^>]*viewBox="-?[\d.]+ -?[\d.]+ ([\d.]+) ([\d.]+)"', page, re.S)
     return float(svg.group(1)) / float(svg.group(2))
 
 

@@ -133,6 +133,25 @@ def test_a_build_that_keeps_every_page_reports_them_again(make_lesson, run_build
     assert first[2] == second[2]                      # … and the report is the same
 
 
+def test_an_edited_file_is_read_again_and_the_others_report_as_before(make_lesson, run_build):
+    """Each file's findings are kept with its bytes: edit lesson.md and the page is made again, lesson.md is read
+    again (its new number found), the other files' findings are those of the first build; edit lesson.py's caption
+    and its new number is found too."""
+    folder = planted(make_lesson)
+    run_build()
+    md = folder / "lesson.md"
+    md.write_text(md.read_text(encoding="utf-8") + "\n再加 37 个。\n", encoding="utf-8")
+    code, out, err, _ = run_build()
+    assert code == 0 and "Pages unchanged | 0 of 1" in out
+    lines = [line.strip().removeprefix("content/").removesuffix(ADVICE) for line in err.splitlines()[1:]]
+    added = f"demo/lesson.md:{len(md.read_text(encoding='utf-8').splitlines())}: hand-typed number `37` in the text"
+    assert lines == EXPECTED[:4] + [added] + EXPECTED[4:]
+    py = folder / "lesson.py"
+    py.write_text(py.read_text(encoding="utf-8").replace("到第 96 层时", "到第 96 层、共 88 层时"), encoding="utf-8")
+    code, _, err, _ = run_build()
+    assert "demo/lesson.py:22: hand-typed number `88` in the caption of figure `decay`" in err
+
+
 def test_a_heading_holds_a_value(make_lesson, run_build):
     make_lesson(md="## {{ two_pow }} 种写法 {#ways}\n\n正文。\n")
     code, _, err, out = run_build()

@@ -120,7 +120,7 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
 
     registry = load_lesson_module(source.code_path) if source.code_path else Lesson()
     path = source.code_path or source.folder / "lesson.py"
-    files = lesson_files_digest(source.folder) if cache is not None and cache.enabled else None
+    files = lesson_files_digest(source.folder, cache) if cache is not None and cache.enabled else None
     saved = cache.get_values(values_key(files)) if files else None
     if isinstance(saved, tuple) and len(saved) == 3:
         values, widgets, rerun = saved

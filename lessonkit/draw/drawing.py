@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import threading
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..compute.run import ComputedLesson, FigureJob
@@ -153,7 +153,8 @@ class Drawing:
         return self.done
 
     def _store(self, results: list[tuple[int, tuple[str, Any]]]) -> None:
-        for i, (kind, result) in sorted(results, key=lambda r: r[0]):
+        results = with_palettes(sorted(results, key=lambda r: r[0]))
+        for i, (kind, result) in results:
             job, key = self.to_draw[i]
             if kind == "bug":
                 raise RuntimeError(f"drawing figure `{job.name}` of `{job.lesson}` failed in a worker:\n{result}")
@@ -197,9 +198,20 @@ def _worker(jobs: list[tuple[FigureJob, bool]], font: str, todo, results) -> Non
             results.put((index, ("bug", traceback.format_exc())))
 
 
-def draw_job(job: FigureJob, font: str, png: bool = False) -> tuple[str, Any]:
-    """("figure", DrawnFigure) or ("problems", [Problem…]): the author's errors travel back as data."""
+def with_palettes(results: list[tuple[int, tuple[str, Any]]]) -> list[tuple[int, tuple[str, Any]]]:
+    """Each drawn figure with its colours' dark counterparts, computed for every figure of the build at once (one
+    batch costs about what one figure's colours alone do: the computation is a fixed number of array steps)."""
     from ..features.palette import dark_palette, figure_colors
+
+    drawn = [(i, figure, figure_colors(figure.svg)) for i, (kind, figure) in results if kind == "figure"]
+    palette = dark_palette({c for _, _, colors in drawn for c in colors})
+    completed = {i: ("figure", replace(figure, palette={c: palette[c] for c in colors})) for i, figure, colors in drawn}
+    return [(i, completed.get(i, result)) for i, result in results]
+
+
+def draw_job(job: FigureJob, font: str, png: bool = False) -> tuple[str, Any]:
+    """("figure", DrawnFigure without its palette: with_palettes adds it) or ("problems", [Problem…]): the
+    author's errors travel back as data."""
     from .figures import draw_figure_files
 
     try:
@@ -210,4 +222,4 @@ def draw_job(job: FigureJob, font: str, png: bool = False) -> tuple[str, Any]:
     except ContentError as err:
         return "problems", err.problems
     data = job.data if job.data is not None else data  # a table the lesson handed (`data=`) says what matters
-    return "figure", DrawnFigure(svg, data, dark_palette(figure_colors(svg)), picture)
+    return "figure", DrawnFigure(svg, data, {}, picture)

@@ -5,6 +5,7 @@ matplotlib is imported only here, and only when a figure must really be drawn.
 from __future__ import annotations
 
 import io
+import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -128,9 +129,8 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, l
                                                         type=type(fig).__name__),
                                         "the matplotlib Figure from plt.subplots()")])
         _transparent_background(fig)
-        fig.draw_without_rendering()  # lay out once (constrained layout): tick labels are known from here on
-        data = figdata.record(fig)    # before the panels are cut out (that hides axes in turn)
-        svg = _figure_markup(fig, name)
+        svg = _figure_markup(fig, name)  # drawn once: laid out (constrained layout), tick labels known from here on
+        data = figdata.record(fig)
         picture = figure_png(fig, PANEL_PAD) if png else None
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
     if glyphs:
@@ -142,36 +142,98 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, l
 
 def _figure_markup(fig, name: str) -> str:
     """One SVG, or for a figure of several side-by-side axes one SVG per axes in a `figure-panels` box that wraps on
-    a narrow screen (the suptitle as a strip above them). Each is cropped to what it draws, labels included."""
-    fig.set_layout_engine("none")  # freeze the layout draw_figure made
-    renderer = fig._get_renderer()
-    panels = _panels(fig)
-    if len(panels) < 2:
-        return clean_svg(_save(fig, fig.get_tightbbox(renderer).padded(PANEL_PAD)), name)
+    a narrow screen (the suptitle as a strip above them). Each is cropped to what it draws, labels included.
+
+    The figure is drawn once, as SVG, and laid out in that draw; the crops are measured with the same renderer
+    (its text already measured) and cut out of that one drawing: a panel is the drawing without the other panels'
+    groups, seen through its own viewBox."""
+    panels, boxes = [], {}
     extras = [a for a in (fig._suptitle,) if a is not None and a.get_visible() and a.get_text()]
-    visible = {ax: ax.get_visible() for ax in fig.axes}
-    title, parts = "", []
+    for i, ax in enumerate(fig.axes):
+        ax.set_gid(f"{GROUP}{i}")
+    for i, artist in enumerate(extras):
+        artist.set_gid(f"{GROUP}t{i}")
+
+    def measure(event) -> None:  # at the end of the draw, before the SVG is written out
+        renderer = event.renderer
+        panels[:] = _panels(fig)
+        boxes["whole"] = fig.get_tightbbox(renderer).padded(PANEL_PAD)
+        boxes["title"] = _crop(fig, [a.get_window_extent(renderer) for a in extras]) if extras else None
+        boxes["panels"] = [_crop(fig, [ax.get_tightbbox(renderer) for ax in group]) for group in panels]
+
+    listening = fig.canvas.mpl_connect("draw_event", measure)
+    try:
+        drawing = _save(fig)
+    finally:
+        fig.canvas.mpl_disconnect(listening)
+    fig.set_layout_engine("none")  # freeze the layout this draw made (a PNG of it for the slides keeps it)
+    height = fig.get_figheight()
+    if len(panels) < 2:
+        return clean_svg(_viewed(drawing, boxes["whole"], height), name)
+    groups = {ax: f"{GROUP}{i}" for i, ax in enumerate(fig.axes)}
+    axes_ids = set(groups.values())
+    title_ids = {f"{GROUP}t{i}" for i in range(len(extras))}
+    title = ""
     if extras:
-        for ax in fig.axes:
-            ax.set_visible(False)
-        title = clean_svg(_save(fig, _crop(fig, [a.get_window_extent(renderer) for a in extras])),
-                          f"{name}-t", sized=True, css_class="figure-panel-title") + "\n"
-        for a in extras:
-            a.set_visible(False)
-    for i, group in enumerate(panels, start=1):
-        for ax in fig.axes:
-            ax.set_visible(visible[ax] and ax in group)
-        box = _crop(fig, [ax.get_tightbbox(renderer) for ax in group])
-        parts.append(clean_svg(_save(fig, box), f"{name}-{i}", sized=True, css_class="figure-panel"))
-    for artist in [*fig.axes, *extras]:  # the whole figure again (draw_figure_files may save it once more)
-        artist.set_visible(visible.get(artist, True))
+        title = clean_svg(_viewed(_without(drawing, axes_ids), boxes["title"], height), f"{name}-t", sized=True,
+                          css_class="figure-panel-title") + "\n"
+    parts = []
+    for i, (group, box) in enumerate(zip(panels, boxes["panels"]), start=1):
+        others = axes_ids - {groups[ax] for ax in group} | title_ids
+        parts.append(clean_svg(_viewed(_without(drawing, others), box, height), f"{name}-{i}", sized=True,
+                               css_class="figure-panel"))
     return title + '<div class="figure-panels">\n' + "\n".join(parts) + "\n</div>"
 
 
-def _save(fig, bbox) -> str:
+GROUP = "lk-part-"  # the group id each axes (and the suptitle) gets in the drawing, to cut panels out by
+
+
+def _save(fig) -> str:
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None}, bbox_inches=bbox)
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     return buffer.getvalue()
+
+
+def _viewed(svg: str, box, figure_height: float) -> str:
+    """The drawing seen through `box` (inches, from the figure's bottom left): its size and viewBox, in pt."""
+    x, y, w, h = box.x0 * 72, (figure_height - box.y1) * 72, box.width * 72, box.height * 72
+    root = re.search(r"<svg\b[^>]*>", svg)
+    tag = re.sub(r'\swidth="[^"]*"', f' width="{w:.3f}pt"', root.group(0), count=1)
+    tag = re.sub(r'\sheight="[^"]*"', f' height="{h:.3f}pt"', tag, count=1)
+    tag = re.sub(r'\sviewBox="[^"]*"', f' viewBox="{x:.3f} {y:.3f} {w:.3f} {h:.3f}"', tag, count=1)
+    return svg[:root.start()] + tag + svg[root.end():]
+
+
+def _without(svg: str, ids: set[str]) -> str:
+    """The drawing without the groups of these ids — but with those definitions inside them that what is left
+    uses (matplotlib defines a tick mark or a marker where it is first drawn, and other panels use it)."""
+    out, moved, pos = [], [], 0
+    for m in re.finditer(r'<g id="([^"]+)"', svg):
+        if m.start() < pos or m.group(1) not in ids:
+            continue
+        end = _group_end(svg, m.start())
+        out.append(svg[pos:m.start()])
+        moved += re.findall(r"<defs>(.*?)</defs>", svg[m.start():end], flags=re.DOTALL)
+        pos = end
+    out.append(svg[pos:])
+    left = "".join(out)
+    used = [d for block in moved for d in re.findall(r"<[^<>]*/>", block)
+            if (ref := re.search(r'\sid="([^"]+)"', d)) and re.search(f"#{re.escape(ref.group(1))}[\")]", left)]
+    if not used:
+        return left
+    first = left.index(">", left.index("<svg")) + 1
+    return left[:first] + "\n<defs>\n" + "\n".join(used) + "\n</defs>" + left[first:]
+
+
+def _group_end(svg: str, start: int) -> int:
+    """The end of the `<g>` element that starts at `start` (groups nest)."""
+    depth = 0
+    for m in re.compile(r"<g(?:\s[^>]*)?>|</g>").finditer(svg, start):
+        tag = m.group(0)
+        depth += -1 if tag == "</g>" else 0 if tag.endswith("/>") else 1
+        if depth == 0:
+            return m.end()
+    raise ValueError("unbalanced <g> in matplotlib's SVG")
 
 
 def _crop(fig, extents):

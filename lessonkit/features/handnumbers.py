@@ -35,7 +35,7 @@ import re
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..load.document import parse_blocks, walk
 from ..support.errors import Problem
@@ -90,17 +90,17 @@ class Finding:
     in_math: bool
 
 
-def report(source) -> list[Problem]:
+def report(source, memo: Callable | None = None) -> list[Problem]:
     """The hand-typed numbers of one lesson (load.lessons.LessonSource), in file order: lesson.md, lesson.yaml,
-    lesson.py's figure texts, the lesson's component templates."""
-    problems: list[Problem] = []
-    problems += _markdown_file(source.body_path)
-    problems += _yaml_fields(source)
-    problems += _figure_texts(source.code_path)
+    lesson.py's figure texts, the lesson's component templates. Each file's findings are a function of that file
+    alone: `memo(path, find)` may return what `find()` returned for the same bytes before."""
+    memo = memo or (lambda path, find: find())
     folder = source.folder / COMPONENTS
-    for template in sorted(folder.glob("*/widget.html")) if folder.is_dir() else ():
-        problems += _template(template)
-    return problems
+    parts = [(source.body_path, lambda: _markdown_file(source.body_path)),
+             (source.meta_path, lambda: _yaml_fields(source)),
+             (source.code_path, lambda: _figure_texts(source.code_path)),
+             *((t, lambda t=t: _template(t)) for t in sorted(folder.glob("*/widget.html")))]
+    return [problem for path, find in parts for problem in (memo(path, find) if path is not None else find())]
 
 
 # ── where the text is ───────────────────────────────────────────────────────────────────────────────────────────────

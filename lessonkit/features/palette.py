@@ -24,6 +24,9 @@ FIGURE_CLASS = "lk-figure"
 RASTER_LIGHT, RASTER_DARK = "lk-light", "lk-dark"
 RASTER_PIXELATED = "lk-pixelated"  # a raster drawn square pixel by pixel (imshow's interpolation="none")
 RASTER_MAX_COLORS = 4096  # more colours than any colour map has: a photograph, shown as it was taken
+# bisection steps: the result is rounded to 8 bits a channel (1/255), which 2⁻²⁴ of lightness and 2⁻²⁰ of the
+# chroma range resolve many times over; a fixed count keeps a colour's counterpart the same in any batch
+LIGHTNESS_STEPS, CHROMA_STEPS = 24, 20
 HEX_COLOR = re.compile(r'\b(?:fill|stroke)="(#[0-9a-f]{6})"')
 
 
@@ -61,7 +64,7 @@ def dark_counterparts(colors) -> list[str]:
 
     def rgb_at(lightness):
         lo, hi = np.zeros_like(chroma), chroma.copy()  # the most chroma, up to the colour's own, inside sRGB
-        for _ in range(30):
+        for _ in range(CHROMA_STEPS):
             mid = (lo + hi) / 2
             rgb = _oklab_to_linear_array(lightness, mid * towards_a, mid * towards_b)
             inside = np.all((rgb >= -1e-7) & (rgb <= 1 + 1e-7), axis=1)
@@ -69,7 +72,7 @@ def dark_counterparts(colors) -> list[str]:
         return _oklab_to_linear_array(lightness, lo * towards_a, lo * towards_b)
 
     lo, hi = np.zeros_like(y), np.ones_like(y)
-    for _ in range(40):
+    for _ in range(LIGHTNESS_STEPS):
         mid = (lo + hi) / 2
         below = _luminance_array(rgb_at(mid)) < target
         lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)

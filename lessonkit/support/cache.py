@@ -436,31 +436,52 @@ def package_version(name: str) -> str:
         return "absent"
 
 
-def lesson_files_digest(folder: Path) -> str:
+def lesson_files_digest(folder: Path, cache: "FigureCache | None" = None) -> str:
     """Hash of what a lesson's values and figures are made from: lesson.py as code (its syntax tree, so editing a
     comment or blank lines changes nothing) and its data files — not its text (lesson.md, lesson.yaml) nor its
-    components (widgets/)."""
+    components (widgets/). With a `cache`, the tree's digest is kept for the file's bytes (parsing takes a while)."""
     h = hashlib.sha256()
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
         if path.is_file() and not (set(rel.parts) & SKIPPED_IN_LESSON) and path.suffix != ".pyc":
             data = path.read_bytes()
             if rel.as_posix() == "lesson.py":
-                data = _code_shape(data)
+                data = _code_shape(data, cache).encode()
             h.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
             h.update(data)
     return h.hexdigest()
 
 
-def _code_shape(source: bytes) -> bytes:
-    """Python source as the interpreter runs it: its syntax tree without positions (comments and layout gone)."""
+def _code_shape(source: bytes, cache: "FigureCache | None" = None) -> str:
+    """Digest of Python source as the interpreter runs it: its syntax tree without positions (comments and layout
+    gone), for this Python; of its bytes when it does not parse (its problem is reported)."""
+    key = _code_shape_key(source)
+    saved = cache.get_page(key) if cache is not None else None
+    if isinstance(saved, str):
+        return saved
     import ast
 
     from .pysource import parse
     try:
-        return ast.dump(parse(source.decode("utf-8")), include_attributes=False).encode("utf-8")
-    except (SyntaxError, ValueError):  # it will not run: its problem is reported; keyed by its bytes meanwhile
-        return source
+        shape = ast.dump(parse(source.decode("utf-8")), include_attributes=False).encode("utf-8")
+    except (SyntaxError, ValueError):
+        shape = b"unparsed\0" + source
+    digest = hashlib.sha256(shape).hexdigest()
+    if cache is not None:
+        cache.put_page(key, digest)
+    return digest
+
+
+def _code_shape_key(source: bytes) -> str:
+    return hashlib.sha256(f"{CACHE_FORMAT} code shape\0{sys.version}\0".encode() + source).hexdigest()
+
+
+def code_shape_entries(folder: Path) -> list[str]:
+    """The cache entry lesson_files_digest keeps the lesson's lesson.py in (relative path), if it has one."""
+    try:
+        return [f"pages/{_code_shape_key((folder / 'lesson.py').read_bytes())}.pickle"]
+    except OSError:
+        return []
 
 
 def folder_digest(folder: Path) -> str:
