@@ -106,6 +106,27 @@ def test_several_axes_become_panels_that_can_wrap(font):
     assert len(ids) == len(set(ids))  # panels of one figure never share an id
 
 
+def test_each_panel_defines_every_mark_it_uses_and_draws_only_its_own(font):
+    """matplotlib defines a tick mark or a marker once, in the first axes that draws it; cut into panels, each
+    panel must still define what it uses (a <use> pointing nowhere draws nothing) and carry no other panel's
+    lines, marks or definitions."""
+    def marked(plt):
+        fig, axs = plt.subplots(1, 3, figsize=(7.4, 2.5))
+        for i, ax in enumerate(axs):
+            ax.plot([0, 1, 2], [i, 1, 2 - i], marker="o", color=["#0072b2", "#d55e00", "#009e73"][i])
+        return fig
+
+    panels = re.findall(r"<svg\b.*?</svg>", draw_svg("m", marked, [], font, PATH, 1), re.S)
+    assert len(panels) == 3
+    for i, svg in enumerate(panels):
+        used = set(re.findall(r'href="#([^"]+)"', svg))
+        defined = set(re.findall(r'\bid="([^"]+)"', svg))
+        assert used and used <= defined                               # ticks and markers all resolve
+        assert defined <= used | set(re.findall(r"url\(#([^)]+)\)", svg))  # nothing defined for another panel
+        colours = {"#0072b2", "#d55e00", "#009e73"}
+        assert {c for c in colours if c in svg} == {["#0072b2", "#d55e00", "#009e73"][i]}
+
+
 def test_twin_axes_stay_in_one_panel(font):
     def twins(plt):
         fig, (a, b) = plt.subplots(1, 2, figsize=(6, 2.5))
