@@ -5,10 +5,11 @@ Markdown nor the lessons' numpy code.
 
 A lesson page is a function of: the engine's code and the packages it uses, the theme's files, the files at the
 top of content/ (site.yaml, glossary.yaml …), every lesson's title and sections (the contents and pagers list them),
-which lessons are built, the figures' font, and the lesson's own folder. The key hashes exactly these; anything
-else a page showed would be a bug here (tests/test_incremental.py builds both ways and compares the bytes).
-The preview (`serve`, whose script changes with every build) and the slides (which need the figures' pictures)
-build everything.
+which lessons are built, the figures' font, `serve`'s reload script, and the lesson's own folder. The key hashes
+exactly these; anything else a page showed would be a bug here (tests/test_incremental.py builds both ways and
+compares the bytes).
+The preview's pages (`serve`) carry its reload script, the same on every build, so they are kept the same way;
+the slides (which need the figures' pictures) build everything.
 """
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], o
     """Which pages an earlier build may have written from the same inputs. `sources`: the lessons to build,
     `course`: every lesson of the course."""
     reuse = Reuse(cache)
-    if not cache.enabled or options.preview_script or options.figure_png:
+    if not cache.enabled or options.figure_png:
         return reuse
     font = cache.font()
     if font is None:  # the fonts changed: figures are drawn again, and pages with them
@@ -94,6 +95,7 @@ def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], o
     h.update(repr([course_entry(s) for s in course]).encode())
     h.update(repr([s.slug for s in sources]).encode())
     h.update(f"{font.family}\0{font.file}\0{tuple(font.stat)}\0{options.theme}\0".encode())
+    h.update(f"{options.preview_script}\0".encode())  # `serve`'s reload script: in every page and its policy
     common = h.hexdigest()
     for source in sources:
         if not source.problems:  # a lesson with problems in its text is built, so they are reported

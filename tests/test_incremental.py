@@ -158,11 +158,25 @@ def test_a_build_with_nothing_changed_imports_no_jinja_markdown_or_numpy(course,
     assert done.stdout.strip() == "0 []", done.stderr
 
 
-def test_the_preview_builds_everything(course, tmp_path):
+def test_the_preview_keeps_pages_with_its_script_and_a_build_never_takes_them(course, tmp_path):
+    """`serve`'s pages carry its reload script (the same on every rebuild): a rebuild keeps those whose inputs did
+    not change; a page kept for one script is never taken for another, nor for a build without one."""
     cache = tmp_path / "cache"
     site(course, tmp_path / "a", cache)
-    report = site(course, tmp_path / "b", cache, preview_script="console.log(1)")
-    assert report.pages_kept == 0 and "console.log(1)" in (tmp_path / "b" / "one" / "index.html").read_text("utf-8")
+    first = site(course, tmp_path / "b", cache, preview_script="console.log(1)")
+    assert first.pages_kept == 0 and "console.log(1)" in (tmp_path / "b" / "one" / "index.html").read_text("utf-8")
+    md = course / "one" / "lesson.md"
+    md.write_text(md.read_text(encoding="utf-8") + "\n又一句。\n", encoding="utf-8")
+    again = site(course, tmp_path / "c", cache, preview_script="console.log(1)")
+    assert again.pages_kept == len(first.lessons) - 1                        # all but the edited lesson
+    assert "又一句" in (tmp_path / "c" / "one" / "index.html").read_text("utf-8")
+    same_as_from_scratch(course, tmp_path / "c", tmp_path, preview_script="console.log(1)")
+    other = site(course, tmp_path / "d", cache, preview_script="console.log(2)")
+    assert other.pages_kept == 0
+    plain = site(course, tmp_path / "e", cache)
+    assert "console.log" not in (tmp_path / "e" / "one" / "index.html").read_text("utf-8")
+    assert all("console.log" not in (tmp_path / "e" / path).read_text("utf-8") for path in plain.pages
+               if path.endswith(".html"))
 
 
 def test_a_problem_in_a_kept_course_is_still_reported(course, tmp_path):

@@ -37,8 +37,14 @@ def fetch(url: str) -> tuple[int, str]:
         return err.code, err.read().decode("utf-8")
 
 
-def build_id(page: str) -> str:
-    return re.search(r"/__reload\?build=([\w-]+)", page).group(1)
+def served_build(url: str) -> str:
+    """The build a page came from, as its reload script reads it: the response's Server-Timing entry `lk-build`."""
+    try:
+        response = urllib.request.urlopen(url, timeout=10)
+    except urllib.error.HTTPError as err:  # the preview's error page tells its build too
+        response = err
+    with response:
+        return re.fullmatch(r'lk-build;desc="([\w-]+)"', response.headers["Server-Timing"]).group(1)
 
 
 class Events:
@@ -153,7 +159,7 @@ def test_save_rebuilds_and_the_open_page_is_told_to_reload(start_preview, tmp_pa
     status, page = fetch(server.url + "demo/")
     assert status == 200 and "二的十次方是 1024。" in page
     assert page.rstrip().endswith("</html>") and "new EventSource('/__reload" in page
-    events = Events(server.url, build_id(page))
+    events = Events(server.url, served_build(server.url + "demo/"))
     started = time.monotonic()
     save(tmp_path / "content" / "demo" / "lesson.py",
          "from lessonkit import Lesson\nlesson = Lesson()\n\n@lesson.value\ndef two_pow():\n    return 2 ** 11\n")
@@ -162,20 +168,34 @@ def test_save_rebuilds_and_the_open_page_is_told_to_reload(start_preview, tmp_pa
     assert time.monotonic() - started < EVENT_WAIT
     status, page = fetch(server.url + "demo/")
     assert status == 200 and "二的十次方是 2048。" in page  # 2**11
-    assert build_id(page) == new_build
+    assert served_build(server.url + "demo/") == new_build
 
 
 def test_a_page_from_an_older_build_is_told_to_reload_at_once(start_preview):
     server = start_preview()
     events = Events(server.url, "stale-build")
-    assert events.next_data() == build_id(fetch(server.url)[1])
+    assert events.next_data() == served_build(server.url)
     events.close()
+
+
+def test_the_reload_script_is_the_same_in_every_build_and_a_page_without_its_build_waits(start_preview, tmp_path):
+    """The page learns its build from the Server-Timing header, not from its text: its script (and so its policy)
+    does not change from build to build. A page that could not read the header (no secure context) is told to
+    reload at the next build, not at once."""
+    server = start_preview()
+    script = re.findall(r"<script>(.*?)</script>", fetch(server.url + "demo/")[1], flags=re.S)[-1]
+    before = served_build(server.url + "demo/")
+    events = Events(server.url, "")
+    save(tmp_path / "content" / "demo" / "lesson.md", "## 第一节 {#first}\n\n改过了：{{ two_pow }}。\n")
+    assert events.next_data() == served_build(server.url + "demo/") != before
+    events.close()
+    page = fetch(server.url + "demo/")[1]
+    assert "改过了：1024" in page and re.findall(r"<script>(.*?)</script>", page, flags=re.S)[-1] == script
 
 
 def test_bad_edit_shows_an_error_page_that_reloads_when_fixed(start_preview, tmp_path):
     server = start_preview()
-    page = fetch(server.url + "demo/")[1]
-    events = Events(server.url, build_id(page))
+    events = Events(server.url, served_build(server.url + "demo/"))
     lesson_md = tmp_path / "content" / "demo" / "lesson.md"
     good = lesson_md.read_text(encoding="utf-8")
     save(lesson_md, good.replace("two_pow", "two_pwo"))
@@ -187,7 +207,7 @@ def test_bad_edit_shows_an_error_page_that_reloads_when_fixed(start_preview, tmp
     assert "/__reload?build=" in page  # the error page reloads itself too
     assert fetch(server.url)[0] == 500  # every page shows the problem, the index too
 
-    events = Events(server.url, build_id(page))
+    events = Events(server.url, served_build(server.url + "demo/"))
     save(lesson_md, good)
     events.next_data()
     events.close()
@@ -255,7 +275,7 @@ def test_new_serve_edit_build_as_a_new_author_would(tmp_path, run_build):
         url = re.search(r"serving (http://127\.0\.0\.1:\d+/)", serving).group(1) + "my-first-lesson/"
         status, page = fetch(url)
         assert status == 200 and "每层把信号乘 0.9。" in page
-        events = Events(url.rsplit("my-first-lesson/", 1)[0], build_id(page))
+        events = Events(url.rsplit("my-first-lesson/", 1)[0], served_build(url))
         lesson_py = content / "my-first-lesson" / "lesson.py"
         save(lesson_py, lesson_py.read_text(encoding="utf-8").replace("return 0.9", "return 0.8"))
         events.next_data()

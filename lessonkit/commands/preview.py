@@ -26,6 +26,7 @@ from ..support.messages import NOTHING, Message, msg
 POLL_SECONDS = 0.3
 SETTLE_SECONDS = 0.05
 RELOAD_PATH = "/__reload"
+BUILD_TIMING = "lk-build"  # the Server-Timing entry that tells a page which build it came from
 KEEPALIVE_SECONDS = 15
 IGNORED_DIRS = {"__pycache__", "node_modules"}
 
@@ -59,6 +60,7 @@ class Preview:
         self.workdir = Path(tempfile.mkdtemp(prefix="lessonkit-preview-"))
         options.out = self.workdir / "site"
         options.cache = options.cache or PROJECT / ".cache" / "lessonkit"  # build's cache: only changed figures redraw
+        options.preview_script = reload_script()  # the same on every build: a page whose inputs did not change is kept
         self.options = options
         self.quiet, self.verbose = quiet, verbose
         self.speak = say or Speaker(root=project_root(options.content))
@@ -100,7 +102,6 @@ class Preview:
 
         started = time.perf_counter()
         build_id = f"{self.session}-{self.generation + 1}"
-        self.options.preview_script = reload_script(build_id)  # the pages of this build ask for the next one
         problems: list[str] | None
         try:
             report = build(self.options)
@@ -244,30 +245,41 @@ class PreviewHandler(BaseHTTPRequestHandler):
             return
         target = (site / rel).resolve()
         inside = target == site.resolve() or site.resolve() in target.parents
+        data, state = self.read_built(target, inside)
         if inside and target.is_dir():
             self.send_response(HTTPStatus.MOVED_PERMANENTLY)
             self.send_header("Location", url_path.rstrip("/") + "/")
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        try:
-            data = target.read_bytes() if inside else None
-        except OSError:
-            data = None
         if data is None:
             self.send_html(HTTPStatus.NOT_FOUND, not_found_page(url_path, self.preview.speak), state.build_id)
         elif target.suffix == ".html":  # built with the reload script and its hash in the page's policy
-            self.send_bytes(HTTPStatus.OK, data, "text/html; charset=utf-8")
+            self.send_bytes(HTTPStatus.OK, data, "text/html; charset=utf-8", state.build_id)
         else:
             self.send_bytes(HTTPStatus.OK, data, mimetypes.guess_type(target.name)[0] or "application/octet-stream")
 
+    def read_built(self, target: Path, inside: bool) -> tuple[bytes | None, BuildState]:
+        """A file of the site and the build it belongs to (read again if a rebuild swapped the site meanwhile)."""
+        while True:
+            state = self.preview.state
+            try:
+                data = target.read_bytes() if inside else None
+            except OSError:
+                data = None
+            if self.preview.state is state:
+                return data, state
+
     def send_html(self, status: HTTPStatus, page: str, build_id: str) -> None:
         """One of the preview's own pages (an error list, not found): no policy, the reload script at its end."""
-        page = page.replace("</body>", f"<script>{reload_script(build_id)}</script></body>", 1)
-        self.send_bytes(status, page.encode("utf-8"), "text/html; charset=utf-8")
+        page = page.replace("</body>", f"<script>{reload_script()}</script></body>", 1)
+        self.send_bytes(status, page.encode("utf-8"), "text/html; charset=utf-8", build_id)
 
-    def send_bytes(self, status: HTTPStatus, data: bytes, content_type: str) -> None:
+    def send_bytes(self, status: HTTPStatus, data: bytes, content_type: str, build_id: str | None = None) -> None:
+        """`build_id`: a page's build, which its reload script reads from the Server-Timing header."""
         self.send_response(status)
+        if build_id is not None:
+            self.send_header("Server-Timing", f'{BUILD_TIMING};desc="{build_id}"')
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
@@ -276,7 +288,10 @@ class PreviewHandler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     def send_events(self, build_id: str) -> None:
-        """Server-Sent Events: one `reload` message as soon as the site differs from the page's build."""
+        """Server-Sent Events: one `reload` message as soon as the site differs from the page's build. A page that
+        could not read its build (a browser that hides Server-Timing outside a secure context, e.g. a phone on
+        the LAN) is taken to be from the build at hand."""
+        build_id = build_id or self.preview.state.build_id
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
@@ -299,9 +314,13 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
 
 # ── what the preview adds to pages: its script, which the build puts into every page's own code ──────────────────────────────────────────────────────────────────────────────────
-def reload_script(build_id: str) -> str:
-    """Reload the page when the server reports a build newer than the one this page came from."""
-    return ("(function(){var s=new EventSource('" + RELOAD_PATH + "?build=" + build_id + "');"
+def reload_script() -> str:
+    """Reload the page when the server reports a build newer than the one this page came from, which the page reads
+    from its response's Server-Timing header: the script is the same in every build (its hash in each page's
+    policy), so a rebuild takes every page whose inputs did not change as it was."""
+    return ("(function(){var b='',t=performance.getEntriesByType('navigation')[0];"
+            "((t&&t.serverTiming)||[]).forEach(function(e){if(e.name==='" + BUILD_TIMING + "')b=e.description;});"
+            "var s=new EventSource('" + RELOAD_PATH + "?build='+encodeURIComponent(b));"
             "s.onmessage=function(){s.close();location.reload();};})();")
 
 

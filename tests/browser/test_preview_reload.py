@@ -38,6 +38,10 @@ def test_page_reloads_itself_after_a_save(browser, preview, tmp_path):
         page.goto(preview.url + "demo/")
         started(page)
         assert page.get_by_text("二的十次方是 1024。").is_visible()
+        # the page knows its build from the response (Server-Timing), which the reload script hands the server
+        timing = page.evaluate("performance.getEntriesByType('navigation')[0].serverTiming"
+                               ".map(e => [e.name, e.description])")
+        assert timing == [["lk-build", preview.preview.state.build_id]]
         save(tmp_path / "content" / "demo" / "lesson.md", "## 第一节 {#first}\n\n改过了：{{ two_pow }}。\n")
         # reloading at all proves the script ran and reached /__reload under the page's strict policy
         page.get_by_text("改过了：1024").wait_for(timeout=10_000)
