@@ -14,5 +14,5 @@ def test_benchmark_script_runs_and_writes_its_report(tmp_path):
     text = report.read_text(encoding="utf-8")
     for row in ("| a | lessonkit cold build", "| d | floor", "| e | MkDocs 1.6, figures as ready files | skipped",
                 "(b) ≤ 1.2 × (d)", "(c) ≤ 1.3 × (d)", "(a) ≤ 0.8 × (f)", "| 2 |", "| CPU |",
-                "| i | lessonkit `build.py slides`, warm"):
+                "| i | lessonkit `build.py slides`, warm", "| the real site |", "| the 2-lesson course |"):
         assert row in text
