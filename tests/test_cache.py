@@ -373,3 +373,29 @@ def test_a_failed_build_prunes_nothing(figure_lesson, run_build, tmp_path):
     (folder / "lesson.md").write_text(FIGURE_MD + "\n{{ no_such_value }}\n", encoding="utf-8")
     code, _, _, _ = run_build()
     assert code == 1 and stale.exists()
+
+
+def test_a_cache_that_cannot_be_written_does_not_stop_the_build(figure_lesson, run_build, tmp_path, monkeypatch):
+    """A full disk or a read-only cache folder: the entries are left out, the site is built as without a cache
+    (the output's own writes still report a full disk: tests/test_output.py)."""
+    from pathlib import Path
+
+    code, _, err, out = run_build()
+    assert code == 0, err
+    expected = (out / "demo" / "index.html").read_bytes()
+    for p in (tmp_path / "cache").rglob("*"):
+        if p.is_file():
+            p.unlink()
+    real_write = Path.write_bytes
+
+    def full_cache(self, data):
+        if self.is_relative_to(tmp_path / "cache"):
+            raise OSError(28, "No space left on device")
+        return real_write(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full_cache)
+    code, _, err, out = run_build(out=tmp_path / "out2")
+    assert code == 0, err
+    assert (out / "demo" / "index.html").read_bytes() == expected
+    written = [p.relative_to(tmp_path / "cache").parts[0] for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert not {"figures", "values", "pages"} & set(written)  # none of these entries was written, none half-written

@@ -384,10 +384,15 @@ def prune(folder: Path, now: float, used_since: float, max_age_days: float = PRU
 
 
 def _write_atomic(path: Path, data: str | bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write a cache entry whole or not at all. The cache only saves time: a full disk or a read-only cache folder
+    leaves the entry out (the next build makes it again), it does not stop the build."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 def _stat(path: str) -> tuple[int, int] | None:
