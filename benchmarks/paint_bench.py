@@ -16,8 +16,13 @@ from navigation start) and their ratios to the floors' medians of the same run. 
 the machine and its load (the load average is printed), so a second, traced pass (--cpu-runs) also reports the
 renderer main thread's CPU time up to the first contentful paint, which load hardly changes.
 
+The traced pass also splits that CPU time by kind (HTML parsing, style, layout, paint, script, other) and reports the
+HTML parsed before the first contentful paint: the parser yields, so the first frame shows what it has parsed, and
+it parses on while that frame is rasterised.
+
 --variants also measures copies of each page of this checkout with its inline SVG emptied, its MathML emptied, both,
-or its content-visibility rules taken out (the style's CSP hash recomputed), to see what costs.
+its figure-data disclosures taken out, or its content-visibility rules taken out (the style's CSP hash recomputed),
+to see what costs.
 """
 from __future__ import annotations
 
@@ -94,6 +99,10 @@ def strip_math(html: str) -> str:
     return re.sub(r"<math\b.*?</math>", "<math></math>", html, flags=re.S)
 
 
+def strip_figure_data(html: str) -> str:
+    return re.sub(r'<details class="figure-data">.*?</details>', "", html, flags=re.S)
+
+
 def strip_cv(html: str) -> str:
     """The page without its content-visibility rules (the style rehashed in its CSP)."""
     def edit(m):
@@ -108,6 +117,7 @@ def variants(pages: list[tuple[str, Path]], work: Path) -> list[tuple[str, Path]
         html = page.read_text(encoding="utf-8")
         for name, edit in (("no SVG", strip_svg), ("no MathML", strip_math),
                            ("no SVG, no MathML", lambda h: strip_math(strip_svg(h))),
+                           ("no figure data", strip_figure_data),
                            ("no content-visibility", strip_cv)):
             edited = edit(html)
             if edited == html:
@@ -143,27 +153,62 @@ def measure(targets: list[tuple[str, Path]], runs: int) -> dict[str, list[dict]]
 TRACE_CATEGORIES = ["devtools.timeline", "blink", "loading", "disabled-by-default-devtools.timeline"]
 
 
-def main_thread_cpu(trace: dict | list) -> float | None:
-    """CPU time (ms) of the renderer's main thread from the start of the trace to the first contentful paint:
-    the sum of its top-level tasks' thread durations, which the machine's load hardly changes (wall time does)."""
+# the main thread's work before the first contentful paint, by kind: the outermost trace event of each kind counts
+# (its thread time, nested events included), the rest of the tasks' time is "other" (navigation, commit, V8 setup)
+PHASES = {"ParseHTML": "parse", "Document::recalcStyle": "style", "Document::rebuildLayoutTree": "style",
+          "LocalFrameView::performLayout": "layout", "PrePaint": "paint", "LocalFrameView::RunPaintLifecyclePhase":
+          "paint", "EvaluateScript": "script", "FunctionCall": "script", "EventDispatch": "script"}
+PHASE_NAMES = ("parse", "style", "layout", "paint", "script", "other")
+
+
+def main_thread_work(trace: dict | list) -> dict | None:
+    """The renderer main thread's CPU time (ms) from the start of the trace to the first contentful paint — the
+    sum of its top-level tasks' thread durations, which the machine's load hardly changes (wall time does) —, that
+    time by kind (PHASES) and the HTML bytes parsed by then (the parser yields: the first frame shows what it has)."""
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    fcp = [e["ts"] for e in events if e.get("name") == "firstContentfulPaint"]
-    parsers = [e["tid"] for e in events if e.get("name") == "ParseHTML"]
-    if not fcp or not parsers:
+    # the loaded page's frame and thread: the trace may also hold a page of an earlier context, still closing
+    parsed_here = [e for e in events if e.get("name") == "ParseHTML"
+                   and e.get("args", {}).get("beginData", {}).get("url", "").startswith("file:")]
+    if not parsed_here:
         return None
-    main = statistics.mode(parsers)
-    return sum(e.get("tdur", 0) for e in events if e.get("tid") == main and e.get("name") == "RunTask"
-               and e.get("ph") == "X" and e["ts"] < fcp[0]) / 1000
+    frame = parsed_here[0]["args"]["beginData"]["frame"]
+    main = (parsed_here[0]["pid"], parsed_here[0]["tid"])
+    fcp = [e["ts"] for e in events if e.get("name") == "firstContentfulPaint"
+           and e.get("args", {}).get("frame") == frame]
+    if not fcp:
+        return None
+    before = sorted((e for e in events if (e.get("pid"), e.get("tid")) == main and e.get("ph") == "X"
+                     and e["ts"] < fcp[0]), key=lambda e: (e["ts"], -e.get("dur", 0)))
+    total = sum(e.get("tdur", 0) for e in before if e["name"] == "RunTask") / 1000
+    phases = dict.fromkeys(PHASE_NAMES, 0.0)
+    open_ends: list[tuple[int, bool]] = []  # (end, inside a counted event) of the events enclosing this one
+    for e in before:
+        while open_ends and open_ends[-1][0] <= e["ts"]:
+            open_ends.pop()
+        inside = any(counted for _, counted in open_ends)
+        phase = PHASES.get(e["name"])
+        if phase and not inside:
+            phases[phase] += e.get("tdur", 0) / 1000
+        open_ends.append((e["ts"] + e.get("dur", 0), inside or bool(phase)))
+    phases["other"] = max(0.0, total - sum(phases.values()))
+    parsed = sum(e.get("args", {}).get("parsed_bytes", 0) for e in before if e["name"] == "ParseHTML")
+    return {"cpu": total, "phases": phases, "parsed": parsed}
 
 
-def measure_cpu(targets: list[tuple[str, Path]], runs: int) -> dict[str, list[float]]:
-    """Main-thread CPU to first contentful paint, from a Chromium trace of each load (a separate, interleaved pass:
-    tracing slows the loads it records)."""
+def main_thread_cpu(trace: dict | list) -> float | None:
+    """CPU time (ms) of the renderer's main thread from the start of the trace to the first contentful paint."""
+    work = main_thread_work(trace)
+    return work["cpu"] if work else None
+
+
+def measure_cpu(targets: list[tuple[str, Path]], runs: int) -> dict[str, list[dict]]:
+    """Main-thread work to first contentful paint (main_thread_work), from a Chromium trace of each load (a
+    separate, interleaved pass: tracing slows the loads it records)."""
     import json
 
     from playwright.sync_api import sync_playwright
 
-    results: dict[str, list[float]] = {label: [] for label, _ in targets}
+    results: dict[str, list[dict]] = {label: [] for label, _ in targets}
     with sync_playwright() as pw:
         browser = chromium.launch(pw)
         try:
@@ -175,10 +220,10 @@ def measure_cpu(targets: list[tuple[str, Path]], runs: int) -> dict[str, list[fl
                     browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
                     page.goto(path.as_uri(), wait_until="load")
                     page.evaluate(MEASURE)
-                    cpu = main_thread_cpu(json.loads(browser.stop_tracing()))
+                    work = main_thread_work(json.loads(browser.stop_tracing()))
                     context.close()
-                    if r and cpu is not None:
-                        results[label].append(cpu)
+                    if r and work is not None:
+                        results[label].append(work)
         finally:
             browser.close()
     return results
@@ -189,15 +234,21 @@ def median(samples: list[dict], key: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-def report_cpu(cpu: dict[str, list[float]], runs: int) -> str:
-    floor = statistics.median(cpu["one-letter page"]) if cpu.get("one-letter page") else None
+def report_cpu(cpu: dict[str, list[dict]], runs: int) -> str:
+    floors = [w["cpu"] for w in cpu.get("one-letter page", [])]
+    floor = statistics.median(floors) if floors else None
     lines = [f"Renderer main-thread CPU time from navigation to first contentful paint (Chromium trace, {runs} loads "
-             "per page, interleaved, medians; × = ratio to the one-letter page's):", "",
-             "| page | CPU ms to FCP | × one-letter |", "|---|---:|---:|"]
-    for label, values in cpu.items():
-        if values:
-            m = statistics.median(values)
-            lines.append(f"| {label} | {m:.1f} | {m / floor:.2f} |" if floor else f"| {label} | {m:.1f} | — |")
+             "per page, interleaved, medians; × = ratio to the one-letter page's), the median of each kind of work "
+             "in it (ms; other: navigation, commit, script context) and the HTML parsed by then:", "",
+             "| page | CPU ms to FCP | × one-letter | " + " | ".join(PHASE_NAMES) + " | KB parsed |",
+             "|---|---:|---:|" + "---:|" * (len(PHASE_NAMES) + 1)]
+    for label, works in cpu.items():
+        if works:
+            m = statistics.median(w["cpu"] for w in works)
+            ratio = f"{m / floor:.2f}" if floor else "—"
+            phases = " | ".join(f"{statistics.median(w['phases'][k] for w in works):.1f}" for k in PHASE_NAMES)
+            parsed = statistics.median(w["parsed"] for w in works) / 1024
+            lines.append(f"| {label} | {m:.1f} | {ratio} | {phases} | {parsed:.0f} |")
     return "\n".join(lines)
 
 

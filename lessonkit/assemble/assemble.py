@@ -11,7 +11,7 @@ import jinja2
 from ..draw.drawing import DrawnFigure, FigureKey
 from ..draw.svg import placed_again
 from ..features import figdata
-from ..features.components import Components, source_name
+from ..features.components import Components, lean_js, source_name, with_source_url
 from ..features.palette import palette_css, raster_css
 from ..render.draft import CodeHole, FigureDataHole, FigureHole, PageDraft
 from ..render.templates import asset_path, read_asset
@@ -30,6 +30,9 @@ class Assembler:
         self.env, self.components, self.figures = env, components, figures
         self.base_js, self.base_css = read_asset(dirs, "lesson.js"), read_asset(dirs, "style.css")
         self.base_name = source_name(asset_path(dirs, "lesson.js"), 4)
+        # run in <head>, before the body is parsed (the `js` class: the first screen laid out once, as scripted)
+        self.head_js = with_source_url(lean_js(read_asset(dirs, "head.js")),
+                                       source_name(asset_path(dirs, "head.js"), 4))
         self.preview_script = preview_script
         self._code = functools.lru_cache(maxsize=None)(self._page_code)
 
@@ -52,9 +55,10 @@ class Assembler:
         css += "\n" + palette_css(palette).rstrip() if palette else ""
         css += "\n" + raster_css().rstrip() if rasters else ""
         scripts += (self.preview_script,) if self.preview_script else ()
-        policy = content_security.policy(scripts=list(scripts), styles=[css], connect_self=bool(self.preview_script),
-                                         script_sources=draft.script_sources)
-        code = {"scripts": "\n".join(f"<script>{s}</script>" for s in scripts), "style": css, "policy": policy}
+        policy = content_security.policy(scripts=[self.head_js, *scripts], styles=[css],
+                                         connect_self=bool(self.preview_script), script_sources=draft.script_sources)
+        code = {"head": f"<script>{self.head_js}</script>", "style": css, "policy": policy,
+                "scripts": "\n".join(f"<script>{s}</script>" for s in scripts)}
         placed: dict[tuple[str, str], int] = {}  # how often each figure is on the page so far
         text = "".join(self._fill(part, code, placed) for part in draft.parts)
         return _checked(text, draft.template, policy)

@@ -37,11 +37,12 @@ class FigureDataHole:
 
 @dataclass(frozen=True)
 class CodeHole:
-    what: str           # "scripts" (the page's <script> elements) | "style" (one style's text) | "policy"
+    what: str           # "head" (the <script> for its <head>) | "scripts" (the page's other <script> elements)
+                        # | "style" (one style's text) | "policy"
 
 
 Hole = Union[FigureHole, FigureDataHole, CodeHole]
-SCRIPTS, STYLE, POLICY = CodeHole("scripts"), CodeHole("style"), CodeHole("policy")
+HEAD, SCRIPTS, STYLE, POLICY = CodeHole("head"), CodeHole("scripts"), CodeHole("style"), CodeHole("policy")
 WIDGET_ATTRIBUTE = re.compile(r'\sdata-widget="([\w-]+)"')
 
 

@@ -21,7 +21,7 @@ from ..support.i18n import UnknownUiString
 from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
-from .draft import POLICY, SCRIPTS, STYLE, Holes, PageDraft
+from .draft import HEAD, POLICY, SCRIPTS, STYLE, Holes, PageDraft
 from ..support.cache import FigureCache
 from .lesson import lesson_context
 from .notebook import lesson_notebook
@@ -77,7 +77,8 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     holes, env = renderer.holes, renderer.env
     has_glossary = glossary is not None and bool(glossary.terms)
     common = {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
-              "assets": {"css": holes.mark(STYLE), "scripts": holes.mark(SCRIPTS)}, "csp": holes.mark(POLICY),
+              "assets": {"css": holes.mark(STYLE), "head": holes.mark(HEAD), "scripts": holes.mark(SCRIPTS)},
+              "csp": holes.mark(POLICY),
               "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary else None}
     ordered = in_course_order(computed, config.course_order())
     everyone = in_course_order(sources, config.course_order()) if sources else [c.source for c in ordered]

@@ -8,8 +8,7 @@
 // never formats one.
 (function () {
   'use strict';
-  var doc = document, kinds = {};
-  doc.documentElement.classList.add('js');
+  var doc = document, kinds = {};  // <html class="js">: assets/head.js, before the body is parsed
 
   function all(sel, el) { return Array.prototype.slice.call((el || doc).querySelectorAll(sel)); }
   function one(sel, el) { return (el || doc).querySelector(sel); }
