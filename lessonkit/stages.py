@@ -113,7 +113,8 @@ def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLess
     the widgets of a lesson whose page had other problems, so they are listed together."""
     pages = [(d.components, d.lesson_folder) for d in drafts]
     pages += [(tuple(w.kind for w in c.widgets.values()), c.source.folder) for c in computed]
-    return check_scripts(Components(dirs).used(pages), session.cache, base=asset_path(dirs, "lesson.js"))
+    return check_scripts(Components(dirs).used(pages), session.cache,
+                         base=[asset_path(dirs, name) for name in ("head.js", "lesson.js")])
 
 
 def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Path], figures,

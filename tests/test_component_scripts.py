@@ -143,6 +143,15 @@ def test_a_syntax_error_in_the_themes_base_script_is_exit_2(make_lesson, run_bui
     assert code == 2 and f"themes/mine/assets/lesson.js:{line}: the theme's component script: JavaScript syntax" in err
 
 
+def test_a_syntax_error_in_the_themes_head_script_is_exit_2(make_lesson, run_build, tmp_path):
+    make_lesson()
+    head = (PROJECT / "themes" / "default" / "assets" / "head.js").read_text(encoding="utf-8")
+    options = theme(tmp_path, {"assets/head.js": head.rstrip() + "\n(function(){\n"})
+    code, _, err, _ = run_build(*options)
+    no_bug(code, err)
+    assert code == 2 and "themes/mine/assets/head.js:" in err and "the theme's component script: JavaScript syntax" in err
+
+
 def test_a_lesson_and_its_component_problems_come_out_together(make_lesson, run_build):
     folder = make_lesson(md=MD + "\n{{ nothing }}\n", py=PY)
     write(folder, {"widgets/shelf/widget.html": HTML, "widgets/shelf/widget.js": BROKEN_JS})

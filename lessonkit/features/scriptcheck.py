@@ -37,11 +37,12 @@ class Fault:
     expected: Message | str | None = None
 
 
-def check_scripts(components: Iterable[Component], cache: FigureCache, base: Path | None = None) -> list[Problem]:
-    """The problems of the lesson's own component scripts; a theme's faulty script (a component's, or `base`, the
-    theme's assets/lesson.js, checked for its syntax only) is the theme's error (exit 2)."""
+def check_scripts(components: Iterable[Component], cache: FigureCache, base: Iterable[Path] = ()) -> list[Problem]:
+    """The problems of the lesson's own component scripts; a theme's faulty script (a component's, or one of
+    `base`, the theme's own scripts — assets/head.js, assets/lesson.js — checked for their syntax only) is the
+    theme's error (exit 2)."""
     problems = []
-    scripts = [(base, None, False)] if base is not None else []
+    scripts = [(path, None, False) for path in base]
     scripts += [(c.folder / "widget.js", c.kind, c.in_lesson)
                 for c in sorted(set(components), key=lambda c: (c.in_lesson, str(c.folder)))]
     for script, kind, in_lesson in scripts:
