@@ -11,6 +11,7 @@ import pytest
 
 from lessonkit.cli import main
 from lesson_folders import PROJECT, real_lessons  # noqa: F401 (re-exported)
+from run_once import made_once, shared_folder
 
 # Hypothesis keeps its example database and caches in ./.hypothesis/ (inside the repository) unless told otherwise:
 # no example database, and its caches in the system's temporary folder (kept between runs: they only save time).
@@ -111,9 +112,30 @@ def two_pow():
 
 @pytest.fixture(scope="session")
 def shared_cache(tmp_path_factory) -> Path:
-    """One figure cache (in the session's temporary folder) for the tests that build the real lessons: each figure is
-    drawn once per run, not once per test module. Tests about the cache itself use their own."""
-    return tmp_path_factory.mktemp("shared-cache")
+    """One figure cache (in the run's temporary folder, shared by xdist workers: the cache writes each entry
+    atomically) for the tests that build the real lessons: each figure is drawn once per run, not once per test
+    module. Tests about the cache itself use their own."""
+    return shared_folder(tmp_path_factory, "shared-cache")
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory, shared_cache) -> Path:
+    """content/ as it is (every lesson), built once per run with the shared cache. Read it, never write into it."""
+    def make(folder: Path) -> None:
+        assert main(["build", "--quiet", "--out", str(folder / "out"), "--cache-dir", str(shared_cache)]) == 0
+    return made_once(tmp_path_factory, "real-site", make) / "out"
+
+
+@pytest.fixture(scope="session")
+def lesson_alone(tmp_path_factory, shared_cache):
+    """lesson_alone(slug) → the site `build --lesson slug` writes, built once per run and slug (shared cache).
+    Read it, never write into it."""
+    def site(slug: str) -> Path:
+        def make(folder: Path) -> None:
+            assert main(["build", "--quiet", "--lesson", slug, "--out", str(folder / "out"),
+                         "--cache-dir", str(shared_cache)]) == 0
+        return made_once(tmp_path_factory, f"alone-{slug}", make) / "out"
+    return site
 
 
 @pytest.fixture

@@ -105,11 +105,10 @@ def line(plt, root2):
 
 
 @pytest.fixture(scope="module")
-def sites(tmp_path_factory, shared_cache):
-    """The real lesson and the kitchen sink, each built into its own folder."""
+def sites(tmp_path_factory, real_site):
+    """The real lesson (built once per run: tests/conftest.py) and the kitchen sink, each in its own folder."""
     root = tmp_path_factory.mktemp("integrity")
-    real = root / "real"
-    assert main(["build", "--quiet", "--out", str(real), "--cache-dir", str(shared_cache)]) == 0
+    real = real_site
     folder = root / "content" / "sink"
     (folder / "img").mkdir(parents=True)
     (folder / "data").mkdir()
