@@ -2,6 +2,8 @@
 and a session-wide check that no test wrote into the repository."""
 from __future__ import annotations
 
+import ast
+import functools
 import os
 import tempfile
 import textwrap
@@ -11,6 +13,7 @@ import pytest
 
 from lessonkit.cli import main
 from lesson_folders import PROJECT, real_lessons  # noqa: F401 (re-exported)
+from run_once import made_once, shared_folder
 
 # Hypothesis keeps its example database and caches in ./.hypothesis/ (inside the repository) unless told otherwise:
 # no example database, and its caches in the system's temporary folder (kept between runs: they only save time).
@@ -82,6 +85,40 @@ def repository_untouched():
                               for kind, paths in (("created", created), ("changed", changed), ("deleted", deleted))
                               if paths), pytrace=False)
 
+def defines_a_shared_fixture(test_file: Path) -> bool:
+    """Whether the test file defines a fixture wider than one test (a site built for the module, a handout printed
+    for the session): read from its source, as the controlling process of an xdist run collects nothing itself."""
+    tree = ast.parse(test_file.read_bytes())
+    for node in ast.walk(tree):
+        for decorator in getattr(node, "decorator_list", ()):
+            if isinstance(decorator, ast.Call) and ast.unparse(decorator.func) in ("pytest.fixture", "fixture") and any(
+                    k.arg == "scope" and not (isinstance(k.value, ast.Constant) and k.value.value == "function")
+                    for k in decorator.keywords):
+                return True
+    return False
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)   # before xdist's own choice; a hook only with xdist
+def pytest_xdist_make_scheduler(config, log):
+    """`pytest -n N` (pytest-xdist, --dist load, its default): the tests of a file that defines a fixture wider than
+    one test run on one worker, which makes it once; every other test goes to whichever worker is free, the files
+    with the most tests first. (xdist's own --dist loadgroup does not group under pytest 9.) Each worker is a
+    session of its own: what a whole run shares — the real site, the browser tests' site, the figure cache — is made
+    once for all workers by tests/run_once.py."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    grouped = functools.cache(lambda path: defines_a_shared_fixture(config.rootpath / path))
+
+    class SharedFixtureScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if grouped(path) else nodeid
+
+    return SharedFixtureScheduling(config, log)
+
+
 # The suites assert the exact English messages an author reads with `--lang en`; the Chinese ones (the default) are
 # checked in tests/test_i18n.py, which sets the language itself. The pages' own words follow site.yaml, not this.
 os.environ["LESSONKIT_LANG"] = "en"
@@ -111,9 +148,30 @@ def two_pow():
 
 @pytest.fixture(scope="session")
 def shared_cache(tmp_path_factory) -> Path:
-    """One figure cache (in the session's temporary folder) for the tests that build the real lessons: each figure is
-    drawn once per run, not once per test module. Tests about the cache itself use their own."""
-    return tmp_path_factory.mktemp("shared-cache")
+    """One figure cache (in the run's temporary folder, shared by xdist workers: the cache writes each entry
+    atomically) for the tests that build the real lessons: each figure is drawn once per run, not once per test
+    module. Tests about the cache itself use their own."""
+    return shared_folder(tmp_path_factory, "shared-cache")
+
+
+@pytest.fixture(scope="session")
+def real_site(tmp_path_factory, shared_cache) -> Path:
+    """content/ as it is (every lesson), built once per run with the shared cache. Read it, never write into it."""
+    def make(folder: Path) -> None:
+        assert main(["build", "--quiet", "--out", str(folder / "out"), "--cache-dir", str(shared_cache)]) == 0
+    return made_once(tmp_path_factory, "real-site", make) / "out"
+
+
+@pytest.fixture(scope="session")
+def lesson_alone(tmp_path_factory, shared_cache):
+    """lesson_alone(slug) → the site `build --lesson slug` writes, built once per run and slug (shared cache).
+    Read it, never write into it."""
+    def site(slug: str) -> Path:
+        def make(folder: Path) -> None:
+            assert main(["build", "--quiet", "--lesson", slug, "--out", str(folder / "out"),
+                         "--cache-dir", str(shared_cache)]) == 0
+        return made_once(tmp_path_factory, f"alone-{slug}", make) / "out"
+    return site
 
 
 @pytest.fixture

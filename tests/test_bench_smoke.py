@@ -3,9 +3,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PROJECT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.bench
 def test_benchmark_script_runs_and_writes_its_report(tmp_path):
     report = tmp_path / "BENCH.md"
     done = subprocess.run([sys.executable, str(PROJECT / "benchmarks" / "bench.py"), "--runs", "1", "--scale", "2",

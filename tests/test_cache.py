@@ -152,21 +152,6 @@ def test_warm_build_imports_neither_matplotlib_nor_latex2mathml(figure_lesson, t
     assert warm.stdout.split() == ["0", "False", "False"], warm.stderr
 
 
-def test_parallel_and_serial_builds_are_byte_identical(tmp_path):
-    """The real lessons (whichever content/ holds), drawn by one process and by two."""
-    from lessonkit.cli import main
-
-    outs = []
-    for jobs in ("1", "2"):
-        out = tmp_path / f"out{jobs}"
-        assert main(["build", "-q", "--no-cache", "--jobs", jobs, "--out", str(out)]) == 0
-        outs.append({p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()})
-    assert outs[0] == outs[1]
-    from pathlib import Path
-    from lesson_folders import real_lessons
-    assert {Path(slug, "index.html") for slug in real_lessons()} <= set(outs[0])
-
-
 def test_figure_errors_from_worker_processes_are_reported(make_lesson, run_build):
     py = """\
     from lessonkit import Lesson

@@ -119,12 +119,8 @@ def test_every_colour_of_the_built_lessons_figures_reads_in_dark_mode(built_figu
 
 
 @pytest.fixture(scope="module")
-def built_figures(tmp_path_factory) -> dict[str, str]:
-    from lessonkit.cli import main
-
-    work = tmp_path_factory.mktemp("colors")
-    out = work / "site"
-    assert main(["build", "--quiet", "--out", str(out), "--cache-dir", str(work / "cache")]) == 0
+def built_figures(real_site) -> dict[str, str]:
+    out = real_site     # content/ built once per run (tests/conftest.py)
     found = {}
     for page in out.glob("*/index.html"):
         for fid, body in re.findall(r'<figure id="([^"]+)".*?>(.*?)</figure>', page.read_text("utf-8"), re.S):

@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lessonkit.cli import main
 from pagetext import visible_text
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -20,10 +19,8 @@ if not (PROJECT / "content" / SLUG / "lesson.yaml").is_file():
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, shared_cache):
-    out = tmp_path_factory.mktemp("site") / "out"
-    assert main(["build", "--quiet", "--lesson", SLUG, "--out", str(out), "--cache-dir", str(shared_cache)]) == 0
-    return out
+def site(lesson_alone):
+    return lesson_alone(SLUG)       # `build --lesson SLUG`, once per run (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")

@@ -37,15 +37,7 @@ def test_common_text_size_moves_to_the_root_but_tspans_keep_theirs():
                                      '</text>\n</svg>')
 
 
-@pytest.fixture(scope="module")
-def real_site(tmp_path_factory, shared_cache):
-    from lessonkit.cli import main
-
-    out = tmp_path_factory.mktemp("weight") / "out"
-    assert main(["build", "-q", "--out", str(out), "--cache-dir", str(shared_cache)]) == 0
-    return out
-
-
+# real_site: content/ built once per run (tests/conftest.py)
 @pytest.mark.parametrize("slug", real_lessons())
 def test_every_real_lesson_fits_the_default_budget(real_site, slug):
     page = (real_site / slug / "index.html").read_bytes()

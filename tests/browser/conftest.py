@@ -25,6 +25,7 @@ from lessonkit.cli import main
 import book_lesson
 import fixture_lesson
 from lesson_folders import PROJECT, real_lessons
+from run_once import made_once
 
 REAL_LESSONS = real_lessons()
 FIXTURE = fixture_lesson.SLUG
@@ -55,21 +56,24 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture(scope="session")
 def site_content(tmp_path_factory) -> Path:
     """A copy of content/ (every lesson, site.yaml, glossary, references.bib …) plus the fixture lessons, in a temporary
-    folder (the book fixture's entries are added to the copy of references.bib)."""
-    content = tmp_path_factory.mktemp("browser-content") / "content"
-    if (PROJECT / "content").is_dir():
-        shutil.copytree(PROJECT / "content", content, ignore=shutil.ignore_patterns("__pycache__"))
-    fixture_lesson.write_fixture_lesson(content)
-    book_lesson.write_book_lesson(content)
-    return content
+    folder (the book fixture's entries are added to the copy of references.bib); once per run (tests/run_once.py).
+    Read it, never write into it."""
+    def make(folder: Path) -> None:
+        content = folder / "content"
+        if (PROJECT / "content").is_dir():
+            shutil.copytree(PROJECT / "content", content, ignore=shutil.ignore_patterns("__pycache__"))
+        fixture_lesson.write_fixture_lesson(content)
+        book_lesson.write_book_lesson(content)
+    return made_once(tmp_path_factory, "browser-content", make) / "content"
 
 
 @pytest.fixture(scope="session")
 def site(site_content, tmp_path_factory, shared_cache) -> Path:
-    out = tmp_path_factory.mktemp("browser-site") / "out"
-    assert main(["build", "--quiet", "--content", str(site_content), "--out", str(out),
-                 "--cache-dir", str(shared_cache)]) == 0
-    return out
+    """site_content built, once per run (tests/run_once.py). Read it, never write into it."""
+    def make(folder: Path) -> None:
+        assert main(["build", "--quiet", "--content", str(site_content), "--out", str(folder / "out"),
+                     "--cache-dir", str(shared_cache)]) == 0
+    return made_once(tmp_path_factory, "browser-site", make) / "out"
 
 
 @pytest.fixture(scope="session")

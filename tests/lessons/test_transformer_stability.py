@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lessonkit.cli import main
 from lessonkit.compute.registry import load_lesson_module
 from lessonkit.compute.run import compute_values
 
@@ -28,10 +27,8 @@ def values():
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
-    work = tmp_path_factory.mktemp("ts-site")
-    out = work / "out"
-    assert main(["build", "--quiet", "--lesson", SLUG, "--out", str(out), "--cache-dir", str(work / "cache")]) == 0
+def page(lesson_alone):
+    out = lesson_alone(SLUG)        # `build --lesson SLUG`, once per run (tests/conftest.py)
     return (out / SLUG / "index.html").read_text(encoding="utf-8")
 
 
