@@ -106,7 +106,6 @@ def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], o
     return reuse
 
 
-
 def unanchored(problems, folder: Path) -> tuple:
     """Problems as a kept page keeps them: each file relative to its lesson's folder (the content may move)."""
     def where(path: Path) -> str:
@@ -129,6 +128,8 @@ class FileMemo:
         self.entries: list[str] = []
 
     def __call__(self, path: Path, find) -> list[Problem]:
+        if not self.cache.enabled:
+            return find()
         try:
             data = path.read_bytes()
         except OSError:

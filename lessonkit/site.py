@@ -82,7 +82,7 @@ def build(options: Options) -> BuildReport:
     # hand-typed numbers, from a lesson's text alone: a kept page's were found when it was made
     memos = {s.slug: incremental.FileMemo(session.cache, s.folder, "handnumbers") for s in sources}
     hand = {s.slug: incremental.anchored(kept[s.slug].warnings, s.folder) if s.slug in kept
-            else hand_typed_numbers(s, memos[s.slug] if session.cache.enabled else None) for s in sources}
+            else hand_typed_numbers(s, memos[s.slug]) for s in sources}
     warnings = ([] if config.parts else order_ties(course)) + [p for s in sources for p in hand[s.slug]]
     if options.strict:  # (`order` orders nothing where parts do)
         problems += warnings
@@ -129,7 +129,7 @@ def write_kept(options: Options, session: Session, config, kept: dict, kept_site
                        list(kept), [] if options.strict else warnings, {}, pages_kept=len(kept))
 
 
-def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo | None) -> tuple[Problem, ...]:
+def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo) -> tuple[Problem, ...]:
     from .features import handnumbers  # (imported when some lesson is read again: its patterns take a while)
     return tuple(dict.fromkeys(handnumbers.report(source, memo)))
 

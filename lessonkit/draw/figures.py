@@ -170,16 +170,14 @@ def _figure_markup(fig, name: str) -> str:
     height = fig.get_figheight()
     if len(panels) < 2:
         return clean_svg(_viewed(drawing, boxes["whole"], height), name)
-    groups = {ax: f"{GROUP}{i}" for i, ax in enumerate(fig.axes)}
-    axes_ids = set(groups.values())
-    title_ids = {f"{GROUP}t{i}" for i in range(len(extras))}
+    axes_ids, title_ids = {ax.get_gid() for ax in fig.axes}, {a.get_gid() for a in extras}
     title = ""
     if extras:
         title = clean_svg(_viewed(_without(drawing, axes_ids), boxes["title"], height), f"{name}-t", sized=True,
                           css_class="figure-panel-title") + "\n"
     parts = []
     for i, (group, box) in enumerate(zip(panels, boxes["panels"]), start=1):
-        others = axes_ids - {groups[ax] for ax in group} | title_ids
+        others = axes_ids - {ax.get_gid() for ax in group} | title_ids
         parts.append(clean_svg(_viewed(_without(drawing, others), box, height), f"{name}-{i}", sized=True,
                                css_class="figure-panel"))
     return title + '<div class="figure-panels">\n' + "\n".join(parts) + "\n</div>"

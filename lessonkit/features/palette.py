@@ -97,7 +97,8 @@ def figure_colors(markup: str) -> list[str]:
 
 
 def dark_palette(colors) -> dict[str, str]:
-    """Each `#rrggbb` colour → its dark counterpart: made once per figure when it is drawn, and cached with it."""
+    """Each `#rrggbb` colour → its dark counterpart: made when figures are drawn, for all of a build's new figures
+    at once (draw.drawing.with_palettes), and cached with each figure."""
     chosen = sorted({c.lower() for c in colors})
     return dict(zip(chosen, dark_counterparts(chosen))) if chosen else {}
 
