@@ -171,6 +171,39 @@ def test_figure_errors_from_worker_processes_are_reported(make_lesson, run_build
     assert code == 1 and "lesson.py:11: the lesson code raised ZeroDivisionError" in err and "Traceback" not in err
 
 
+JOBS_FIGURE = """
+@lesson.figure(caption="图N", alt="图N")
+def fN(plt):
+    with open(PIDS, "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    deadline = time.monotonic() + 60  # with WAIT: the first figure holds its process until another one draws
+    while N == 0 and os.path.exists(WAIT) and len(open(PIDS).read().split()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    fig, ax = plt.subplots(figsize=(1, 1))
+    ax.plot([0, 1], [0, N])
+    return fig
+"""
+
+
+def test_jobs_counts_the_processes_that_draw_the_parent_among_them(make_lesson, run_build, tmp_path):
+    """`--jobs N`: N processes draw, the parent (once its pages are rendered) and N - 1 forked workers, so a build
+    never runs more drawing processes than it was given cores for; `--jobs 1` forks nothing."""
+    pids, wait = tmp_path / "pids.txt", tmp_path / "wait"
+    py = (f"import os, time\nfrom lessonkit import Lesson\nlesson = Lesson()\nPIDS, WAIT = {str(pids)!r}, {str(wait)!r}\n"
+          + "".join(JOBS_FIGURE.replace("N", str(i)) for i in range(4)))
+    make_lesson(md="## 一 {#a}\n\n" + "".join(f"{{{{< figure f{i} >}}}}\n\n" for i in range(4)), py=py)
+    pids.write_text("")
+    code, _, err, _ = run_build("--jobs", "1", "--no-cache", out=tmp_path / "one")
+    assert code == 0, err
+    assert pids.read_text().split() == [str(os.getpid())] * 4
+    pids.write_text("")
+    wait.touch()  # the first figure waits for a second process: one worker, and the parent after rendering
+    code, _, err, _ = run_build("--jobs", "2", "--no-cache", out=tmp_path / "two")
+    assert code == 0, err
+    drew = pids.read_text().split()
+    assert len(drew) == 4 and len(set(drew)) == 2 and str(os.getpid()) in drew
+
+
 def digest(value):
     h = hashlib.sha256()
     feed_value(h, value)

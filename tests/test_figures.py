@@ -143,3 +143,29 @@ def test_white_backgrounds_are_left_out_and_colours_kept(font):
     svg = draw_svg("demo", chinese_plot, [], font, PATH, 1)
     assert 'fill="#ffffff"' not in svg  # figure and axes patches: the page shows through, light or dark
     assert 'stroke="#0072b2"' in svg and 'class="lk-figure"' in svg
+
+
+def log_plot_with_math(plt):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.semilogy([1, 2, 3], [1e-3, 1, 1e3])           # tick labels like $\mathdefault{10^{3}}$
+    ax.set(xlabel="层号 $l$", ylabel=r"$\Vert x\Vert^2$")
+    return fig
+
+
+def test_each_math_text_of_a_figure_is_parsed_once(font, monkeypatch):
+    """matplotlib's layout pass and its SVG draw measure the same `$…$` texts with renderers of their own: the
+    draw shares one mathtext parser between them, so no text is parsed twice at one size, and matplotlib's own
+    class is as it was afterwards."""
+    from matplotlib import _mathtext, textpath
+
+    own_init, parse = textpath.TextToPath.__init__, _mathtext.Parser.parse
+    parsed = []
+
+    def counting(self, s, fonts_object, fontsize, dpi):
+        parsed.append((s, fontsize, dpi))
+        return parse(self, s, fonts_object, fontsize, dpi)
+    monkeypatch.setattr(_mathtext.Parser, "parse", counting)
+    svg = draw_svg("logmath", log_plot_with_math, [], font, PATH, 1)
+    assert "10" in svg and any(r"\mathdefault{10^{3}}" in s for s, _, _ in parsed)
+    assert len(parsed) == len(set(parsed))
+    assert textpath.TextToPath.__init__ is own_init

@@ -95,16 +95,19 @@ def _font_choice():
 
 
 class Drawing:
-    """Figures being drawn. With one figure or one core they are drawn at once; otherwise forked worker processes,
-    which inherit the jobs at fork (nothing but an index goes out, a figure or the author's problems come back),
-    draw them while the parent renders. `finish()` waits for them. The bytes are the same either way
-    (tests/test_cache.py)."""
+    """Figures being drawn: by forked worker processes while the parent renders, then by the parent too, once its
+    own work is done (so `jobs` processes draw, the parent one of them, and no core runs three at once). Workers
+    inherit the jobs at fork: nothing but an index goes out, a figure or the author's problems come back. With one
+    core, one figure left for the parent alone or no fork, the parent draws them all in `finish()`. The bytes are
+    the same either way (tests/test_cache.py)."""
 
     def __init__(self, stats: DrawStats, done: Drawn, to_draw: list[tuple[FigureJob, str | None]],
                  cache: FigureCache, pictures: set[FigureKey]):
         self.stats, self.done, self.to_draw, self.cache = stats, done, to_draw, cache
         self.pictures = pictures  # the figures wanted as PNG too
+        self.font: str | None = None
         self.workers: list = []
+        self.todo = None               # the figures' indices, taken by workers and parent alike; None: stop
         self.collector = None          # a thread reading the workers' results as they come (so no worker waits)
         self.results: list[tuple[int, tuple[str, Any]]] = []
 
@@ -115,31 +118,39 @@ class Drawing:
 
         from .figures import preload
         preload()
-        count = min(jobs or _cores(), len(self.to_draw))
-        if count > 1 and "fork" in multiprocessing.get_all_start_methods():
-            context = multiprocessing.get_context("fork")
-            todo, results = context.SimpleQueue(), context.SimpleQueue()
-            jobs_only = [(job, (job.lesson, job.name) in self.pictures) for job, _ in self.to_draw]
-            self.workers = [context.Process(target=_worker, args=(jobs_only, font, todo, results), daemon=True)
-                            for _ in range(count)]
-            for worker in self.workers:
-                worker.start()
-            for i in range(len(jobs_only)):
-                todo.put(i)
-            for _ in self.workers:
-                todo.put(None)
-            self.collector = threading.Thread(target=self._collect, args=(results, len(jobs_only)), daemon=True)
-            self.collector.start()
-        else:
-            self._store([(i, draw_job(job, font, (job.lesson, job.name) in self.pictures))
-                         for i, (job, _) in enumerate(self.to_draw)])
+        self.font = font
+        count = min((jobs or _cores()) - 1, len(self.to_draw) - 1)  # the parent draws as well, after rendering
+        if count < 1 or "fork" not in multiprocessing.get_all_start_methods():
+            return
+        context = multiprocessing.get_context("fork")
+        self.todo, results = context.SimpleQueue(), context.SimpleQueue()
+        jobs_only = [(job, (job.lesson, job.name) in self.pictures) for job, _ in self.to_draw]
+        self.workers = [context.Process(target=_worker, args=(jobs_only, font, self.todo, results), daemon=True)
+                        for _ in range(count)]
+        for worker in self.workers:
+            worker.start()
+        for i in range(len(jobs_only)):
+            self.todo.put(i)
+        for _ in range(count + 1):  # one stop for each worker and one for the parent
+            self.todo.put(None)
+        self.collector = threading.Thread(target=self._collect, args=(results, count), daemon=True)
+        self.collector.start()
 
-    def _collect(self, results, count: int) -> None:
-        for _ in range(count):
-            self.results.append(results.get())
+    def _collect(self, results, workers: int) -> None:
+        while workers:
+            index, result = results.get()
+            if index is None:  # a worker found its stop
+                workers -= 1
+            else:
+                self.results.append((index, result))
 
     def finish(self) -> Drawn:
-        """Every figure, once the workers are done; the author's problems of those that could not be drawn."""
+        """Every figure, once the parent has drawn what the workers did not take and the workers are done; the
+        author's problems of those that could not be drawn."""
+        if not self.to_draw or self.font is None:
+            return self.done
+        indices = iter(self.todo.get, None) if self.todo is not None else range(len(self.to_draw))
+        own = [(i, self._draw(i)) for i in indices]
         if self.collector is not None:
             while self.collector.is_alive():
                 self.collector.join(WORKER_POLL_SECONDS)
@@ -149,8 +160,13 @@ class Drawing:
                         raise RuntimeError("the figure-drawing workers exited before every figure was drawn")
             self.collector = None
             self._close()
-            self._store(self.results)
+        self._store(self.results + own)
+        self.font = None
         return self.done
+
+    def _draw(self, index: int) -> tuple[str, Any]:
+        job, _ = self.to_draw[index]
+        return draw_job(job, self.font, (job.lesson, job.name) in self.pictures)
 
     def _store(self, results: list[tuple[int, tuple[str, Any]]]) -> None:
         results = with_palettes(sorted(results, key=lambda r: r[0]))
@@ -196,6 +212,7 @@ def _worker(jobs: list[tuple[FigureJob, bool]], font: str, todo, results) -> Non
             results.put((index, draw_job(job, font, png)))
         except BaseException:  # our bug: its traceback goes to the parent, which raises it
             results.put((index, ("bug", traceback.format_exc())))
+    results.put((None, None))  # this worker is done
 
 
 def with_palettes(results: list[tuple[int, tuple[str, Any]]]) -> list[tuple[int, tuple[str, Any]]]:

@@ -4,6 +4,7 @@ matplotlib is imported only here, and only when a figure must really be drawn.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import warnings
@@ -129,7 +130,8 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, l
                                                         type=type(fig).__name__),
                                         "the matplotlib Figure from plt.subplots()")])
         _transparent_background(fig)
-        svg = _figure_markup(fig, name)  # drawn once: laid out (constrained layout), tick labels known from here on
+        with _one_math_parser():
+            svg = _figure_markup(fig, name)  # drawn once: laid out (constrained layout), tick labels known from here on
         data = figdata.record(fig)
         picture = figure_png(fig, PANEL_PAD) if png else None
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
@@ -181,6 +183,28 @@ def _figure_markup(fig, name: str) -> str:
         parts.append(clean_svg(_viewed(_without(drawing, others), box, height), f"{name}-{i}", sized=True,
                                css_class="figure-panel"))
     return title + '<div class="figure-panels">\n' + "\n".join(parts) + "\n</div>"
+
+
+@contextlib.contextmanager
+def _one_math_parser():
+    """One mathtext parser for every renderer of this figure's draw. matplotlib's layout pass and its SVG draw
+    each make a renderer, and each renderer its own parser, whose parse cache is its own: every `$…$` of a figure
+    (log-scale tick labels are too) was parsed twice with pyparsing, a quarter of the figure's drawing time. The
+    parse depends only on the text, its font properties and dpi (the cache's key), so the drawing is the same;
+    one figure at a time, so a figure's own rcParams never reach another's parses."""
+    from matplotlib import textpath
+    from matplotlib.mathtext import MathTextParser
+
+    parser, own_init = MathTextParser("path"), textpath.TextToPath.__init__
+
+    def init(self):
+        own_init(self)
+        self.mathtext_parser = parser
+    textpath.TextToPath.__init__ = init
+    try:
+        yield
+    finally:
+        textpath.TextToPath.__init__ = own_init
 
 
 GROUP = "lk-part-"  # the group id each axes (and the suptitle) gets in the drawing, to cut panels out by
