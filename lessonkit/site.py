@@ -46,6 +46,14 @@ class Options:
     strict: bool = False            # warnings (two lessons with one `order` …) are errors
     figure_png: bool = False        # also every lesson figure as a PNG picture (for the slides), cached like the SVG
 
+    def __post_init__(self) -> None:
+        """Paths made absolute once, here: component templates are found by absolute path and every problem names
+        the real file, so a relative `themes` or `content` (as a script may pass them) would otherwise fail."""
+        self.content, self.out, self.themes = (Path(p).expanduser().absolute() for p in
+                                               (self.content, self.out, self.themes))
+        if self.cache is not None:
+            self.cache = Path(self.cache).expanduser().absolute()
+
 
 @dataclass
 class BuildReport:

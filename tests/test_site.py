@@ -95,3 +95,22 @@ def test_a_widget_placed_twice_is_reported(make_lesson, run_build):
     code, _, err, _ = run_build()
     assert code == 1
     assert "lesson.md:5: widget `stack` is placed twice (expected each widget placed once)" in err
+
+
+def test_a_script_may_pass_relative_paths(make_lesson, tmp_path, monkeypatch):
+    """build() as a script calls it, with paths relative to the working folder: the widget's component template
+    (found by absolute path) is found, and the pages are written where the relative path says."""
+    import os
+    from pathlib import Path
+
+    from lessonkit.site import Options, build
+    from lessonkit.support.paths import PROJECT
+
+    py = "from lessonkit import Lesson, bars\nlesson = Lesson()\n\n\n@lesson.widget\n" \
+         "def stack():\n    return bars(['A', 'B'], [1.0, 2.0])\n"
+    make_lesson(md="## 第一节\n\n{{< widget stack >}}\n", py=py)
+    monkeypatch.chdir(tmp_path)
+    themes = Path(os.path.relpath(PROJECT / "themes", tmp_path))  # relative, as a script in tmp_path would say
+    report = build(Options(content=Path("content"), out=Path("site"), themes=themes))
+    page = (tmp_path / "site" / "demo" / "index.html").read_text(encoding="utf-8")
+    assert 'data-widget="bars"' in page and "demo/index.html" in report.pages
