@@ -139,17 +139,19 @@ def test_changed_font_folders_make_the_build_choose_the_font_again(figure_lesson
 
 
 def test_warm_build_imports_neither_matplotlib_nor_latex2mathml(figure_lesson, tmp_path):
+    """…and no build, cold or warm, imports the preview server: nothing is served."""
     folder, _ = figure_lesson
     args = ["build", "-q", "--content", str(folder.parent), "--out", str(tmp_path / "out"),
             "--cache-dir", str(tmp_path / "cache")]
     probe = ("import sys; from lessonkit.cli import main; code = main(sys.argv[1:]); "
-             "print(code, 'matplotlib' in sys.modules, 'latex2mathml' in sys.modules)")
+             "print(code, 'matplotlib' in sys.modules, 'latex2mathml' in sys.modules, "
+             "any(m in sys.modules for m in ('lessonkit.commands.preview', 'http.server', 'socketserver')))")
     run = lambda: subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=PROJECT_ROOT,
                                  timeout=300)
     cold = run()
-    assert cold.stdout.split() == ["0", "True", "True"], cold.stderr
+    assert cold.stdout.split() == ["0", "True", "True", "False"], cold.stderr
     warm = run()
-    assert warm.stdout.split() == ["0", "False", "False"], warm.stderr
+    assert warm.stdout.split() == ["0", "False", "False", "False"], warm.stderr
 
 
 def test_figure_errors_from_worker_processes_are_reported(make_lesson, run_build):
