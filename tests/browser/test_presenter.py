@@ -14,7 +14,7 @@ from lessonkit.support.i18n import load_ui
 from conftest import axe_violations
 
 SIZE = {"width": 1280, "height": 720}
-WAIT = 5000
+WAIT = 15000  # ms a window may take to follow the other: ample on a loaded CI machine (two workers, LibreOffice)
 UI = load_ui([PROJECT / "themes" / "default"], "zh-CN")
 # what the projector window shows now: its title, its count and the text of the blocks on screen
 SHOWN = """() => ({
