@@ -97,9 +97,9 @@ def _font_choice():
 class Drawing:
     """Figures being drawn: by forked worker processes while the parent renders, then by the parent too, once its
     own work is done (so `jobs` processes draw, the parent one of them, and no core runs three at once). Workers
-    inherit the jobs at fork: nothing but an index goes out, a figure or the author's problems come back. With one
-    core, one figure left for the parent alone or no fork, the parent draws them all in `finish()`. The bytes are
-    the same either way (tests/test_cache.py)."""
+    inherit the jobs at fork: nothing but an index goes out, a figure or the author's problems come back (a single
+    figure goes to a worker too, drawn while the parent renders). With one core (`--jobs 1`) or no fork, the parent
+    draws them all in `finish()`. The bytes are the same either way (tests/test_cache.py)."""
 
     def __init__(self, stats: DrawStats, done: Drawn, to_draw: list[tuple[FigureJob, str | None]],
                  cache: FigureCache, pictures: set[FigureKey]):
@@ -119,7 +119,7 @@ class Drawing:
         from .figures import preload
         preload()
         self.font = font
-        count = min((jobs or _cores()) - 1, len(self.to_draw) - 1)  # the parent draws as well, after rendering
+        count = min((jobs or _cores()) - 1, len(self.to_draw))  # the parent draws as well, after rendering
         if count < 1 or "fork" not in multiprocessing.get_all_start_methods():
             return
         context = multiprocessing.get_context("fork")
