@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.support.errors import ContentError
-from lessonkit.draw.figures import draw_svg, find_cjk_font
+from lessonkit.draw.figures import TEXT_PT, draw_svg, find_cjk_font
 
 PATH = Path("content/demo/lesson.py")
 
@@ -33,7 +33,11 @@ def test_chinese_stays_text_and_names_the_font(font):
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
     assert {"层数", "梯度衰减", "梯度"} <= set(texts)
     assert font in svg
-    assert 'viewBox="' in svg and not re.search(r'<svg[^>]*\swidth="', svg)  # scales with the page
+    # scales with the page, up to a size given in rem (its text then reads at 1 rem), in the viewBox's proportions
+    root = re.search(r"<svg\b[^>]*>", svg).group(0)
+    w, h = (float(re.search(rf'\s{a}="([\d.]+)rem"', root).group(1)) for a in ("width", "height"))
+    _, _, vw, vh = map(float, re.search(r'viewBox="([^"]*)"', root).group(1).split())
+    assert abs(w / h - vw / vh) < 0.02 * vw / vh
 
 
 def test_ids_are_prefixed_and_references_follow(font):
@@ -98,7 +102,7 @@ def test_several_axes_become_panels_that_can_wrap(font):
     assert len(panels) == 3
     for i, svg in enumerate(panels, start=1):
         assert f">面板{i}<" in svg and all(f">面板{j}<" not in svg for j in (1, 2, 3) if j != i)
-        width = float(re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', svg).group(1))  # natural size: wraps, not shrinks
+        width = float(re.search(r'<svg[^>]*\swidth="([\d.]+)rem"', svg).group(1)) * TEXT_PT  # in the figure's pt
         assert 100 < width < 7.4 * 72 / 2
         assert 'class="lk-figure figure-panel"' in svg
     assert "当前词（查询）" in panels[0]

@@ -10,19 +10,18 @@ from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_P
 SVG_PRECISION = 1
 
 
-def clean_svg(svg: str, name: str, sized: bool = False, css_class: str = "") -> str:
+def clean_svg(svg: str, name: str, css_class: str = "", text_pt: float = 10.0) -> str:
     """Make matplotlib's SVG fit inline under a strict CSP: no XML prolog, no <style>, no style="…" attributes
-    (a CSP without 'unsafe-inline' blocks both), ids only where referenced and unique per figure, scalable (a
-    `sized` one keeps its width and height in pt as its natural size). The root carries the class FIGURE_CLASS,
-    which the dark theme's colour rules (figure_palette_css) and the ink colour of its text hang on."""
+    (a CSP without 'unsafe-inline' blocks both), ids only where referenced and unique per figure, scalable. Its
+    width and height are the size at which its text (drawn at `text_pt`) reads at 1 rem, the page's own text size:
+    the theme shows a figure as wide as its column allows up to that size, never larger (a small figure is not
+    blown up), and on the projector, whose rem is larger, larger. The root carries the class FIGURE_CLASS, which
+    the dark theme's colour rules (figure_palette_css) and the ink colour of its text hang on."""
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r"<defs>\s*<style[^>]*>.*?</style>\s*</defs>\s*", "", svg, flags=re.DOTALL)
-    if sized:
-        svg = re.sub(r'\s(width|height)="([\d.]+)pt"', lambda m: f' {m.group(1)}="{float(m.group(2)):.1f}pt"', svg,
-                     count=2)
-    else:
-        svg = re.sub(r'\s(width|height)="[\d.]+pt"', "", svg, count=2)
+    svg = re.sub(r'\s(width|height)="([\d.]+)pt"',
+                 lambda m: f' {m.group(1)}="{float(m.group(2)) / text_pt:.2f}rem"', svg, count=2)
     svg = re.sub(r' style="([^"]*)"', lambda m: _style_to_attributes(m.group(1)), svg)
     svg = re.sub(r"<image\b[^>]*>", _with_dark_twin, svg)
     families = re.findall(r' font-family="([^"]*)"', svg)

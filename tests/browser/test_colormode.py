@@ -198,12 +198,17 @@ FIGURE_FIT = """() => [...document.querySelectorAll('figure')].map(f => {
         });
     });
     return {id: f.id, scroll: box.scrollWidth, client: box.clientWidth, right: Math.max(...svgs.map(s => s.getBoundingClientRect().right)),
-            boxRight: box.getBoundingClientRect().right, panels: f.querySelectorAll('.figure-panels svg').length, texts};
+            boxRight: box.getBoundingClientRect().right, panels: f.querySelectorAll('.figure-panels svg').length, texts,
+            pxPerPt: svgs.map(s => s.getBoundingClientRect().width / s.viewBox.baseVal.width),
+            rem: parseFloat(getComputedStyle(document.documentElement).fontSize)};
 })"""
+FIGURE_TEXT_PT = 10  # the figures' text size (draw/figures.py style): shown at most at 1 rem
 
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_figures_fit_the_screen_and_no_label_is_cut(visit_in, site, width):
+    """Every figure fits the screen with no label cut, and none is shown larger than the size at which its text
+    reads at the page's own text size (a small figure is not blown up to the column's width)."""
     for name in lesson_pages(site):
         page = visit_in((site / name).as_uri(), "light", width=width)
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
@@ -211,6 +216,8 @@ def test_figures_fit_the_screen_and_no_label_is_cut(visit_in, site, width):
             assert fig["scroll"] <= fig["client"] and fig["right"] <= fig["boxRight"] + 1, (name, fig["id"])
             cut = [t["text"] for t in fig["texts"] if not t["inside"]]
             assert cut == [], (name, fig["id"], cut)
+            # never blown up: as wide as the column allows, but its text no larger than the page's (1 rem)
+            assert max(fig["pxPerPt"]) * FIGURE_TEXT_PT <= fig["rem"] + 0.1, (name, fig["id"], fig["pxPerPt"])
             if fig["panels"] and width == 390:  # a panel of a wrapped figure keeps its text readable on a phone
                 main_text = [t["px"] for t in fig["texts"] if len(t["text"]) > 1]
                 assert min(main_text) >= 9.5, (name, fig["id"], min(main_text))
