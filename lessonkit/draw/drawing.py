@@ -53,7 +53,7 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
     todo = [job for lesson in computed for job in lesson.figure_jobs]
     pictures = {(lesson.slug, name) for lesson in computed for name in lesson.registry.figures} if png else set()
     if not todo:
-        return Drawing(DrawStats(), Drawn(), [], cache, set())
+        return Drawing(DrawStats(), Drawn(), [], cache, set(), None)
     font = cache.font()
     if font is None:
         font = _font_choice()
@@ -73,8 +73,8 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
             done.figures[(job.lesson, job.name)] = DrawnFigure(*saved, png=picture)
             stats.cached += 1
     stats.drawn = len(to_draw)
-    drawing = Drawing(stats, done, to_draw, cache, pictures)
-    drawing.start(font.family, jobs)
+    drawing = Drawing(stats, done, to_draw, cache, pictures, font.family)
+    drawing.start(jobs)
     return drawing
 
 
@@ -102,34 +102,32 @@ class Drawing:
     draws them all in `finish()`. The bytes are the same either way (tests/test_cache.py)."""
 
     def __init__(self, stats: DrawStats, done: Drawn, to_draw: list[tuple[FigureJob, str | None]],
-                 cache: FigureCache, pictures: set[FigureKey]):
-        self.stats, self.done, self.to_draw, self.cache = stats, done, to_draw, cache
-        self.pictures = pictures  # the figures wanted as PNG too
-        self.font: str | None = None
+                 cache: FigureCache, pictures: set[FigureKey], font: str | None):
+        self.stats, self.done, self.to_draw, self.cache, self.font = stats, done, to_draw, cache, font
+        # each figure to draw, and whether it is wanted as PNG too: what workers inherit and the parent draws from
+        self.jobs = [(job, (job.lesson, job.name) in pictures) for job, _ in to_draw]
         self.workers: list = []
         self.todo = None               # the figures' indices, taken by workers and parent alike; None: stop
         self.collector = None          # a thread reading the workers' results as they come (so no worker waits)
         self.results: list[tuple[int, tuple[str, Any]]] = []
 
-    def start(self, font: str, jobs: int | None) -> None:
+    def start(self, jobs: int | None) -> None:
         if not self.to_draw:
             return
         import multiprocessing
 
         from .figures import preload
         preload()
-        self.font = font
         count = min((jobs or _cores()) - 1, len(self.to_draw))  # the parent draws as well, after rendering
         if count < 1 or "fork" not in multiprocessing.get_all_start_methods():
             return
         context = multiprocessing.get_context("fork")
         self.todo, results = context.SimpleQueue(), context.SimpleQueue()
-        jobs_only = [(job, (job.lesson, job.name) in self.pictures) for job, _ in self.to_draw]
-        self.workers = [context.Process(target=_worker, args=(jobs_only, font, self.todo, results), daemon=True)
+        self.workers = [context.Process(target=_worker, args=(self.jobs, self.font, self.todo, results), daemon=True)
                         for _ in range(count)]
         for worker in self.workers:
             worker.start()
-        for i in range(len(jobs_only)):
+        for i in range(len(self.jobs)):
             self.todo.put(i)
         for _ in range(count + 1):  # one stop for each worker and one for the parent
             self.todo.put(None)
@@ -147,10 +145,10 @@ class Drawing:
     def finish(self) -> Drawn:
         """Every figure, once the parent has drawn what the workers did not take and the workers are done; the
         author's problems of those that could not be drawn."""
-        if not self.to_draw or self.font is None:
+        if not self.to_draw:
             return self.done
         indices = iter(self.todo.get, None) if self.todo is not None else range(len(self.to_draw))
-        own = [(i, self._draw(i)) for i in indices]
+        own = [(i, draw_job(self.jobs[i][0], self.font, self.jobs[i][1])) for i in indices]
         if self.collector is not None:
             while self.collector.is_alive():
                 self.collector.join(WORKER_POLL_SECONDS)
@@ -161,12 +159,7 @@ class Drawing:
             self.collector = None
             self._close()
         self._store(self.results + own)
-        self.font = None
         return self.done
-
-    def _draw(self, index: int) -> tuple[str, Any]:
-        job, _ = self.to_draw[index]
-        return draw_job(job, self.font, (job.lesson, job.name) in self.pictures)
 
     def _store(self, results: list[tuple[int, tuple[str, Any]]]) -> None:
         results = with_palettes(sorted(results, key=lambda r: r[0]))

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg
-from .svg import clean_svg
+from .svg import TEXT_PT, clean_svg
 
 CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", "Microsoft YaHei",
              "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK JP", "Source Han Sans", "Heiti SC")
@@ -22,7 +22,6 @@ INSTALL_HINT = msg("no Chinese (CJK) font found for the figures. Install one, e.
                 "is found automatically; then delete matplotlib's font cache (`rm ~/.cache/matplotlib/fontlist-*.json`)")
 # Okabe–Ito, with its reddish purple darkened (#cc79a7 → #c0679a) to reach 3:1 against the light page
 CYCLE = ("#0072b2", "#d55e00", "#009e73", "#c0679a", "#555555")
-TEXT_PT = 10  # the figures' text size; a figure is shown at most at the size where it reads at 1 rem (svg.clean_svg)
 PANEL_PAD = 0.08  # inches of margin around each cropped panel: the browser draws text a little larger than matplotlib measures it
 
 
@@ -172,17 +171,17 @@ def _figure_markup(fig, name: str) -> str:
     fig.set_layout_engine("none")  # freeze the layout this draw made (a PNG of it for the slides keeps it)
     height = fig.get_figheight()
     if len(panels) < 2:
-        return clean_svg(_viewed(drawing, boxes["whole"], height), name, text_pt=TEXT_PT)
+        return clean_svg(_viewed(drawing, boxes["whole"], height), name)
     axes_ids, title_ids = {ax.get_gid() for ax in fig.axes}, {a.get_gid() for a in extras}
     title = ""
     if extras:
         title = clean_svg(_viewed(_without(drawing, axes_ids), boxes["title"], height), f"{name}-t",
-                          css_class="figure-panel-title", text_pt=TEXT_PT) + "\n"
+                          css_class="figure-panel-title") + "\n"
     parts = []
     for i, (group, box) in enumerate(zip(panels, boxes["panels"]), start=1):
         others = axes_ids - {ax.get_gid() for ax in group} | title_ids
         parts.append(clean_svg(_viewed(_without(drawing, others), box, height), f"{name}-{i}",
-                               css_class="figure-panel", text_pt=TEXT_PT))
+                               css_class="figure-panel"))
     return title + '<div class="figure-panels">\n' + "\n".join(parts) + "\n</div>"
 
 

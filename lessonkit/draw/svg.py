@@ -8,12 +8,13 @@ import base64
 from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_PIXELATED, dark_raster
 
 SVG_PRECISION = 1
+TEXT_PT = 10  # the figures' text size (draw.figures.style); a figure is shown at most where it reads at 1 rem
 
 
-def clean_svg(svg: str, name: str, css_class: str = "", text_pt: float = 10.0) -> str:
+def clean_svg(svg: str, name: str, css_class: str = "") -> str:
     """Make matplotlib's SVG fit inline under a strict CSP: no XML prolog, no <style>, no style="…" attributes
     (a CSP without 'unsafe-inline' blocks both), ids only where referenced and unique per figure, scalable. Its
-    width and height are the size at which its text (drawn at `text_pt`) reads at 1 rem, the page's own text size:
+    width and height are the size at which its text (drawn at TEXT_PT) reads at 1 rem, the page's own text size:
     the theme shows a figure as wide as its column allows up to that size, never larger (a small figure is not
     blown up), and on the projector, whose rem is larger, larger. The root carries the class FIGURE_CLASS, which
     the dark theme's colour rules (figure_palette_css) and the ink colour of its text hang on."""
@@ -21,7 +22,7 @@ def clean_svg(svg: str, name: str, css_class: str = "", text_pt: float = 10.0) -
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r"<defs>\s*<style[^>]*>.*?</style>\s*</defs>\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r'\s(width|height)="([\d.]+)pt"',
-                 lambda m: f' {m.group(1)}="{float(m.group(2)) / text_pt:.2f}rem"', svg, count=2)
+                 lambda m: f' {m.group(1)}="{float(m.group(2)) / TEXT_PT:.2f}rem"', svg, count=2)
     svg = re.sub(r' style="([^"]*)"', lambda m: _style_to_attributes(m.group(1)), svg)
     svg = re.sub(r"<image\b[^>]*>", _with_dark_twin, svg)
     families = re.findall(r' font-family="([^"]*)"', svg)
