@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Build the lessons in content/ into output/. Run `python build.py --help` for the options.
+"""This repository's own course: `python build.py` is `lessonkit` with the repository as its project (content/,
+themes/, output/ and .cache/ beside this file), whatever the current folder. Run `python build.py --help`.
 
-The pipeline lives in lessonkit/: load → validate → compute → render → write (see lessonkit/site.py).
+The pipeline lives in lessonkit/: load → compute → draw → render → assemble → write (see lessonkit/site.py).
 """
 import sys
+from pathlib import Path
 
 from lessonkit.cli import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog="python build.py", home=Path(__file__).resolve().parent))

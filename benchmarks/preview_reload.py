@@ -15,11 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+PROJECT = Path(__file__).resolve().parent.parent  # this repository: its content/ and themes/
+sys.path.insert(0, str(PROJECT))
 
 from lessonkit.cli import main  # noqa: E402
 from lessonkit.commands.preview import Preview  # noqa: E402
-from lessonkit.support.paths import PROJECT  # noqa: E402
 from lessonkit.site import Options  # noqa: E402
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -7,7 +7,7 @@ nothing to compute never needs it.
 import importlib
 
 __all__ = ["Lesson", "bars", "explorer", "format_value", "param", "table"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 _WHERE = {"Lesson": ".compute.registry", "bars": ".features.widgets", "explorer": ".features.widgets",
           "param": ".features.widgets", "table": ".features.widgets", "format_value": ".support.numbers"}
 

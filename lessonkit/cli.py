@@ -1,4 +1,8 @@
-"""Command line: `python build.py [COMMAND] [options]`; with no command, `build`.
+"""Command line: `lessonkit [COMMAND] [options]` (also `python -m lessonkit`; in this repository `python build.py`,
+whose project is the repository itself); with no command, `build`.
+
+A command works on a project: `-C DIR`, else the folder holding `--content`, else the first folder from the current
+one upwards that holds content/ (support/project.py). Every help text is a message, shown in the messages' language.
 
 Exit codes: 0 success, 1 a problem in the content (every problem listed), 2 a usage error, 3 a bug in lessonkit.
 """
@@ -7,52 +11,39 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
+from pathlib import Path
 
 from . import __version__
 from .commands import COMMANDS
-from .support.errors import ContentError, UsageError, project_root
+from .support.errors import ContentError, UsageError
 from .support.i18n import MESSAGE_LANGUAGES, Speaker, message_language
+from .support.messages import msg
+from .support.project import CONTENT, check_version, find_project, locate
+from .support.terminal import wrap
 from .load.siteconfig import peek_language
 
-EXIT_CODES = "Exit codes: 0 success, 1 problems in the content (all listed), 2 usage error, 3 internal bug."
+EXIT_CODES = msg("Exit codes: 0 success, 1 problems in the content (all listed), 2 usage error, 3 internal bug.")
+VALUED_GLOBALS = ("-C", "--project", "--lang")  # options with a value that may stand before the command
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python build.py", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Build illustrated, computed lessons into self-contained HTML pages.\n"
-                    "Without a COMMAND, `build` runs: python build.py [--out DIR] [--theme NAME] [--lesson SLUG]\n"
-                    "  --out DIR      output folder (default: output/)\n"
-                    "  --theme NAME   theme under themes/, falling back to themes/default for files it lacks\n"
-                    "  --lesson SLUG  build only content/SLUG\n"
-                    "`python build.py COMMAND --help` explains each command.",
-        epilog=EXIT_CODES)
-    p.add_argument("--version", action="version", version=f"lessonkit {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module in COMMANDS.items():
-        cmd = sub.add_parser(name, help=module.HELP, description=module.__doc__, epilog=EXIT_CODES)
-        verbosity = cmd.add_mutually_exclusive_group()
-        verbosity.add_argument("-q", "--quiet", action="store_true", help="print only errors")
-        verbosity.add_argument("-v", "--verbose", action="store_true", help="print more detail")
-        cmd.add_argument("--lang", choices=MESSAGE_LANGUAGES, default=None,
-                         help="language of the messages (errors, summary): default site.yaml's `language:`, else the "
-                              "system locale (zh… → zh-CN), else zh-CN; the pages' own words follow site.yaml only")
-        module.add_arguments(cmd)
-    return p
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
-        argv.insert(0, next(iter(COMMANDS)))
+def main(argv: list[str] | None = None, prog: str = "lessonkit", home: Path | None = None) -> int:
+    """Run one command. `home`: the project when neither -C nor --content names one (build.py passes its own
+    folder); None looks upwards from the current folder."""
+    argv = with_command(list(sys.argv[1:] if argv is None else argv))
+    say = Speaker(message_language(_peek(argv, "--lang"), peek_language(_peek_content(argv, home))))
     try:
-        args = parser().parse_args(argv)
+        args = parser(prog, say).parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
-    content = getattr(args, "content", None)
-    say = args.say = Speaker(message_language(args.lang, peek_language(content)), project_root(content))
+    command = COMMANDS[args.command]
+    args.prog, args.say = prog, say
     try:
-        return COMMANDS[args.command].run(args)
+        if getattr(command, "NEEDS_PROJECT", True):
+            args.project = locate(args.project, getattr(args, "content", None), home or Path.cwd(), prog)
+            say.root = args.project.root
+            check_version(args.project, __version__)
+            project_defaults(args, args.project)
+        return command.run(args)
     except ContentError as err:
         print(say("error: the content has {n} problem(s); nothing was written:", n=len(err.problems)),
               file=sys.stderr)
@@ -70,3 +61,109 @@ def main(argv: list[str] | None = None) -> int:
         print("\n" + say("This is a bug in lessonkit, not in your lesson: please report it with the traceback above."),
               file=sys.stderr)
         return 3
+
+
+# an option left unset → the project's folder of that name (support/project.py)
+PROJECT_DEFAULTS = {"content": "content", "themes_dir": "themes", "out": "output", "cache_dir": "cache"}
+
+
+def project_defaults(args: argparse.Namespace, project) -> None:
+    for option, folder in PROJECT_DEFAULTS.items():
+        if getattr(args, option, False) is None:
+            setattr(args, option, getattr(project, folder))
+
+
+def entry() -> None:
+    """The `lessonkit` console script."""
+    sys.exit(main())
+
+
+def with_command(argv: list[str]) -> list[str]:
+    """The command first: `-C DIR --lang en serve …` → `serve -C DIR --lang en …`; none given → `build`."""
+    leading, rest = [], list(argv)
+    while rest and rest[0].startswith("-") and rest[0] not in ("-h", "--help", "--version"):
+        option = rest.pop(0)
+        leading.append(option)
+        if option in VALUED_GLOBALS and rest:
+            leading.append(rest.pop(0))
+    if rest and (rest[0] in COMMANDS or rest[0] in ("-h", "--help", "--version")):
+        return [rest[0], *leading, *rest[1:]]
+    return [next(iter(COMMANDS)), *leading, *rest]
+
+
+def _peek(argv: list[str], *names: str) -> str | None:
+    """The value of an option before argparse reads the command line (the help's language depends on it)."""
+    for i, arg in enumerate(argv):
+        for name in names:
+            if arg == name and i + 1 < len(argv):
+                return argv[i + 1]
+            if arg.startswith(name + "=") or (name == "-C" and arg.startswith("-C") and len(arg) > 2):
+                return arg.split("=", 1)[1] if "=" in arg else arg[2:]
+    return None
+
+
+def _peek_content(argv: list[str], home: Path | None) -> Path | None:
+    """The content folder the command will read, if one can be told without reporting anything."""
+    content = _peek(argv, "--content")
+    if content:
+        return Path(content)
+    explicit = _peek(argv, "-C", "--project")
+    project = find_project(Path(explicit)) if explicit else find_project(home or Path.cwd())
+    return project.root / CONTENT if project else None
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's layout with the usage line's word in the messages' language; text wrapped by terminal columns
+    (a Chinese character takes two, and a line may break between any two), keeping the lines a text breaks."""
+
+    usage_word = "usage: "
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        return super().add_usage(usage, actions, groups, prefix if prefix is not None else self.usage_word)
+
+    def _split_lines(self, text, width):
+        return wrap(text, width)
+
+    def _fill_text(self, text, width, indent):
+        return "\n".join(indent + line for line in wrap(text, width))
+
+
+def parser(prog: str, say: Speaker) -> argparse.ArgumentParser:
+    formatter = type("Formatter", (_Formatter,), {"usage_word": say("usage: ")})
+    p = argparse.ArgumentParser(
+        prog=prog, formatter_class=formatter, add_help=False,
+        description=say("Build illustrated, computed lessons into self-contained HTML pages.\n"
+                        "Without a COMMAND, `build` runs: {prog} [--out DIR] [--theme NAME] [--lesson SLUG] "
+                        "[--strict] …\n"
+                        "A command works on the project in the current folder (or the first folder above it holding "
+                        "content/), or on -C DIR. `{prog} init DIR` starts a course; `{prog} COMMAND --help` explains "
+                        "each command.", prog=prog),
+        epilog=say.text(EXIT_CODES))
+    _titles(p, say)
+    p.add_argument("--version", action="version", version=f"lessonkit {__version__}",
+                   help=say("show the version and exit"))
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", title=say("commands"))
+    for name, module in COMMANDS.items():
+        cmd = sub.add_parser(name, help=say.text(module.HELP), description=say.text(module.DESCRIPTION),
+                             epilog=say.text(EXIT_CODES), formatter_class=formatter, add_help=False)
+        _titles(cmd, say)
+        if getattr(module, "NEEDS_PROJECT", True):
+            cmd.add_argument("-C", "--project", type=Path, metavar="DIR", default=None,
+                             help=say("the project folder (default: the current folder, or the first folder above "
+                                      "it that holds content/)"))
+        verbosity = cmd.add_mutually_exclusive_group()
+        verbosity.add_argument("-q", "--quiet", action="store_true", help=say("print only errors"))
+        verbosity.add_argument("-v", "--verbose", action="store_true", help=say("print more detail"))
+        cmd.add_argument("--lang", choices=MESSAGE_LANGUAGES, default=None,
+                         help=say("language of the messages (errors, summary, help): default site.yaml's "
+                                  "`language:`, else the system locale (zh… → zh-CN), else zh-CN; the pages' own "
+                                  "words follow site.yaml only"))
+        module.add_arguments(cmd, say)
+    return p
+
+
+def _titles(p: argparse.ArgumentParser, say: Speaker) -> None:
+    """The help's own words in the messages' language: its section titles and -h."""
+    p._positionals.title = say("positional arguments")
+    p._optionals.title = say("options")
+    p.add_argument("-h", "--help", action="help", help=say("show this help and exit"))

@@ -12,9 +12,10 @@ import jinja2
 from lessonkit.support import csp
 from lessonkit.features import search
 from lessonkit.support.i18n import load_ui
+from lessonkit.support.paths import BUILTIN_THEMES
 
 PROJECT = Path(__file__).resolve().parents[1]
-COMPONENT = PROJECT / "themes" / "default" / "components" / "search"
+COMPONENT = BUILTIN_THEMES / "default" / "components" / "search"
 
 # the contract's lessonkit.widget registry, as themes/default/assets/lesson.js defines it
 SHIM = """(function () {

@@ -499,7 +499,7 @@ def test_under_strict_the_tie_is_an_error(tmp_path, capsys):
 
 
 def test_ci_install_and_publishing_build_strictly():
-    from lessonkit.support.paths import PROJECT
+    from lesson_folders import PROJECT
 
     install = (PROJECT / "install.sh").read_text(encoding="utf-8")
     assert ".venv/bin/python build.py --strict" in install

@@ -5,7 +5,8 @@ from shutil import copytree
 import pytest
 
 from lessonkit.cli import main
-from lessonkit.support.paths import PROJECT
+from lesson_folders import PROJECT
+from lessonkit.support.paths import BUILTIN_THEMES
 
 
 def snapshot(folder):
@@ -75,7 +76,7 @@ def theme_with_head(tmp_path):
     def make(name: str, head_html: str) -> Path:
         themes = tmp_path / "themes"
         if not (themes / "default").exists():
-            copytree(PROJECT / "themes" / "default", themes / "default")
+            copytree(BUILTIN_THEMES / "default", themes / "default")
         (themes / name / "partials").mkdir(parents=True)
         (themes / name / "partials" / "extend_head.html").write_text(head_html)
         return themes

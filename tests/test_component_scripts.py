@@ -15,6 +15,7 @@ import pytest
 
 from lesson_folders import PROJECT, real_lessons
 from lessonkit.features.scriptcheck import faults_of
+from lessonkit.support.paths import BUILTIN_THEMES
 
 MD = "## 第一节 {#first}\n\n{{< widget shelf >}}\n"
 PY = """\
@@ -44,7 +45,7 @@ def theme(tmp_path: Path, files: dict[str, str]) -> list[str]:
     themes = tmp_path / "themes"
     themes.mkdir(exist_ok=True)
     if not (themes / "default").exists():
-        (themes / "default").symlink_to(PROJECT / "themes" / "default")
+        (themes / "default").symlink_to(BUILTIN_THEMES / "default")
     write(themes / "mine", files)
     return ["--theme", "mine", "--themes-dir", str(themes)]
 
@@ -102,12 +103,12 @@ def test_registrations_must_name_the_folder():
 
 def test_every_shipped_script_passes():
     """The default theme's components and the lessons' own (whatever content/ holds) are what the check accepts."""
-    scripts = sorted((PROJECT / "themes").glob("*/*/*/widget.js"))
+    scripts = sorted(BUILTIN_THEMES.glob("*/*/*/widget.js")) + sorted((PROJECT / "themes").glob("*/*/*/widget.js"))
     scripts += [p for slug in real_lessons() for p in sorted((PROJECT / "content" / slug).glob("widgets/*/widget.js"))]
     assert len(scripts) >= 9
     for script in scripts:
         assert faults_of(script.read_bytes(), script.parent.name) == [], script
-    base = PROJECT / "themes" / "default" / "assets" / "lesson.js"
+    base = BUILTIN_THEMES / "default" / "assets" / "lesson.js"
     assert faults_of(base.read_bytes(), None) == []
 
 
@@ -135,7 +136,7 @@ def test_a_theme_page_component_registering_another_name_is_exit_2(make_lesson, 
 
 def test_a_syntax_error_in_the_themes_base_script_is_exit_2(make_lesson, run_build, tmp_path):
     make_lesson()
-    base = (PROJECT / "themes" / "default" / "assets" / "lesson.js").read_text(encoding="utf-8")
+    base = (BUILTIN_THEMES / "default" / "assets" / "lesson.js").read_text(encoding="utf-8")
     options = theme(tmp_path, {"assets/lesson.js": base.replace("function one(sel, el) {", "function one(sel, el) {(", 1)})
     line = base[:base.index("function one(sel, el) {")].count("\n") + 1
     code, _, err, _ = run_build(*options)
@@ -145,7 +146,7 @@ def test_a_syntax_error_in_the_themes_base_script_is_exit_2(make_lesson, run_bui
 
 def test_a_syntax_error_in_the_themes_head_script_is_exit_2(make_lesson, run_build, tmp_path):
     make_lesson()
-    head = (PROJECT / "themes" / "default" / "assets" / "head.js").read_text(encoding="utf-8")
+    head = (BUILTIN_THEMES / "default" / "assets" / "head.js").read_text(encoding="utf-8")
     options = theme(tmp_path, {"assets/head.js": head.rstrip() + "\n(function(){\n"})
     code, _, err, _ = run_build(*options)
     no_bug(code, err)

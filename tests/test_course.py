@@ -1,5 +1,6 @@
 """A course: lessons in order, previous/next links, @lesson: links checked at build time, a theme named in site.yaml."""
 import re
+from lessonkit.support.paths import BUILTIN_THEMES
 
 YAML = "title: {title}\nsummary: 第 {n} 课的简介\norder: {n}\nobjectives:\n  - 目标 {n}\n"
 
@@ -63,8 +64,8 @@ def test_site_yaml_names_the_theme_and_the_command_line_overrides_it(make_lesson
         target = themes / name
         if words is None:
             import shutil
-            from lessonkit.support.paths import PROJECT
-            shutil.copytree(PROJECT / "themes" / "default", target)
+            from lesson_folders import PROJECT
+            shutil.copytree(BUILTIN_THEMES / "default", target)
         else:
             (target / "partials").mkdir(parents=True)
             (target / "partials" / "extend_head.html").write_text(f'<meta name="author" content="{words}">\n',

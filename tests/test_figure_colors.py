@@ -11,8 +11,9 @@ import pytest
 from lessonkit.features import palette
 from lessonkit.draw.figures import CYCLE
 from lessonkit.features.palette import DARK_BG, LIGHT_BG, dark_counterpart, figure_colors, figure_palette_css
+from lessonkit.support.paths import BUILTIN_THEMES
 
-STYLE = Path(__file__).resolve().parents[1] / "themes" / "default" / "assets" / "style.css"
+STYLE = BUILTIN_THEMES / "default" / "assets" / "style.css"
 
 
 def channel(c8: int) -> float:

@@ -11,8 +11,9 @@ from lessonkit.features.figdata import csv_text, plain_text, record, view
 from lessonkit.draw.figures import FigureMaker, find_cjk_font, style
 from lessonkit.support.i18n import load_ui
 from lessonkit.support.words import spoken
+from lessonkit.support.paths import BUILTIN_THEMES
 
-THEME = [__import__("pathlib").Path(__file__).resolve().parent.parent / "themes" / "default"]
+THEME = [BUILTIN_THEMES / "default"]
 ZH, EN = load_ui(THEME, "zh-CN"), load_ui(THEME, "en")
 
 

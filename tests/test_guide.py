@@ -11,6 +11,7 @@ Fenced blocks carry a title in their info string (```yaml title="lesson.yaml"```
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import re
@@ -18,12 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.cli import main, parser
+from lessonkit.cli import main, parser as cli_parser
+from lessonkit.support.i18n import Speaker
 from lessonkit.commands import COMMANDS
-from lessonkit.support.paths import PROJECT
+from lesson_folders import PROJECT
 from lessonkit.load.schema import CHALLENGE, LESSON
 
 from pagetext import visible_text
+from lessonkit.support.paths import BUILTIN_THEMES
 
 GUIDE = PROJECT / "docs" / "authoring.md"
 SLUG = "softmax-basics"
@@ -108,7 +111,7 @@ def test_the_theme_example_overrides_one_file(example):
     names = {Path(k).parts[1] for k in themes}
     assert len(names) == 1
     write_example(example, themes)
-    os.symlink(PROJECT / "themes" / "default", example / "themes" / "default")
+    os.symlink(BUILTIN_THEMES / "default", example / "themes" / "default")
     code, err = build(example, "--theme", names.pop(), "--themes-dir", str(example / "themes"))
     assert code == 0, err
     html = (example / "out" / SLUG / "index.html").read_text(encoding="utf-8")
@@ -142,16 +145,17 @@ def test_every_lesson_yaml_key_is_documented():
 
 
 def test_the_guides_command_lines_are_accepted():
-    """Each `python build.py …` line parses with the real parser; a synopsis line's options exist."""
+    """Each `lessonkit …` line parses with the real parser; a synopsis line's options exist."""
     checked = 0
+    parser = functools.partial(cli_parser, "lessonkit", Speaker("en"))
     for language, _, body in blocks():
         if language != "sh":
             continue
         for line in body.splitlines():
             line = line.split("#")[0].strip()
-            if not line.startswith("python build.py"):
+            if not line.startswith(("lessonkit ", "python build.py")):
                 continue
-            argv = line.split()[2:]
+            argv = line.split()[1 if line.startswith("lessonkit") else 2:]
             command = argv[0].strip("[]") if argv and not argv[0].startswith("-") else "build"
             if command not in COMMANDS:
                 continue  # a command another part of the project provides
@@ -178,7 +182,7 @@ def test_the_guide_writes_a_whole_component_of_the_lessons_own(example):
     assert kinds, "the guide should write a component of its own"
     for kind, names in kinds.items():
         assert names == {"widget.html", "widget.js", "widget.css"}, kind
-        assert not (PROJECT / "themes" / "default" / "widgets" / kind).exists(), \
+        assert not (BUILTIN_THEMES / "default" / "widgets" / kind).exists(), \
             f"`{kind}` should be new, not one of the default theme's"
         page = (example / "out" / SLUG / "index.html").read_text(encoding="utf-8")
         assert f'data-widget="{kind}"' in page and f"lessonkit.widget('{kind}'" in page

@@ -19,9 +19,10 @@ from lessonkit.support.messages import Message, msg
 from lessonkit.support.suggest import did_you_mean
 from lessonkit.site import Options, build
 from english_lesson import CJK as CJK_ANY, write_english_site
+from lessonkit.support.paths import BUILTIN_THEMES
 
 PROJECT = Path(__file__).resolve().parent.parent
-THEME = PROJECT / "themes" / "default"
+THEME = BUILTIN_THEMES / "default"
 BROKEN = Path(__file__).parent / "broken"
 CJK = re.compile(r"[\u3400-\u9fff]")
 CATALOG = yaml.safe_load((PROJECT / "lessonkit" / "messages" / "zh-CN.yaml").read_text(encoding="utf-8"))

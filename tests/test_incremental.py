@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from lessonkit.site import Options, build
-from lessonkit.support.paths import PROJECT
+from lesson_folders import PROJECT
+from lessonkit.support.paths import BUILTIN_THEMES
 
 PY = '''\
 import numpy as np
@@ -126,7 +127,7 @@ def test_a_comment_in_lesson_py_redraws_nothing(course, tmp_path):
 def test_what_every_page_shares_remakes_every_page(course, tmp_path, edit):
     cache, themes = tmp_path / "cache", tmp_path / "themes"
     (themes / "mine" / "i18n").mkdir(parents=True)
-    os.symlink(PROJECT / "themes" / "default", themes / "default")
+    os.symlink(BUILTIN_THEMES / "default", themes / "default")
     site(course, tmp_path / "a", cache, themes=themes, theme="mine")
     if edit == "site.yaml":
         (course / "site.yaml").write_text("title: 新的书名\n", encoding="utf-8")

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.support.paths import PROJECT
+from lesson_folders import PROJECT
 
 ENGINE = PROJECT / "lessonkit"
 # top to bottom; a module may import from its own level or any level below
-LEVELS = ["cli", "commands", "deck", "site", "stages", "incremental", "write", "assemble", "render", "draw", "compute", "features", "load", "support"]
+LEVELS = ["__main__", "cli", "commands", "deck", "site", "stages", "incremental", "write", "assemble", "render", "draw", "compute", "features", "load", "support"]
 PUBLIC = {"Lesson", "bars", "explorer", "format_value", "param", "table"}
 
 
@@ -115,7 +115,7 @@ def test_no_module_level_mutable_state():
 
 
 @pytest.mark.parametrize("lesson_py", sorted((PROJECT / "content").glob("*/lesson.py")) +
-                         [PROJECT / "lessonkit" / "scaffold" / "lesson.py"], ids=lambda p: p.parent.name)
+                         [PROJECT / "lessonkit" / "scaffold" / "lesson" / "lesson.py"], ids=lambda p: p.parent.name)
 def test_lessons_import_only_the_public_api(lesson_py):
     tree = ast.parse(lesson_py.read_text(encoding="utf-8"))
     for node in ast.walk(tree):

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from lessonkit.support.numbers import FormatError, format_value
-from lessonkit.support.paths import PROJECT
+from lesson_folders import PROJECT
 
 TORCH_EPS = 1e-5  # torch.nn.LayerNorm's default, added under the square root
 

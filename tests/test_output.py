@@ -14,7 +14,8 @@ import lessonkit.site
 import lessonkit.stages
 from lessonkit.cli import main
 from lessonkit.write.output import MARKER
-from lessonkit.support.paths import PROJECT
+from lesson_folders import PROJECT
+from lessonkit.support.paths import PACKAGE
 from lesson_folders import real_lessons
 
 
@@ -28,15 +29,16 @@ def build(tmp_path: Path, out: Path, *extra: str) -> int:
 
 
 # ── refusing --out folders that are not ours to replace ───────────────────────────────────────────────────────────
-@pytest.mark.parametrize("where", ["repo root", "content", "themes", "parent of repo", "home", "root",
-                                   "inside content", "custom content", "parent of custom content"])
+@pytest.mark.parametrize("where", ["project", "themes", "package", "inside package", "parent of package", "home",
+                                   "root", "inside content", "custom content", "parent of custom content"])
 def test_refuses_dangerous_out(where, make_lesson, tmp_path, capsys, monkeypatch):
     make_lesson()
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
-    out = {"repo root": PROJECT, "content": PROJECT / "content", "themes": PROJECT / "themes",
-           "parent of repo": PROJECT.parent, "home": home, "root": Path("/"),
+    out = {"project": tmp_path, "themes": tmp_path / "themes", "package": PACKAGE,
+           "inside package": PACKAGE / "themes" / "site", "parent of package": PACKAGE.parent, "home": home,
+           "root": Path("/"),
            "inside content": tmp_path / "content" / "site", "custom content": tmp_path / "content",
            "parent of custom content": tmp_path}[where]
     before = snapshot(tmp_path / "content")

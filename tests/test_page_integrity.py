@@ -23,7 +23,8 @@ import pytest
 
 from lessonkit.cli import main
 import book_lesson
-from lessonkit.support.paths import PROJECT
+from lesson_folders import PROJECT
+from lessonkit.support.paths import BUILTIN_THEMES
 
 CI = os.environ.get("CI") == "true"
 POLICY = re.compile(r"default-src 'none'; script-src ((?:'sha256-[A-Za-z0-9+/]{43}=' ?)+)(file:)?; "
@@ -264,7 +265,7 @@ def test_nu_html_checker_reports_no_errors(sites):
 def test_a_theme_that_would_break_the_policy_is_refused(extra, blocked, make_lesson, run_build, tmp_path):
     make_lesson()
     themes = tmp_path / "themes"
-    shutil.copytree(PROJECT / "themes" / "default", themes / "default")
+    shutil.copytree(BUILTIN_THEMES / "default", themes / "default")
     (themes / "loud" / "partials").mkdir(parents=True)
     (themes / "loud" / "partials" / "extend_head.html").write_text(extra, encoding="utf-8")
     code, _, err, out = run_build("--theme", "loud", "--themes-dir", str(themes))

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from lessonkit.cli import main
-from lessonkit.support.paths import PROJECT
+from lesson_folders import PROJECT
 
 WORKFLOW = PROJECT / ".github" / "workflows" / "pages.yml"
 

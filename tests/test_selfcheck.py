@@ -13,8 +13,9 @@ from lessonkit.compute.run import compute_lesson
 from lessonkit.features.selfcheck import NumberField, Placement, accepted_interval, ratio_bands, ratio_edges
 from lessonkit.load.lessons import read_lesson
 from lessonkit.support.i18n import load_ui
+from lessonkit.support.paths import BUILTIN_THEMES
 
-THEME = [Path(__file__).resolve().parent.parent / "themes" / "default"]
+THEME = [BUILTIN_THEMES / "default"]
 ZH, EN = load_ui(THEME, "zh-CN"), load_ui(THEME, "en")
 
 PY = """\

@@ -22,7 +22,7 @@ import pytest
 
 from lessonkit.cli import main
 from lessonkit.commands.preview import Preview
-from lessonkit.support.paths import PROJECT
+from lesson_folders import PROJECT
 from lessonkit.site import Options
 
 EVENT_WAIT = 10  # seconds; the keep-alive comes every 15 s, so an event before this came from the rebuild itself
@@ -124,17 +124,6 @@ def stop(proc: subprocess.Popen) -> int:
         proc.kill()
         proc.wait(10)
         pytest.fail("`serve` did not stop within 10 s of SIGTERM", pytrace=False)
-
-
-def author_checkout(tmp_path: Path) -> Path:
-    """What an author has after cloning: build.py, the engine and the themes, in a folder of its own, so the
-    commands' default paths (.cache/lessonkit/, output/) land there and never in this repository."""
-    root = tmp_path / "checkout"
-    root.mkdir()
-    shutil.copy2(PROJECT / "build.py", root / "build.py")
-    shutil.copytree(PROJECT / "lessonkit", root / "lessonkit", ignore=shutil.ignore_patterns("__pycache__"))
-    os.symlink(PROJECT / "themes", root / "themes")
-    return root
 
 
 @pytest.fixture
@@ -258,15 +247,18 @@ def test_served_page_runs_the_reload_script_under_its_own_policy_and_build_never
     assert "__reload" not in built and "connect-src" not in built
 
 
-def test_new_serve_edit_build_as_a_new_author_would(tmp_path, run_build):
-    """The guide's path: `new`, `serve`, edit and see the change, then `build` (commands run as processes)."""
-    content = tmp_path / "content"
-    checkout = author_checkout(tmp_path)
-    command = [sys.executable, str(checkout / "build.py")]
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
-    subprocess.run([*command, "new", "my-first-lesson", "--content", str(content)], check=True, capture_output=True,
-                   env=env, cwd=tmp_path, timeout=120)
-    proc = subprocess.Popen([*command, "serve", "--port", "0", "--content", str(content)], env=env, cwd=tmp_path,
+def test_init_new_serve_edit_build_as_a_new_author_would(tmp_path):
+    """The guide's path: `init` a course, `new` a lesson, `serve` from the course's folder, edit and see the change,
+    then `build` (commands run as processes, as `python -m lessonkit`, from the course's own folder)."""
+    course = tmp_path / "course"
+    content = course / "content"
+    command = [sys.executable, "-m", "lessonkit"]
+    env = {**os.environ, "PYTHONPATH": str(PROJECT)}  # this checkout's lessonkit, whatever the folder
+    subprocess.run([*command, "init", str(course)], check=True, capture_output=True, env=env, cwd=tmp_path,
+                   timeout=120)
+    subprocess.run([*command, "new", "my-first-lesson"], check=True, capture_output=True, env=env, cwd=content,
+                   timeout=120)
+    proc = subprocess.Popen([*command, "serve", "--port", "0"], env=env, cwd=course,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     output = Lines(proc)
     try:
@@ -286,16 +278,14 @@ def test_new_serve_edit_build_as_a_new_author_would(tmp_path, run_build):
         code = stop(proc)
         output.close()
     assert code == 0, output.stderr()
-    assert not (checkout / "output").exists()  # the preview never writes output/
-    code, _, err, out = run_build()
-    assert code == 0, err
-    assert "只剩 11 %" in (out / "my-first-lesson" / "index.html").read_text(encoding="utf-8")
+    assert not (course / "output").exists()  # the preview never writes output/
+    assert (course / ".cache" / "lessonkit").is_dir()  # it keeps the course's cache, as `build` does
+    assert main(["build", "-C", str(course), "--quiet", "--strict"]) == 0
+    assert "只剩 11 %" in (course / "output" / "my-first-lesson" / "index.html").read_text(encoding="utf-8")
 
 
 def test_busy_port_is_a_usage_error(make_lesson, tmp_path, capsys, monkeypatch):
-    make_lesson()
-    # `serve` has no --cache-dir: its first build (before the port is tried) would fill the repository's cache
-    monkeypatch.setattr("lessonkit.commands.preview.PROJECT", tmp_path, raising=False)
+    make_lesson()  # (its first build, before the port is tried, fills the course's cache: tmp_path/.cache)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

@@ -104,7 +104,7 @@ def test_a_script_may_pass_relative_paths(make_lesson, tmp_path, monkeypatch):
     from pathlib import Path
 
     from lessonkit.site import Options, build
-    from lessonkit.support.paths import PROJECT
+    from lesson_folders import PROJECT
 
     py = "from lessonkit import Lesson, bars\nlesson = Lesson()\n\n\n@lesson.widget\n" \
          "def stack():\n    return bars(['A', 'B'], [1.0, 2.0])\n"

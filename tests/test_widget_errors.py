@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from lessonkit.support.paths import BUILTIN_THEMES
 
 MD = """\
 ## 第一节 {#first}
@@ -121,12 +122,12 @@ def test_a_syntax_error_in_the_lessons_own_template_names_that_file_and_line(mak
 
 def theme_with(tmp_path: Path, kind: str, html: str) -> list[str]:
     """A theme `mine` beside the real default, holding one component; the build options that select it."""
-    from lessonkit.support.paths import PROJECT
+    from lesson_folders import PROJECT
 
     themes = tmp_path / "themes"
     themes.mkdir(exist_ok=True)
     if not (themes / "default").exists():
-        (themes / "default").symlink_to(PROJECT / "themes" / "default")
+        (themes / "default").symlink_to(BUILTIN_THEMES / "default")
     component(themes / "mine", html, kind)
     return ["--theme", "mine", "--themes-dir", str(themes)]
 

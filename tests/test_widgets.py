@@ -8,8 +8,9 @@ from pathlib import Path
 from lessonkit.features.widgets import bars, explorer, param, table_data
 from lessonkit.support.i18n import load_ui
 from lessonkit.support.words import spoken
+from lessonkit.support.paths import BUILTIN_THEMES
 
-THEME = [Path(__file__).resolve().parent.parent / "themes" / "default"]
+THEME = [BUILTIN_THEMES / "default"]
 ZH, EN = load_ui(THEME, "zh-CN"), load_ui(THEME, "en")
 
 

@@ -4,29 +4,40 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..support.paths import PROJECT
+from ..support.messages import msg
 
-HELP = "build the site (the default command)"
+HELP = msg("build the site (the default command)")
+DESCRIPTION = msg("Build every lesson under the project's content/ into output/: one self-contained page per lesson, "
+                  "an index, a glossary and the search index. Only what changed since the last build is redone.")
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_site_options(p)
-    p.add_argument("--out", type=Path, default=PROJECT / "output", help="output folder (default: output/)")
-    p.add_argument("--lesson", metavar="SLUG", help="build only this lesson (its folder name under content/)")
-    p.add_argument("--cache-dir", type=Path, default=PROJECT / ".cache" / "lessonkit",
-                   help="figure cache folder (default: .cache/lessonkit/); `python build.py clean` empties it")
-    p.add_argument("--no-cache", action="store_true", help="draw every figure; neither read nor write the cache")
-    p.add_argument("--jobs", type=int, metavar="N", help="processes drawing figures (default: one per core)")
+def add_arguments(p: argparse.ArgumentParser, say) -> None:
+    add_site_options(p, say)
+    add_output_options(p, say)
+    p.add_argument("--lesson", metavar="SLUG", help=say("build only this lesson (its folder name under content/)"))
     p.add_argument("--strict", action="store_true",
-                   help="make warnings errors (exit 1), e.g. two lessons with the same `order`: for CI and publishing")
+                   help=say("make warnings errors (exit 1), e.g. two lessons with the same `order`: for CI and "
+                            "publishing"))
 
 
-def add_site_options(p: argparse.ArgumentParser) -> None:
+def add_output_options(p: argparse.ArgumentParser, say) -> None:
+    """Where a build writes, and how it draws."""
+    p.add_argument("--out", type=Path, default=None, metavar="DIR",
+                   help=say("output folder (default: the project's output/)"))
+    p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                   help=say("cache folder (default: the project's .cache/lessonkit/); `clean` empties it"))
+    p.add_argument("--no-cache", action="store_true", help=say("draw every figure; neither read nor write the cache"))
+    p.add_argument("--jobs", type=int, metavar="N", help=say("processes drawing figures (default: one per core)"))
+
+
+def add_site_options(p: argparse.ArgumentParser, say) -> None:
     """Options every command that reads lessons shares."""
-    p.add_argument("--theme", default=None, help="theme folder name under themes/; files it lacks come from "
-                                                 "themes/default (default: site.yaml's `theme:`, else default)")
-    p.add_argument("--content", type=Path, default=PROJECT / "content", help="content folder (default: content/)")
-    p.add_argument("--themes-dir", type=Path, default=PROJECT / "themes", help="themes folder (default: themes/)")
+    p.add_argument("--theme", default=None, metavar="NAME", help=say("theme folder name under the project's themes/; files it lacks "
+                                                     "come from the built-in theme (default: site.yaml's `theme:`, "
+                                                     "else default)"))
+    p.add_argument("--content", type=Path, default=None, metavar="DIR", help=say("content folder (default: the project's content/)"))
+    p.add_argument("--themes-dir", type=Path, default=None, metavar="DIR",
+                   help=say("folder of the project's themes (default: the project's themes/)"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,9 +53,15 @@ def build_site(args: argparse.Namespace, figure_png: bool = False):
     """Build as the options say; the build's report and the output folder (for commands that go on from there:
     pdf, slides). `figure_png`: every lesson figure also as a PNG picture (for the slides)."""
     from ..site import Options, build
+    from ..support.paths import PACKAGE
+    from ..support.project import refuse_inside_package
     from ..write.output import check_out_dir, recover_killed_build
 
-    out = check_out_dir(args.out, PROJECT, [args.content, args.themes_dir, PROJECT / "content", PROJECT / "themes"])
+    project = args.project
+    out = check_out_dir(args.out, project.root, [args.content, args.themes_dir, project.content, project.themes,
+                                                 PACKAGE])
+    if not args.no_cache:
+        refuse_inside_package(args.cache_dir, msg("the cache"))
     recover_killed_build(out)
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
                            theme=args.theme, lesson=args.lesson,
@@ -90,6 +107,7 @@ def print_summary(report, out: Path, say) -> None:
     support.i18n.Speaker)."""
     from ..assemble.budget import weigh
     from ..features import search
+    from ..support.terminal import pad
 
     lessons = report.lessons
     html = sorted(name for name in report.sizes if name.endswith(".html"))
@@ -107,9 +125,9 @@ def print_summary(report, out: Path, say) -> None:
     ]
     print(say("built {n} lesson(s) + index into {out}", n=len(lessons), out=out))
     for label, value in rows:
-        print(f"  {_pad(label, 15)} | {value}")
+        print(f"  {pad(label, 15)} | {value}")
     budget = report.budget
-    header = f"  {_pad(say('page'), 40)} {say('raw'):>9} {'gzip':>9} {_pad(say('code'), 9, right=True)}"
+    header = f"  {pad(say('page'), 40)} {say('raw'):>9} {'gzip':>9} {pad(say('code'), 9, right=True)}"
     print(header + ("   " + say("budget {raw:g} / {gz:g} KB", raw=budget.page_kb, gz=budget.gzip_kb) if budget else ""))
     for name in html[:12]:  # the engine's own JS and CSS apart: what a lesson's author cannot trim
         code = weigh(report.pages[name])["code"] if name in report.pages else 0
@@ -120,12 +138,3 @@ def print_summary(report, out: Path, say) -> None:
         print(say("  … {n} more; largest {name} {kb:.1f} KB", n=len(html) - 12, name=biggest,
                   kb=report.sizes[biggest] / 1024))
     print(say("Total in {seconds:.2f} s (after Python start-up and imports)", seconds=report.seconds))
-
-
-def _pad(text: str, width: int, right: bool = False) -> str:
-    """Aligned in `width` terminal columns (left, or `right`): a Chinese character takes two."""
-    import unicodedata
-
-    used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-    room = " " * max(0, width - used)
-    return room + text if right else text + room

@@ -5,15 +5,18 @@ import argparse
 import shutil
 from pathlib import Path
 
-from ..support.paths import PROJECT
+from ..support.messages import msg
 
-HELP = "delete the cache (.cache/lessonkit/) and the output folder"
+HELP = msg("delete the cache (.cache/lessonkit/) and the output folder")
+DESCRIPTION = msg("Delete the project's cache (.cache/lessonkit/) and its output folder; the output folder only if "
+                  "lessonkit made it (it holds the .lessonkit-output marker).")
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--out", type=Path, default=PROJECT / "output", help="output folder to delete (default: output/)")
-    p.add_argument("--cache-dir", type=Path, default=PROJECT / ".cache" / "lessonkit",
-                   help="cache folder to delete (default: .cache/lessonkit/)")
+def add_arguments(p: argparse.ArgumentParser, say) -> None:
+    p.add_argument("--out", type=Path, default=None, metavar="DIR", help=say("output folder to delete (default: the project's "
+                                                              "output/)"))
+    p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                   help=say("cache folder to delete (default: the project's .cache/lessonkit/)"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,13 +16,16 @@ from ..support.paths import SitePaths
 from . import build as build_command
 
 STARTED = "() => !window.lessonkit || document.documentElement.hasAttribute('data-lk-started')"
-HELP = "build, then print every lesson to OUT/<slug>.pdf with headless Chromium"
+HELP = msg("build, then print every lesson to OUT/<slug>.pdf with headless Chromium")
+DESCRIPTION = msg("Build the site, then print every lesson with headless Chromium to OUT/<slug>.pdf (A4, the print "
+                  "stylesheet), the answers left out; --answers also prints the teacher edition "
+                  "OUT/<slug>-answers.pdf. Needs `pip install \"lessonkit[print]\"` and Chromium.")
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    build_command.add_arguments(p)
+def add_arguments(p: argparse.ArgumentParser, say) -> None:
+    build_command.add_arguments(p, say)
     p.add_argument("--answers", action="store_true",
-                   help="also print the teacher edition, answers in a final part, to OUT/<slug>-answers.pdf")
+                   help=say("also print the teacher edition, answers in a final part, to OUT/<slug>-answers.pdf"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,8 +19,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..support.errors import project_root
-from ..support.paths import PROJECT
 from ..support.i18n import Speaker
+from ..support.paths import BUILTIN_THEMES
 from ..support.messages import NOTHING, Message, msg
 
 POLL_SECONDS = 0.3
@@ -53,13 +53,13 @@ class Preview:
 
         if not options.content.is_dir():
             from ..support.errors import UsageError
-            raise UsageError(msg("content folder {path} does not exist (create a lesson with `python build.py new "
-                                 "SLUG`)", path=options.content))
+            raise UsageError(msg("content folder {path} does not exist", path=options.content))
         from ..load.siteconfig import load_site_config
         theme_dirs(options.themes, options.theme or load_site_config(options.content, []).theme)  # fail now, not as an error page
         self.workdir = Path(tempfile.mkdtemp(prefix="lessonkit-preview-"))
         options.out = self.workdir / "site"
-        options.cache = options.cache or PROJECT / ".cache" / "lessonkit"  # build's cache: only changed figures redraw
+        # the project's cache, as `build` uses it: only changed figures redraw (none given: one for this preview)
+        options.cache = options.cache or self.workdir / "cache"
         options.preview_script = reload_script()  # the same on every build: a page whose inputs did not change is kept
         self.options = options
         self.quiet, self.verbose = quiet, verbose
@@ -82,7 +82,8 @@ class Preview:
     def snapshot(self) -> dict[str, tuple[int, int]]:
         """Modification time and size of every watched file (hidden files, caches and editor backups left out)."""
         files = {}
-        for root in (self.options.content, self.options.themes):
+        # the built-in theme too: in a checkout of lessonkit it is edited like any other file
+        for root in (self.options.content, self.options.themes, BUILTIN_THEMES):
             for folder, dirs, names in os.walk(root):
                 dirs[:] = [d for d in dirs if not d.startswith(".") and d not in IGNORED_DIRS]
                 for name in names:

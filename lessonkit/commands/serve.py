@@ -13,17 +13,21 @@ import argparse
 import signal
 from pathlib import Path
 
+from ..support.messages import msg
 from .build import add_site_options
 
-HELP = "preview the site in the browser, rebuilt and reloaded on every save"
+HELP = msg("preview the site in the browser, rebuilt and reloaded on every save")
+DESCRIPTION = msg("Preview the site at http://127.0.0.1:8000/. Saving a file under content/ or themes/ rebuilds the "
+                  "site and the open page reloads by itself; a mistake turns the page into the list of problems "
+                  "until the file is saved again. The preview never touches output/. Stop with Ctrl+C.")
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    add_site_options(p)
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000; 0 picks a free one)")
+def add_arguments(p: argparse.ArgumentParser, say) -> None:
+    add_site_options(p, say)
+    p.add_argument("--port", type=int, default=8000, help=say("port to listen on (default: 8000; 0 picks a free one)"))
     p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default: 127.0.0.1, this computer only)")
-    p.add_argument("--lesson", metavar="SLUG", help="preview only this lesson (faster for a long course)")
+                   help=say("address to listen on (default: 127.0.0.1, this computer only)"))
+    p.add_argument("--lesson", metavar="SLUG", help=say("preview only this lesson (faster for a long course)"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     # jobs=1: forking drawing workers from a process running server threads can deadlock the child; with the cache
     # only the figures an edit changed are drawn anyway
     options = Options(content=args.content.resolve(), out=Path("."), themes=args.themes_dir.resolve(),
-                      theme=args.theme, lesson=args.lesson, jobs=1)
+                      theme=args.theme, lesson=args.lesson, jobs=1, cache=args.project.cache)
     say = args.say
     preview = Preview(options, quiet=args.quiet, verbose=args.verbose, say=say)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl+C: the temporary site is removed

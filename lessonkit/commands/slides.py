@@ -16,14 +16,17 @@ from ..support.messages import Message, msg
 from ..support.paths import SitePaths
 from . import build as build_command
 
-HELP = "build, then write each lesson's slides: OUT/<slug>-slides.pdf (16:9) and OUT/<slug>.pptx"
+HELP = msg("build, then write each lesson's slides: OUT/<slug>-slides.pdf (16:9) and OUT/<slug>.pptx")
+DESCRIPTION = msg("Build the site, then write each lesson's classroom deck beside it: OUT/<slug>-slides.pdf (16:9, "
+                  "one page per projector screen) and OUT/<slug>.pptx (the same screens as editable slides, notes in "
+                  "the slide notes). Needs `pip install \"lessonkit[print]\"` and Chromium.")
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    build_command.add_arguments(p)
+def add_arguments(p: argparse.ArgumentParser, say) -> None:
+    build_command.add_arguments(p, say)
     p.add_argument("--answers", action="store_true",
-                   help="also the teacher's edition OUT/<slug>-slides-answers.pdf (answers open, notes pages) and "
-                        "the answers in the PowerPoint notes")
+                   help=say("also the teacher's edition OUT/<slug>-slides-answers.pdf (answers open, notes pages) "
+                            "and the answers in the PowerPoint notes"))
 
 
 def slides_names(slug: str, answers: bool = False) -> dict[str, str]:
@@ -51,8 +54,7 @@ def missing_pptx() -> Message | None:
     try:
         import pptx  # noqa: F401
     except ImportError:
-        return msg("the Python package python-pptx is not installed; `.venv/bin/pip install -e .` (or ./install.sh) "
-                   "installs it")
+        return msg("the Python package python-pptx is not installed: `pip install \"lessonkit[print]\"` installs it")
     return None
 
 

@@ -134,8 +134,8 @@ def lesson_entry(context: Mapping[str, Any], ui=None) -> dict:
     challenges and sources (default: the default theme's, in the default language)."""
     if ui is None:
         from ..support.i18n import DEFAULT, load_ui
-        from ..support.paths import PROJECT
-        ui = load_ui([PROJECT / "themes" / "default"], DEFAULT)
+        from ..support.paths import BUILTIN_THEMES
+        ui = load_ui([BUILTIN_THEMES / "default"], DEFAULT)
     head = " ".join([context.get("summary") or "", context.get("intro") or "",
                      *[f"<li>{o}</li>" for o in context.get("objectives") or []], context.get("question") or ""])
     sections = [("", context.get("title") or "", head, False)]

@@ -94,6 +94,7 @@ SITE = {
     "language": Key(str, False, "the site's language: zh-CN (default) or en, or another a theme has i18n/<language>.yaml for"),
     "parts": Key(list, False, "the course in parts: `[{title: …, lessons: [slug, …]}]`, every lesson in one part",
                  items=PART),
+    "lessonkit": Key(str, False, "the lessonkit versions this course is written for, e.g. \">=0.2,<0.3\" (PEP 440)"),
 }
 
 

@@ -13,9 +13,10 @@ from .messages import Message, msg
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-INSTALL_HINT = msg("install Chromium (Debian/Ubuntu: `sudo apt-get install --no-install-recommends chromium`, "
-                "or set LESSONKIT_CHROMIUM to its path) and Playwright (`.venv/bin/pip install -e '.[test]'`); "
-                "./install.sh does both")
+CHROMIUM_HINT = msg("install Chromium (Debian/Ubuntu: `sudo apt-get install --no-install-recommends chromium`), "
+                    "or set LESSONKIT_CHROMIUM to its path")
+PLAYWRIGHT_HINT = msg("`pip install \"lessonkit[print]\"` installs it (Playwright drives the Chromium you "
+                      "have: no `playwright install` needed)")
 
 
 def executable() -> str | None:
@@ -35,9 +36,9 @@ def missing() -> Message | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return msg("the Python package playwright is not installed; {hint}", hint=INSTALL_HINT)
+        return msg("the Python package playwright is not installed: {hint}", hint=PLAYWRIGHT_HINT)
     if executable() is None:
-        return msg("no Chromium found; {hint}", hint=INSTALL_HINT)
+        return msg("no Chromium found: {hint}", hint=CHROMIUM_HINT)
     return None
 
 

@@ -21,7 +21,7 @@ class Problem:
     def render(self, lang: str | None = None, root: Path | None = None) -> str:
         """`file:line: problem (expected …)` in `lang` (default: the message language), e.g. in Chinese
         `file:line: 问题（应为 …）`, through lessonkit/messages/<lang>.yaml. Files are shown relative to `root` (the
-        project: the content folder's parent; default lessonkit's own folder), as the guide and the preview show
+        project: the content folder's parent; default the current folder), as the guide and the preview show
         them, also where a message names one."""
         where = f"{shown_path(self.path, root)}:{self.line}" if self.line else shown_path(self.path, root)
         text = said(framed(self.message, self.expected), lang)
@@ -55,9 +55,7 @@ def relative_paths(text: str, root: Path | None = None) -> str:
 
 
 def _root(root: Path | None) -> Path | None:
-    from .paths import PROJECT
-
-    base = Path(root) if root is not None else PROJECT
+    base = Path(root) if root is not None else Path.cwd()  # (a command passes its project's folder)
     return None if base.parent == base else base  # never strip the file system's root from every path
 
 

@@ -19,12 +19,10 @@ import functools
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 DEFAULT = "zh-CN"
 MESSAGE_LANGUAGES = ("zh-CN", "en")
-CATALOGS = Path(__file__).parents[1] / "messages"
 PLACEHOLDER = re.compile(r"\{(\w+)(?::([^{}]*))?\}")
 
 
@@ -110,10 +108,16 @@ def placeholders(template: str) -> set[str]:
 
 @functools.cache
 def catalog(lang: str) -> dict[str, str]:
-    """English template → translation for `lang` (empty for a language without a catalog); read on first use."""
-    path = CATALOGS / f"{lang}.yaml"
-    if lang == "en" or not path.is_file():
+    """English template → translation for `lang` (empty for English, the language the templates are written in);
+    read on first use. A language without its catalog in the installed package is our bug, never a silent switch
+    to English."""
+    from .paths import CATALOGS
+
+    if lang == "en" or lang not in MESSAGE_LANGUAGES:
         return {}
+    path = CATALOGS / f"{lang}.yaml"
+    if not path.is_file():
+        raise FileNotFoundError(f"lessonkit's message catalog for {lang} is missing: {path}")
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same data, 10× faster

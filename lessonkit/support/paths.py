@@ -1,11 +1,26 @@
-"""Where things are: the project's own folders (the defaults for --content, --themes-dir, --out), and `SitePaths`,
-the one owner of every path the build writes and of the URL from one page to another."""
+"""Where things are: the files that ship inside the installed package (`PACKAGE`: the built-in theme, the message
+catalogs, the scaffolds), and `SitePaths`, the one owner of every path the build writes and of the URL from one
+page to another. The author's project (content/, themes/, output/, .cache/) is `support.project.Project`."""
 from __future__ import annotations
 
+import importlib.resources
 import posixpath
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[2]
+
+def _package_dir() -> Path:
+    """lessonkit's own folder, found through the import system (importlib.resources), never through the current
+    folder: an installed lessonkit reads its theme and catalogs from site-packages and writes nothing there."""
+    root = importlib.resources.files("lessonkit")
+    if not isinstance(root, Path):  # a zipped install: Jinja and the watcher need real files
+        raise RuntimeError(f"lessonkit must be installed as files, not inside {root}")
+    return root.resolve()
+
+
+PACKAGE = _package_dir()
+BUILTIN_THEMES = PACKAGE / "themes"     # the built-in theme, `default`; a project's themes/ overrides its files
+CATALOGS = PACKAGE / "messages"         # the messages to the author, one catalog per language but English
+SCAFFOLDS = PACKAGE / "scaffold"        # what `new` and `init` copy
 
 
 class SitePaths:

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from lesson_folders import PROJECT, real_lessons
+from lessonkit.support.paths import BUILTIN_THEMES
 
 SLUG = "test-fixture-widgets"
 KINDS = ("mask_table", "explorer")
@@ -175,7 +176,7 @@ def write_fixture_lesson(content: Path) -> Path:
     (folder / "lesson.md").write_text(MD, encoding="utf-8")
     (folder / "lesson.py").write_text(PY, encoding="utf-8")
     for kind in KINDS:
-        if any((PROJECT / "themes" / "default" / "widgets").glob(f"{kind}*")):
+        if any((BUILTIN_THEMES / "default" / "widgets").glob(f"{kind}*")):
             continue
         owners = [PROJECT / "content" / slug / "widgets" / kind for slug in real_lessons()]
         owner = next((o for o in owners if o.is_dir()), None)

@@ -12,10 +12,11 @@ from conftest import PROJECT, page_url
 from fixture_lesson import NOTES_WORDS
 from lessonkit.support.i18n import load_ui
 from conftest import axe_violations
+from lessonkit.support.paths import BUILTIN_THEMES
 
 SIZE = {"width": 1280, "height": 720}
 WAIT = 15000  # ms a window may take to follow the other: ample on a loaded CI machine (two workers, LibreOffice)
-UI = load_ui([PROJECT / "themes" / "default"], "zh-CN")
+UI = load_ui([BUILTIN_THEMES / "default"], "zh-CN")
 # what the projector window shows now: its title, its count and the text of the blocks on screen
 SHOWN = """() => ({
     title: document.querySelector('.pj-title').textContent,

@@ -9,7 +9,7 @@ import pytest
 from conftest import started
 
 from lessonkit.commands.preview import Preview
-from lessonkit.support.paths import PROJECT
+from lesson_folders import PROJECT
 from lessonkit.site import Options
 
 @pytest.fixture
