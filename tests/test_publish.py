@@ -11,7 +11,19 @@ import yaml
 from lessonkit.cli import main
 from lesson_folders import PROJECT
 
-WORKFLOW = PROJECT / ".github" / "workflows" / "pages.yml"
+WORKFLOW = PROJECT / ".github" / "workflows" / "pages.yml"   # this repository's own course
+
+
+@pytest.fixture(scope="module")
+def course_workflow(tmp_path_factory) -> Path:
+    """The workflow `lessonkit init` writes into a new course."""
+    course = tmp_path_factory.mktemp("init") / "course"
+    assert main(["init", str(course), "--quiet"]) == 0
+    return course / ".github" / "workflows" / "pages.yml"
+
+
+def workflows(course_workflow: Path) -> dict[str, Path]:
+    return {"repository": WORKFLOW, "init": course_workflow}
 
 
 def check_workflow(path: Path) -> subprocess.CompletedProcess:
@@ -19,29 +31,37 @@ def check_workflow(path: Path) -> subprocess.CompletedProcess:
                            str(path)], capture_output=True, text=True, timeout=120)
 
 
-def test_pages_workflow_matches_the_github_schema(tmp_path):
-    result = check_workflow(WORKFLOW)
+@pytest.mark.parametrize("which", ["repository", "init"])
+def test_pages_workflow_matches_the_github_schema(tmp_path, course_workflow, which):
+    path = workflows(course_workflow)[which]
+    result = check_workflow(path)
     assert result.returncode == 0, result.stdout + result.stderr
     broken = tmp_path / "broken.yml"  # the validator itself must be able to say no
-    broken.write_text(WORKFLOW.read_text(encoding="utf-8").replace("runs-on:", "runs_on:"), encoding="utf-8")
+    broken.write_text(path.read_text(encoding="utf-8").replace("runs-on:", "runs_on:"), encoding="utf-8")
     assert check_workflow(broken).returncode != 0
 
 
-def test_pages_workflow_builds_with_fonts_and_deploys_what_it_built():
-    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("which, install, build", [("repository", "pip install .", "python build.py"),
+                                                    ("init", 'pip install "lessonkit$requirement"', "lessonkit build")])
+def test_pages_workflow_builds_with_fonts_and_the_cache_and_deploys_what_it_built(course_workflow, which, install,
+                                                                                   build):
+    workflow = yaml.safe_load(workflows(course_workflow)[which].read_text(encoding="utf-8"))
     assert workflow["permissions"]["pages"] == "write" and workflow["permissions"]["id-token"] == "write"
     steps = workflow["jobs"]["build"]["steps"]
     uses = [s.get("uses", "").split("@")[0] for s in steps]
     runs = "\n".join(s.get("run", "") for s in steps)
-    assert "fonts-noto-cjk" in runs and "pip install ." in runs
+    assert "fonts-noto-cjk" in runs and install in runs
     assert {"actions/checkout", "actions/setup-python", "actions/configure-pages",
             "actions/upload-pages-artifact"} <= set(uses)
-    build_step = next(s for s in steps if "build.py" in s.get("run", ""))
+    build_step = next(s for s in steps if build in s.get("run", ""))
     assert "--strict" in build_step["run"]  # a warning (two lessons with one `order` …) fails the publish
-    out = build_step["run"].split("--out")[1].split()[0]
+    out = build_step["run"].split("--out")[1].split()[0] if "--out" in build_step["run"] else "output"
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == out
-    assert runs.index("fonts-noto-cjk") < runs.index("build.py")
+    assert runs.index("fonts-noto-cjk") < runs.index(build) and runs.index(install) < runs.index(build)
+    cache = next(s for s in steps if s.get("uses", "").startswith("actions/cache@"))
+    assert cache["with"]["path"] == ".cache/lessonkit" and steps.index(cache) < steps.index(build_step)
+    assert "restore-keys" in cache["with"]  # a push restores the last run's cache, then saves its own
     deploy = workflow["jobs"]["deploy"]
     assert deploy["needs"] == "build" and deploy["environment"]["name"] == "github-pages"
     assert deploy["steps"][0]["uses"].startswith("actions/deploy-pages@")
