@@ -68,9 +68,11 @@ PROJECT_DEFAULTS = {"content": "content", "themes_dir": "themes", "out": "output
 
 
 def project_defaults(args: argparse.Namespace, project) -> None:
+    """Each folder option left unset → the project's; the teacher's edition writes to output-teacher/."""
     for option, folder in PROJECT_DEFAULTS.items():
         if getattr(args, option, False) is None:
-            setattr(args, option, getattr(project, folder))
+            teacher = option == "out" and getattr(args, "teacher", False)
+            setattr(args, option, project.teacher_output if teacher else getattr(project, folder))
 
 
 def entry() -> None:

@@ -5,7 +5,8 @@ Markdown nor the lessons' numpy code.
 
 A lesson page is a function of: the engine's code and the packages it uses, the theme's files, the files at the
 top of content/ (site.yaml, glossary.yaml …), every lesson's title and sections (the contents and pagers list them),
-which lessons are built, the figures' font, `serve`'s reload script, and the lesson's own folder. The key hashes
+which lessons are built, the edition and each lesson's release (load/release.py: a day that changes no decision
+keeps every page), the figures' font, `serve`'s reload script, and the lesson's own folder. The key hashes
 exactly these; anything else a page showed would be a bug here (tests/test_incremental.py builds both ways and
 compares the bytes).
 The preview's pages (`serve`) carry its reload script, the same on every build, so they are kept the same way;
@@ -23,7 +24,7 @@ from .features.coursenav import course_entry
 from .support.cache import FigureCache, engine_source_digest, folder_digest, package_version, touch
 from .support.errors import Problem
 
-PAGE_FORMAT = "lessonkit-pages-4"
+PAGE_FORMAT = "lessonkit-pages-5"
 # cache entries every page's making uses
 SHARED_ENTRIES = ("templates/*", "scripts/*", "mathml-*.json", "highlight-*.json", "references/*")
 PACKAGES = ("jinja2", "markdown", "latex2mathml", "numpy", "matplotlib", "yaml", "pygments")
@@ -76,9 +77,9 @@ class Reuse:
             self.cache.put_page(self.site_key, pages)
 
 
-def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], options) -> Reuse:
+def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], options, publication) -> Reuse:
     """Which pages an earlier build may have written from the same inputs. `sources`: the lessons to build,
-    `course`: every lesson of the course."""
+    `course`: every lesson of the course; `publication`: what this edition publishes, on the build's day."""
     reuse = Reuse(cache)
     if not cache.enabled or options.figure_png:
         return reuse
@@ -96,6 +97,7 @@ def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], o
     h.update(repr([s.slug for s in sources]).encode())
     h.update(f"{font.family}\0{font.file}\0{tuple(font.stat)}\0{options.theme}\0".encode())
     h.update(f"{options.preview_script}\0".encode())  # `serve`'s reload script: in every page and its policy
+    h.update(f"{publication.key()}\0".encode())      # drafts, releases, answers shown or not, the edition
     common = h.hexdigest()
     for source in sources:
         if not source.problems:  # a lesson with problems in its text is built, so they are reported

@@ -11,6 +11,7 @@ writes anything.
 """
 from __future__ import annotations
 
+import datetime as dt
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from .assemble.budget import check_budget
 from .features.coursenav import in_course_order
 from .features.glossary import load_glossary
 from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
+from .load.release import Edition, Publication, build_day, release_of
 from .load.siteconfig import Budget, check_parts, load_site_config
 from .load.theme import theme_dirs
 from .support.cache import FigureCache, prune
@@ -45,6 +47,9 @@ class Options:
     preview_script: str | None = None  # `serve`'s reload script, run by every page (its hash in each policy)
     strict: bool = False            # warnings (two lessons with one `order` …) are errors
     figure_png: bool = False        # also every lesson figure as a PNG picture (for the slides), cached like the SVG
+    date: dt.date | None = None     # the build's day (releases, answers shown from a day); None: today, site.yaml's zone
+    teacher: bool = False           # the teacher's edition: every lesson, answers, keys and speaker notes shown
+    drafts: bool = False            # drafts built too, marked
 
     def __post_init__(self) -> None:
         """Paths made absolute once, here: component templates are found by absolute path and every problem names
@@ -81,11 +86,13 @@ def build(options: Options) -> BuildReport:
     problems: list[Problem] = []
     config = load_site_config(options.content, problems)                          # load
     glossary = load_glossary(options.content, problems)
-    sources, course = load_sources(options.content, options.lesson, problems)
-    problems += check_parts(config, [s.slug for s in course], options.content)
+    edition = Edition(options.date or build_day(config.timezone), options.teacher, options.drafts)
+    sources, course, publication = load_sources(options.content, options.lesson, problems,
+                                                lambda meta: release_of(meta, config.answers, edition), edition)
+    problems += check_parts(config, list(publication.releases), options.content)  # every lesson, published or not
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems)
-    reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options)
+    reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options, publication)
     kept = reuse.kept_lessons()
     # hand-typed numbers, from a lesson's text alone: a kept page's were found when it was made
     memos = {s.slug: incremental.FileMemo(session.cache, s.folder, "handnumbers") for s in sources}
@@ -99,7 +106,10 @@ def build(options: Options) -> BuildReport:
         return write_kept(options, session, config, kept, kept_site, started, build_began, warnings)
     from . import stages  # the work: imported only when there is some (Jinja, Markdown, the lessons' numpy)
 
-    made = stages.make_pages(sources, course, kept, options, session, config, glossary, dirs, ui, problems)
+    made = stages.make_pages(sources, course, kept, options, session, config, glossary, dirs, ui, problems,
+                             publication)
+    rendered = {slug: tuple(found) for slug, found in made.warnings.items()}  # (a link to an unpublished lesson …)
+    (problems if options.strict else warnings).extend(p for found in rendered.values() for p in found)
     if problems:
         raise ContentError(by_lesson(problems, options.content))
     site = {**kept_pages(kept), **made.pages}
@@ -108,8 +118,9 @@ def build(options: Options) -> BuildReport:
     check_budget(sizes, gzip_sizes, config.budget, site)
     write_site(site, options.out)                                                 # write
     if not reuse.keys:  # a first build: the figures' font is known only now
-        reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options)
-    stages.remember(reuse, made, {s.slug: incremental.unanchored(hand[s.slug], s.folder) for s in sources},
+        reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options, publication)
+    stages.remember(reuse, made, {s.slug: incremental.unanchored(hand[s.slug] + rendered.get(s.slug, ()), s.folder)
+                                  for s in sources},
                     {slug: tuple(memo.entries) for slug, memo in memos.items()})
     # (only pages a build wrote may be taken again)
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
@@ -161,27 +172,37 @@ def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:
     return sorted(dict.fromkeys(problems), key=key)
 
 
-def load_sources(content_dir: Path, only: str | None,
-                 problems: list[Problem]) -> tuple[list[LessonSource], list[LessonSource]]:
-    """The lessons to build (every folder, or `only`), read as far as possible, their problems added to
-    `problems`; and every lesson of the course, which links and navigation refer to even when one is built alone."""
+def load_sources(content_dir: Path, only: str | None, problems: list[Problem], release_of,
+                 edition: Edition) -> tuple[list[LessonSource], list[LessonSource], Publication]:
+    """The lessons to build (every lesson this edition publishes, or `only`), read as far as possible, their
+    problems added to `problems`; every lesson of the course this edition publishes, which links and navigation
+    refer to even when one is built alone; and what the edition publishes (`release_of(meta)` for each lesson,
+    load/release.py). A lesson left out (a draft, one not released yet) is not this build's: its problems are not
+    reported."""
     if not content_dir.is_dir():
         raise UsageError(msg("content folder {path} does not exist", path=content_dir))
     folders = find_lessons(content_dir)
-    if only is not None:
-        folders = [f for f in folders if f.name == only]
-        if not folders:
-            raise UsageError(msg("no lesson `{slug}` in {path} (lessons: {slugs})", slug=only, path=content_dir,
-                                 slugs=", ".join(f.name for f in find_lessons(content_dir)) or msg("none")))
-    if not folders:
+    if only is not None and only not in [f.name for f in folders]:
+        raise UsageError(msg("no lesson `{slug}` in {path} (lessons: {slugs})", slug=only, path=content_dir,
+                             slugs=", ".join(f.name for f in folders) or msg("none")))
+    everyone = [read_lesson(folder) for folder in folders]
+    releases = {s.slug: release_of(s.meta) for s in everyone}
+    course = [s for s in everyone if releases[s.slug].built]
+    if only is not None and not releases[only].built:
+        raise UsageError(msg("lesson `{slug}` is a draft: build it with --drafts (or preview it with serve)",
+                             slug=only) if releases[only].draft else
+                         msg("lesson `{slug}` is released on {day}: build it with --date {day}, or the teacher's "
+                             "edition with --teacher", slug=only, day=releases[only].coming.isoformat()))
+    if not course:
         raise UsageError(msg("no lessons in {path}: a lesson is a folder with lesson.yaml and lesson.md",
-                             path=content_dir))
-    sources = [read_lesson(folder) for folder in folders]
+                             path=content_dir) if not everyone else
+                         msg("no lesson in {path} is published (drafts and lessons released later are left out): "
+                             "--drafts, --date or --teacher", path=content_dir))
+    sources = course if only is None else [s for s in course if s.slug == only]
     problems += [p for s in sources for p in s.problems]
-    if only is None:
-        return sources, sources
-    others = [read_lesson(folder) for folder in find_lessons(content_dir) if folder.name != only]
-    return sources, sources + others  # the others' problems are not this build's
+    announced = tuple((s.slug, s.meta.get("title") if isinstance(s.meta.get("title"), str) else s.slug,
+                       releases[s.slug].coming) for s in in_course_order(everyone) if releases[s.slug].coming)
+    return sources, course, Publication(edition, releases, announced)
 
 
 def site_ui(dirs: list[Path], config, content_dir: Path, problems: list[Problem]) -> UiStrings:

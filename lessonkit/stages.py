@@ -17,6 +17,7 @@ from .features.citations import Bibliography, load_references
 from .features.glossary import Glossary
 from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource
+from .load.release import Publication
 from .load.theme import asset_path
 from .render import markup
 from .render.draft import Holes, PageDraft
@@ -39,17 +40,20 @@ class Made:
     figures: dict[str, int] = field(default_factory=dict)     # slug → figures on its page
     pictures: dict[str, dict[str, bytes]] = field(default_factory=dict)
     made_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug → cache entries its page was made from
+    warnings: dict[str, list[Problem]] = field(default_factory=dict)   # slug → what rendering its page let pass
 
 
 def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: dict, options, session: Session,
-               config, glossary: Glossary | None, dirs: list[Path], ui, problems: list[Problem]) -> Made:
-    """Every page but the kept lessons': their problems go to `problems` (nothing is made then)."""
+               config, glossary: Glossary | None, dirs: list[Path], ui, problems: list[Problem],
+               publication: Publication | None = None) -> Made:
+    """Every page but the kept lessons': their problems go to `problems` (nothing is made then), what it lets pass
+    to `Made.warnings`."""
     bibliography = load_references(options.content, problems, session.cache)       # (content/references.bib)
     computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems)   # compute
     with start_drawing(computed, session.cache, options.jobs, options.figure_png) as drawing:    # draw, while …
         env = make_env(dirs, ui, session.templates_folder)
         rendered = render_all(computed, course, env, dirs, config, session, problems, glossary,    # … render
-                              {slug: k.summary for slug, k in kept.items()}, bibliography)
+                              {slug: k.summary for slug, k in kept.items()}, bibliography, publication)
         problems += check_component_scripts(rendered.drafts, computed, dirs, session)
         drawn = drawing.finish()
     problems += drawn.problems
@@ -58,7 +62,7 @@ def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: di
     pages = assemble_all(rendered.drafts, env, dirs, drawn.figures, session)       # assemble
     return Made(pages, page_sizes(pages)[1], rendered, drawing.stats,
                 {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures),
-                made_of(computed, drawn, rendered.cache_entries))
+                made_of(computed, drawn, rendered.cache_entries), rendered.warnings)
 
 
 def made_of(computed: list[ComputedLesson], drawn, rendered: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
@@ -92,13 +96,13 @@ def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[
 def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env: jinja2.Environment,
                dirs: list[Path], config, session: Session, problems: list[Problem],
                glossary: Glossary | None = None, kept: dict | None = None,
-               bibliography: Bibliography | None = None):
+               bibliography: Bibliography | None = None, publication: Publication | None = None):
     """Every page's draft (but the kept lessons'), with MathML conversions and highlighted code taken from (and
     added to) the cache."""
     session.mathml = session.cache.get_math()
     known_math = len(session.mathml)
     converters = markup.Converters(session.mathml, session.cache.get_highlights())
-    renderer = Renderer(env, Components(dirs), Holes(), converters, bibliography, session.cache)
+    renderer = Renderer(env, Components(dirs), Holes(), converters, bibliography, session.cache, publication)
     rendered = render_site(computed, renderer, config, problems, sources, glossary, kept)
     if len(session.mathml) > known_math:
         session.cache.put_math(session.mathml)

@@ -14,4 +14,5 @@ def test_pdf_without_chromium_says_how_to_install(tmp_path, monkeypatch, capsys)
 def test_pdf_help_documents_both_editions(capsys):
     assert main(["pdf", "--help"]) == 0
     text = capsys.readouterr().out
-    assert "--answers" in text and "-answers.pdf" in text
+    assert "--teacher" in text and "output-teacher/" in text
+    assert "--answers" in text and "the old name of --teacher" in text

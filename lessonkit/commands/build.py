@@ -18,7 +18,17 @@ def add_arguments(p: argparse.ArgumentParser, say) -> None:
     p.add_argument("--strict", action="store_true",
                    help=say("make warnings errors (exit 1), e.g. two lessons with the same `order`: for CI and "
                             "publishing"))
+    add_edition_options(p, say)
+    p.add_argument("--drafts", action="store_true",
+                   help=say("build the lessons marked `draft: true` too, each marked as a draft"))
 
+
+def add_edition_options(p: argparse.ArgumentParser, say) -> None:
+    """The teacher's edition, for `build`, `serve`, `pdf` and `slides`."""
+    p.add_argument("--teacher", action="store_true",
+                   help=say("the teacher's edition, into output-teacher/ (never output/): every lesson, released or "
+                            "not, with the answers open, each self-check's key and tolerance and the speaker notes, "
+                            "every page marked"))
 
 def add_output_options(p: argparse.ArgumentParser, say) -> None:
     """Where a build writes, and how it draws."""
@@ -36,6 +46,9 @@ def add_site_options(p: argparse.ArgumentParser, say) -> None:
                                                      "come from the built-in theme (default: site.yaml's `theme:`, "
                                                      "else default)"))
     p.add_argument("--content", type=Path, default=None, metavar="DIR", help=say("content folder (default: the project's content/)"))
+    p.add_argument("--date", type=str, metavar="YYYY-MM-DD",
+                   help=say("the build's day, which decides releases and answers shown from a day (default: the "
+                            "SOURCE_DATE_EPOCH environment variable, else today in site.yaml's `timezone:`)"))
     p.add_argument("--themes-dir", type=Path, default=None, metavar="DIR",
                    help=say("folder of the project's themes (default: the project's themes/)"))
 
@@ -66,9 +79,42 @@ def build_site(args: argparse.Namespace, figure_png: bool = False):
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
                            theme=args.theme, lesson=args.lesson,
                            cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs,
-                           strict=args.strict, figure_png=figure_png))
+                           strict=args.strict, figure_png=figure_png, **edition(args)))
     print_warnings(report.warnings, args.say)
     return report, out
+
+
+class _Renamed(argparse.Action):
+    """An option's old name: it does what the new one does, and the command says so (say_renamed)."""
+
+    def __init__(self, option_strings, dest, new: str, **kwargs):
+        super().__init__(option_strings, dest=new.lstrip("-").replace("-", "_"), nargs=0, **kwargs)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, True)
+        namespace.renamed = (option_string, self.new)
+
+
+def add_renamed(p: argparse.ArgumentParser, say, old: str, new: str) -> None:
+    p.add_argument(old, action=_Renamed, new=new, help=say("the old name of {new}", new=new))
+
+
+def say_renamed(args: argparse.Namespace) -> None:
+    import sys
+
+    if getattr(args, "renamed", None) and not args.quiet:
+        old, new = args.renamed
+        print(args.say("note: {old} is now {new}; the teacher's edition goes to {out}", old=old, new=new,
+                       out=args.out), file=sys.stderr)
+
+
+def edition(args: argparse.Namespace) -> dict:
+    """The Options of the edition the command line asks for (load/release.py)."""
+    from ..load.release import day_option
+
+    return {"date": day_option(args.date) if getattr(args, "date", None) else None,
+            "teacher": getattr(args, "teacher", False), "drafts": getattr(args, "drafts", False)}
 
 
 def print_warnings(warnings: list, say) -> None:

@@ -1,8 +1,7 @@
 """`pdf`: build the site, then print every lesson with headless Chromium to OUT/<slug>.pdf (A4, print stylesheet).
 
-The student edition OUT/<slug>.pdf leaves the answers out; `--answers` also prints the teacher edition
-OUT/<slug>-answers.pdf, with the answers in a final part. Every build replaces OUT, PDFs included, so both editions are printed
-in one run. Needs Chromium and the Python package playwright (./install.sh installs both).
+The students' edition leaves the answers out (`print-student`); `--teacher` builds the teacher's edition into
+output-teacher/ and prints it, answers in a final part. Needs Chromium and `pip install "lessonkit[print]"`.
 """
 from __future__ import annotations
 
@@ -18,52 +17,52 @@ from . import build as build_command
 STARTED = "() => !window.lessonkit || document.documentElement.hasAttribute('data-lk-started')"
 HELP = msg("build, then print every lesson to OUT/<slug>.pdf with headless Chromium")
 DESCRIPTION = msg("Build the site, then print every lesson with headless Chromium to OUT/<slug>.pdf (A4, the print "
-                  "stylesheet), the answers left out; --answers also prints the teacher edition "
-                  "OUT/<slug>-answers.pdf. Needs `pip install \"lessonkit[print]\"` and Chromium.")
+                  "stylesheet), the answers left out; --teacher prints the teacher's edition into output-teacher/ "
+                  "instead, answers in a final part. Needs `pip install \"lessonkit[print]\"` and Chromium.")
 
 
 def add_arguments(p: argparse.ArgumentParser, say) -> None:
     build_command.add_arguments(p, say)
-    p.add_argument("--answers", action="store_true",
-                   help=say("also print the teacher edition, answers in a final part, to OUT/<slug>-answers.pdf"))
+    build_command.add_renamed(p, say, "--answers", "--teacher")
 
 
 def run(args: argparse.Namespace) -> int:
     reason = chromium.missing()
     if reason:
         raise UsageError(msg("cannot print PDFs: {reason}", reason=reason))
+    build_command.say_renamed(args)
     report, out = build_command.build_site(args)
-    editions = [False, True] if args.answers else [False]
-    written = print_lessons(out, report.lessons, editions)
+    written = print_lessons(out, report.lessons, args.teacher)
     if not args.quiet:
         print(args.say("printed {n} lesson(s) into {out}{editions}", n=len(report.lessons), out=out,
-                       editions=msg(" (with teacher editions)") if args.answers else NOTHING))
+                       editions=msg(" (the teacher's edition)") if args.teacher else NOTHING))
         for path in written:
             print(f"  {path}  {path.stat().st_size / 1024:7.1f} KB")
     return 0
 
 
-def print_lessons(out: Path, slugs: list[str], editions: list[bool], browser=None) -> list[Path]:
-    """Print OUT/<slug>/index.html in each edition (False: student, True: with answers); one Chromium for all."""
+def print_lessons(out: Path, slugs: list[str], teacher: bool = False, browser=None) -> list[Path]:
+    """Print OUT/<slug>/index.html (`teacher`: as the teacher's edition is printed, with its answers part; else the
+    students' handout, without); one Chromium for all."""
     if browser is not None:
-        return [print_page(browser, out, slug, answers) for slug in slugs for answers in editions]
+        return [print_page(browser, out, slug, teacher) for slug in slugs]
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = chromium.launch(playwright)
         try:
-            return print_lessons(out, slugs, editions, browser)
+            return print_lessons(out, slugs, teacher, browser)
         finally:
             browser.close()
 
 
-def print_page(browser, out: Path, slug: str, answers: bool) -> Path:
-    target = out / SitePaths.pdf(slug, answers)
+def print_page(browser, out: Path, slug: str, teacher: bool) -> Path:
+    target = out / SitePaths.pdf(slug)
     page = browser.new_page()
     try:
         page.goto((out / SitePaths.lesson(slug)).as_uri(), wait_until="load")
         page.wait_for_function(STARTED, timeout=30_000)  # printed as a reader with JavaScript sees it on screen
-        if not answers:
+        if not teacher:
             page.evaluate("document.documentElement.classList.add('print-student')")
         page.emulate_media(media="print")
         # size, margins and page numbers come from the theme's @page rule

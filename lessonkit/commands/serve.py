@@ -14,7 +14,7 @@ import signal
 from pathlib import Path
 
 from ..support.messages import msg
-from .build import add_site_options
+from .build import add_edition_options, add_site_options, edition
 
 HELP = msg("preview the site in the browser, rebuilt and reloaded on every save")
 DESCRIPTION = msg("Preview the site at http://127.0.0.1:8000/. Saving a file under content/ or themes/ rebuilds the "
@@ -28,6 +28,7 @@ def add_arguments(p: argparse.ArgumentParser, say) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help=say("address to listen on (default: 127.0.0.1, this computer only)"))
     p.add_argument("--lesson", metavar="SLUG", help=say("preview only this lesson (faster for a long course)"))
+    add_edition_options(p, say)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,8 +37,10 @@ def run(args: argparse.Namespace) -> int:
 
     # jobs=1: forking drawing workers from a process running server threads can deadlock the child; with the cache
     # only the figures an edit changed are drawn anyway
+    # drafts too (marked): the preview is where a draft is written
     options = Options(content=args.content.resolve(), out=Path("."), themes=args.themes_dir.resolve(),
-                      theme=args.theme, lesson=args.lesson, jobs=1, cache=args.project.cache)
+                      theme=args.theme, lesson=args.lesson, jobs=1, cache=args.project.cache,
+                      **{**edition(args), "drafts": True})
     say = args.say
     preview = Preview(options, quiet=args.quiet, verbose=args.verbose, say=say)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl+C: the temporary site is removed

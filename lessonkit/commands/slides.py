@@ -1,9 +1,9 @@
 """`slides`: build the site, then write each lesson's classroom deck next to it: OUT/<slug>-slides.pdf, 16:9 pages,
 one per projector screen, printed from the page itself in projector mode (answers closed), and OUT/<slug>.pptx, the
 same screens as editable PowerPoint slides (notes in the slides' notes; figures as pictures drawn from the same
-figure functions, cached with them). `--answers` also prints the teacher's edition OUT/<slug>-slides-answers.pdf,
-answers open and each screen's notes on a page after it, and puts the answers in the PowerPoint notes. Needs
-Chromium, the Python packages playwright and python-pptx (./install.sh installs them).
+figure functions, cached with them). `--teacher` makes the teacher's deck in output-teacher/: answers open and each
+screen's notes on a page after it in the PDF, the answers in the PowerPoint notes. Needs Chromium and
+`pip install "lessonkit[print]"` (Playwright and python-pptx).
 """
 from __future__ import annotations
 
@@ -19,18 +19,18 @@ from . import build as build_command
 HELP = msg("build, then write each lesson's slides: OUT/<slug>-slides.pdf (16:9) and OUT/<slug>.pptx")
 DESCRIPTION = msg("Build the site, then write each lesson's classroom deck beside it: OUT/<slug>-slides.pdf (16:9, "
                   "one page per projector screen) and OUT/<slug>.pptx (the same screens as editable slides, notes in "
-                  "the slide notes). Needs `pip install \"lessonkit[print]\"` and Chromium.")
+                  "the slide notes). --teacher makes the teacher's deck in output-teacher/ (answers open, a notes "
+                  "page after each screen, the answers in the PowerPoint notes). Needs "
+                  "`pip install \"lessonkit[print]\"` and Chromium.")
 
 
 def add_arguments(p: argparse.ArgumentParser, say) -> None:
     build_command.add_arguments(p, say)
-    p.add_argument("--answers", action="store_true",
-                   help=say("also the teacher's edition OUT/<slug>-slides-answers.pdf (answers open, notes pages) "
-                            "and the answers in the PowerPoint notes"))
+    build_command.add_renamed(p, say, "--answers", "--teacher")
 
 
-def slides_names(slug: str, answers: bool = False) -> dict[str, str]:
-    return {"pdf": SitePaths.slides_pdf(slug, answers), "pptx": SitePaths.pptx(slug)}
+def slides_names(slug: str) -> dict[str, str]:
+    return {"pdf": SitePaths.slides_pdf(slug), "pptx": SitePaths.pptx(slug)}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,9 +38,10 @@ def run(args: argparse.Namespace) -> int:
     reason = chromium.missing() or missing_pptx()
     if reason:
         raise UsageError(msg("cannot make slides: {reason}", reason=reason))
+    build_command.say_renamed(args)
     report, out = build_command.build_site(args, figure_png=True)
     slugs = report.lessons
-    written = write_decks(out, slugs, report, args.answers, theme_words(args))
+    written = write_decks(out, slugs, report, args.teacher, theme_words(args))
     if not args.quiet:
         print(say("wrote the slides of {n} lesson(s) into {out}", n=len(slugs), out=out))
         for path, screens in written:
@@ -69,16 +70,17 @@ def theme_words(args: argparse.Namespace) -> dict[str, str]:
     return {"answers": ui.answers}
 
 
-def write_decks(out: Path, slugs: list[str], report, answers: bool, words: dict[str, str],
+def write_decks(out: Path, slugs: list[str], report, teacher: bool, words: dict[str, str],
                 browser=None) -> list[tuple[Path, int]]:
-    """For each lesson: the slides PDF (and the teacher's with `answers`) and the PPTX; one Chromium for all."""
+    """For each lesson: the slides PDF and the PPTX (`teacher`: the teacher's deck, answers open and notes pages
+    in the PDF, the answers in the PowerPoint notes); one Chromium for all."""
     if browser is None:
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
             browser = chromium.launch(playwright)
             try:
-                return write_decks(out, slugs, report, answers, words, browser)
+                return write_decks(out, slugs, report, teacher, words, browser)
             finally:
                 browser.close()
     from ..deck.browser import print_slides, read_deck
@@ -87,10 +89,9 @@ def write_decks(out: Path, slugs: list[str], report, answers: bool, words: dict[
     written = []
     for slug in slugs:
         url = (out / SitePaths.lesson(slug)).as_uri()
-        for edition in [False, True] if answers else [False]:
-            target = out / slides_names(slug, edition)["pdf"]
-            written.append((target, print_slides(browser, url, target, edition)))
-        deck = read_deck(browser, url, slug, answers)
+        target = out / slides_names(slug)["pdf"]
+        written.append((target, print_slides(browser, url, target, teacher)))
+        deck = read_deck(browser, url, slug, teacher)
         target = out / slides_names(slug)["pptx"]
         written.append((target, write_pptx(deck, report.figure_png.get(slug, {}), report.font or "sans-serif",
                                            target, words)))

@@ -47,6 +47,7 @@ class Course:
     glossary: Glossary | None = None
     definitions: dict[str, str] = field(default_factory=dict)
     parts: list[dict[str, Any]] = field(default_factory=list)   # course_parts: the contents grouped, or []
+    left_out: frozenset[str] = frozenset()  # lessons of the course this site does not publish yet (load/release.py)
 
     def find(self, slug: str) -> dict[str, Any] | None:
         return next((entry for entry in self.lessons if entry["slug"] == slug), None)

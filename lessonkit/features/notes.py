@@ -13,6 +13,7 @@ theme rule would show an aside, and which the glossary's first-use marks skip li
 """
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +26,14 @@ CSS_CLASS = "speaker-notes"       # what search skips, what the projector's pres
 NOT_IN_NOTES = ("figure", "widget", "check")
 
 
-def notes_html(block: dict[str, Any]) -> str:
-    """The hidden element of one `::: notes` block (`block`: the renderer's container part: title and body HTML)."""
+def notes_html(block: dict[str, Any], label: str | None = None) -> str:
+    """The hidden element of one `::: notes` block (`block`: the renderer's container part: title and body HTML);
+    with a `label` (the teacher's edition) shown, under that label, where it stands: under the screen it belongs to."""
     title = f'<p class="{CSS_CLASS}-title">{block["title"]}</p>\n' if block.get("title") else ""
+    if label is not None:
+        label = html.escape(label)
+        return (f'<aside class="{CSS_CLASS} {CSS_CLASS}-shown" data-widget="{KIND}" aria-label="{label}">\n'
+                f'<p class="{CSS_CLASS}-label" aria-hidden="true">{label}</p>\n{title}{block["body"]}\n</aside>')
     return f'<aside class="{CSS_CLASS}" data-widget="{KIND}" hidden>\n{title}{block["body"]}\n</aside>'
 
 

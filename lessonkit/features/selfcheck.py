@@ -375,8 +375,11 @@ class Placement:
     → plain text; `key` names the lesson.yaml line) and every word from `ui`."""
 
     def __init__(self, models: dict[str, CheckModel], ui, render_md: Callable[[str, str, bool], str],
-                 render_text: Callable[[str, str], str]):
+                 render_text: Callable[[str, str], str], keys: bool = True, teacher: bool = False):
+        """`keys`: the answer keys are in the page (printed for the teacher; none while answers are hidden, though
+        the accepted range still travels with the page so that the check can grade); `teacher`: shown on screen."""
         self.models, self.ui, self.render_md, self.render_text = models, ui, render_md, render_text
+        self.keys, self.teacher = keys, teacher
 
     def place(self, key: str, cid: str) -> dict | None:
         """The template context of the self-check of the lesson.yaml entry at `key` (None: it has none), its root
@@ -385,7 +388,8 @@ class Placement:
         if made is None:
             return None
         context: dict[str, Any] = {"id": cid, "fields": [], "choices": [], "multiple": made.multiple,
-                                   "hints": [self.render_md(f"{key}.hints.{i}", h, False) for i, h in made.hints]}
+                                   "hints": [self.render_md(f"{key}.hints.{i}", h, False) for i, h in made.hints],
+                                   "keys": self.keys, "teacher": self.teacher}
         data: dict[str, Any] = {"messages": self.script_words(), "fields": [], "choices": None,
                                 "hints": len(made.hints)}
         for i, field in enumerate(made.fields):

@@ -11,11 +11,23 @@ import yaml
 from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
+from . import release
 from .schema import check_lesson_meta
 from .yamltext import misread_text, syntax_problem
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same result, 10× faster
+
+
+def _dates_as_text(loader):
+    """`loader` reading `2027-03-01` as the text it is: the field that wants a date parses it (and names the line
+    of `2027-02-30`, which YAML's own date reading would turn into a traceback)."""
+    reader = type(f"TextDates{loader.__name__}", (loader,), {})
+    reader.add_constructor("tag:yaml.org,2002:timestamp", loader.construct_scalar)
+    return reader
+
+
+SAFE_LOADER = _dates_as_text(yaml.SafeLoader)
+YAML_LOADER = _dates_as_text(getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when present: 10× faster
 
 
 @dataclass
@@ -60,6 +72,7 @@ def read_lesson(folder: Path) -> LessonSource:
     if _inside(meta_path, folder, problems):
         meta, meta_lines = read_yaml(meta_path, problems)
         problems += check_lesson_meta(meta, meta_lines, meta_path)
+        problems += release.check_lesson(meta, meta_lines, meta_path)
 
     body_path = folder / "lesson.md"
     sections: list[SectionSource] = []
@@ -188,10 +201,10 @@ def _parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
     try:
         return _compose_and_construct(text, YAML_LOADER)
     except yaml.YAMLError as exc:
-        if YAML_LOADER is yaml.SafeLoader:
+        if YAML_LOADER.__mro__[1] is yaml.SafeLoader:
             raise
         try:
-            _compose_and_construct(text, yaml.SafeLoader)
+            _compose_and_construct(text, SAFE_LOADER)
         except yaml.YAMLError as clearer:
             raise clearer from None
         raise exc

@@ -79,6 +79,10 @@ LESSON = {
     "challenges": Key(list, False, "a list of challenges with title, question and answer", items=CHALLENGE),
     "checks": Key(list, False, "self-checks placed in the text with `{{< check ID >}}`", items=SELF_CHECK),
     "sources": Key(list, False, "a list of references (Markdown)", items=str),
+    "draft": Key(bool, False, "true keeps the lesson out of the site (`serve` and `build --drafts` show it, marked)"),
+    "release": Key(str, False, "the day the lesson appears on the students' site, YYYY-MM-DD"),
+    "answers": Key(str, False, "`shown`, `hidden` (not in the students' site) or the day they are shown from, "
+                               "YYYY-MM-DD; default site.yaml's `answers:`"),
 }
 
 PART = {
@@ -95,6 +99,9 @@ SITE = {
     "parts": Key(list, False, "the course in parts: `[{title: …, lessons: [slug, …]}]`, every lesson in one part",
                  items=PART),
     "lessonkit": Key(str, False, "the lessonkit versions this course is written for, e.g. \">=0.2,<0.3\" (PEP 440)"),
+    "answers": Key(str, False, "worked answers in the students' site: `shown` (default), `hidden`, or the day they "
+                               "are shown from, YYYY-MM-DD"),
+    "timezone": Key(str, False, "the time zone whose day decides releases, e.g. Asia/Shanghai (the default)"),
 }
 
 

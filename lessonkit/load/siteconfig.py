@@ -9,6 +9,8 @@
     parts:                                    # the course in parts (chapters of a book): the contents, the index
       - title: 第一部分 基础                   # page and previous/next follow it; every lesson in exactly one part
         lessons: [softmax-basics, attention]
+    answers: hidden                           # worked answers out of the students' site (or a day: 2027-07-01)
+    timezone: Asia/Shanghai                   # whose day decides releases (load/release.py)
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from typing import Any
 from ..support.errors import ContentError, Problem
 from ..support.messages import DEFAULT as DEFAULT_LANGUAGE
 from ..support.messages import Message, msg, normalize
+from .release import DEFAULT_TIMEZONE, SHOWN, answers_problem, timezone_problem
 from .schema import SITE, check_mapping
 
 DEFAULT_PAGE_KB = 250
@@ -70,6 +73,8 @@ class SiteConfig:
     language_line: int | None = None          # where site.yaml sets it, for a problem about it
     parts: tuple[Part, ...] = ()              # none: the lessons in `order`, then by folder name
     parts_line: int | None = None
+    answers: str = SHOWN                      # load/release.py: shown, hidden or a day (a lesson's own wins)
+    timezone: str = DEFAULT_TIMEZONE
 
     def course_order(self) -> list[str] | None:
         """The slugs in the parts' order, or None when the site has no parts."""
@@ -87,6 +92,8 @@ def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
     data, lines = read_yaml(path, found, empty_ok=True)
     found += check_mapping(data, SITE, lines, path) if data else []
     budget = Budget()
+    found += [p for p in (answers_problem(data.get("answers"), path, lines.get("answers")) if data else None,
+                          timezone_problem(data.get("timezone"), path, lines.get("timezone")) if data else None) if p]
     if not found and data.get("budget") is not None:
         try:
             budget = budget_from(data["budget"], path, lines.get("budget"))
@@ -100,7 +107,8 @@ def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
                   for i, part in enumerate(data.get("parts") or []))
     return SiteConfig(data.get("title") or DEFAULT_TITLE, data.get("description") or "", budget,
                       data.get("theme") or "default", normalize(data.get("language")) or DEFAULT_LANGUAGE,
-                      lines.get("language"), parts, lines.get("parts"))
+                      lines.get("language"), parts, lines.get("parts"), data.get("answers") or SHOWN,
+                      data.get("timezone") or DEFAULT_TIMEZONE)
 
 
 def check_parts(config: SiteConfig, slugs: list[str], content_dir: Path) -> list[Problem]:

@@ -24,8 +24,9 @@ from ..features.coursenav import Course, course_entry
 from ..features.selfcheck import Placement
 from ..features.widgets import table_data
 from ..load.document import parse_blocks, walk
+from ..load.release import Release
 from ..support import csp as content_security
-from ..support.errors import ContentError, Miss, Problem, UsageError
+from ..support.errors import ContentError, Miss, Notice, Problem, UsageError
 from ..support.i18n import UnknownUiString
 from ..support.messages import Message, msg, reason
 from ..support.paths import SitePaths
@@ -43,8 +44,10 @@ class LessonRenderer:
     """Renders one lesson's Markdown and places its figures, widgets, tables and toggles; problems are collected."""
 
     def __init__(self, lesson: ComputedLesson, env: jinja2.Environment, components: Components, course: Course,
-                 holes: Holes, converters: markup.Converters, bibliography: citations.Bibliography | None = None):
+                 holes: Holes, converters: markup.Converters, bibliography: citations.Bibliography | None = None,
+                 release: Release | None = None, teacher: bool = False):
         self.lesson, self.env, self.components, self.course, self.holes = lesson, env, components, course, holes
+        self.release, self.teacher = release or Release(), teacher  # (load/release.py: answers shown, a draft …)
         self.page = SitePaths.lesson(lesson.slug)
         src = lesson.source
         self.figure_places = figure_placements(lesson)
@@ -223,9 +226,10 @@ class LessonRenderer:
             return Miss(msg("self-check `{name}` is placed twice", name=name), "each self-check placed once")
         self.placed_checks.add(name)
         key = f"checks.{i}"
+        answer = self.md(f"{key}.answer", _str(entry.get("answer"))) if entry.get("answer") else ""
         context = {"id": f"selfcheck-{name}", "question": self.md(f"{key}.question", _str(entry.get("question"))),
-                   "answer": self.md(f"{key}.answer", _str(entry.get("answer"))) if entry.get("answer") else "",
-                   "check": self.checks.place(key, f"check-{name}")}
+                   "answer": answer if self.release.answers else "",  # (checked all the same)
+                   "check": self.checks.place(key, f"check-{name}"), "teacher": self.teacher}
         self.alone_checks.append(context)
         return self.env.get_template("partials/check.html").render(item=context)
 
@@ -256,7 +260,7 @@ class LessonRenderer:
         if kind == "tabs":
             return self.tabs(block)
         if kind == notes.KIND:
-            return notes.notes_html(block)
+            return notes.notes_html(block, self.env.globals["ui"].presenter_notes if self.teacher else None)
         return self.env.get_template(CALLOUT_TEMPLATES.get(kind, "partials/callout.html")).render(callout=block)
 
     def toggle(self, block: dict[str, Any]) -> str:
@@ -310,9 +314,16 @@ class LessonRenderer:
         self.terms_marked.setdefault(term.id, None)
         return terms.mark_html(term, html.escape((shown or name).strip() or name))
 
-    def link_lesson(self, slug: str, anchor: str | None) -> str | Miss:
-        """`@lesson:SLUG`, `@lesson:SLUG#SECTION`, `@lesson:SLUG#eq:NAME`, `@lesson:SLUG#fig:NAME`."""
+    def link_lesson(self, slug: str, anchor: str | None) -> str | Miss | Notice:
+        """`@lesson:SLUG`, `@lesson:SLUG#SECTION`, `@lesson:SLUG#eq:NAME`, `@lesson:SLUG#fig:NAME`; a lesson this site
+        does not publish yet (a draft, one released later) is the theme's «coming soon», no title and no link."""
         target = self.course.find(slug)
+        if target is None and slug in self.course.left_out:
+            word = html.escape(self.env.globals["ui"].coming_soon)
+            return Notice(f'<span class="lesson-ref lesson-coming">{word}</span>',
+                          msg("link to `@lesson:{slug}`, which this site does not publish yet (a draft, or released "
+                              "later): the page shows “{word}”", slug=slug, word=self.env.globals["ui"].coming_soon),
+                          msg("links to published lessons (--strict makes this an error)"))
         if target is None:
             slugs = [entry["slug"] for entry in self.course.lessons]
             return Miss(msg("link to unknown lesson `@lesson:{slug}`{hint}", slug=slug, hint=did_you_mean(slug, slugs)),
@@ -353,13 +364,17 @@ class LessonRenderer:
 def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: Components,
                    course: Course | None = None, holes: Holes | None = None,
                    converters: markup.Converters | None = None,
-                   bibliography: citations.Bibliography | None = None) -> dict[str, Any]:
+                   bibliography: citations.Bibliography | None = None, release: Release | None = None,
+                   teacher: bool = False) -> dict[str, Any]:
     """Everything lesson.html displays, rendered to HTML strings. Fields lesson.yaml got wrong (already reported)
-    are left out, so the Markdown of the rest is still checked."""
+    are left out, so the Markdown of the rest is still checked. `release` (load/release.py): whether its worked
+    answers are in the page — rendered and checked either way, left out when hidden; `teacher`: the teacher's
+    edition (answers open, keys and speaker notes shown). `warnings`: what rendering let pass."""
     src = lesson.source
     course = course or Course([course_entry(lesson.source)])
+    release = release or Release()
     renderer = LessonRenderer(lesson, env, components, course, holes or Holes(), converters or markup.Converters(),
-                              bibliography)
+                              bibliography, release, teacher)
     ctx = renderer.ctx
     _check_placements(renderer.figure_places, ctx.problems)
     ctx.problems += notes.misplaced(src.sections, src.body_path)
@@ -392,11 +407,14 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
 
     def answer(n: int, text: str) -> tuple[str, str]:
         shown = md(f"challenges.{n - 1}.answer", text, context=answer_ctx)
+        if not release.answers:  # checked, then left out: not in the page, its search text or its notebook
+            return "", ""
         if not any(place[1] == meta_path and place[3] == n for place in renderer.figure_places):
             return shown, shown
         return shown, md(f"challenges.{n - 1}.answer", text, context=print_ctx)
     checks = Placement(lesson.checks, env.globals["ui"], md,
-                       lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)))
+                       lambda key, t: markup.render_text(t, yaml_ctx, meta_path, lines.get(key, 1)),
+                       keys=release.answers, teacher=teacher)
     renderer.checks, renderer.md, renderer.alone_checks = checks, md, []
     sections = [{"id": s.id, "number": n, "title": markup.render_inline(s.title, title_ctx, src.body_path, s.line),
                  "body": markup.render_blocks(s.blocks, ctx, src.body_path)}
@@ -425,6 +443,10 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         "notebook": {"url": SitePaths.url(renderer.page, SitePaths.notebook(src.slug))},
         "figures_count": len(renderer.figure_order),
         "minutes": reading_minutes(src, len(renderer.figure_order)),
+        "draft": release.draft,
+        "answers": release.answers,
+        "answers_from": release.answers_from.isoformat() if release.answers_from else None,
+        "teacher": teacher,
     }
     context["references"] = [{**entry, "html": citations.runs_html(entry["runs"])}
                              for entry in renderer.citer.entries(env.globals["ui"])]
@@ -444,6 +466,7 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
                                     msg("a line `{{< figure {name} >}}` in lesson.md", name=name)))
     if ctx.problems:
         raise ContentError(ctx.problems)
+    context["warnings"] = list(dict.fromkeys(ctx.warnings))
     return context
 
 

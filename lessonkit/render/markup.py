@@ -17,7 +17,7 @@ import markdown
 from ..features import code, equations
 from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
 from ..load.document import SHOWS_ONLY, Block, parse_blocks
-from ..support.errors import Miss, Problem
+from ..support.errors import Miss, Notice, Problem
 from ..support.numbers import FormatError, format_value
 from ..support.messages import Message, msg, reason
 from ..support.suggest import did_you_mean
@@ -101,6 +101,7 @@ class MarkupContext:
     number_equations: bool = False  # lesson.md's sections: a label numbers its equation (anywhere else: a problem)
     labelled: dict[str, int] = field(default_factory=dict)  # labels rendered so far → their line (twice: a problem)
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)   # what renders but the author should know (Notice)
     converters: Converters = field(default_factory=Converters)
 
 
@@ -304,6 +305,9 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
             if isinstance(link, Miss):
                 ctx.problems.append(Problem(path, line, link.message, link.expected))
                 return stash.add(html.escape(m.group(0)))
+            if isinstance(link, Notice):
+                ctx.warnings.append(Problem(path, line, link.message, link.expected))
+                return stash.add(link.html)
             return stash.add(link)
         return stash.add(_figure_ref(m.group("figref"), ctx, path, line))
 

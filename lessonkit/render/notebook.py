@@ -38,7 +38,8 @@ def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course,
                                     _bytes(src.body_path),
                                     _bytes(src.code_path) if src.code_path else "",  # (its comments too)
                                     bibliography.digest if bibliography else "",
-                                    course.lessons, ui.lang, {k: ui[k] for k in ui.keys()})
+                                    course.lessons, ui.lang, {k: ui[k] for k in ui.keys()},
+                                    context.get("answers", True))  # (hidden answers leave it without them)
         saved = cache.get_file("notebooks", f"{key}.ipynb")
         if saved is not None:
             return (path, saved), f"notebooks/{key}.ipynb"
@@ -128,8 +129,9 @@ class NotebookWriter:
             if hints:
                 self.markdown(f"**{ui.notebook_hints}**\n\n" + "\n".join(f"{i}. {self.inline(h)}"
                                                                        for i, h in enumerate(hints, start=1)))
-            self.markdown(f"**{ui.notebook_answer}**")
-            self.blocks(_str(challenge.get("answer")), path)
+            if self.context.get("answers", True):  # hidden answers are in no file of the students' site
+                self.markdown(f"**{ui.notebook_answer}**")
+                self.blocks(_str(challenge.get("answer")), path)
 
     def references(self) -> None:
         ui = self.ui
@@ -190,7 +192,7 @@ class NotebookWriter:
             if entry is not None:
                 self.markdown(f"**{self.ui.selfcheck}**")
                 self.blocks(_str(entry.get("question")), path)
-                if _str(entry.get("answer")):
+                if _str(entry.get("answer")) and self.context.get("answers", True):
                     self.markdown(f"**{self.ui.notebook_answer}**")
                     self.blocks(_str(entry.get("answer")), path)
 

@@ -3,6 +3,7 @@ page, the index page and the glossary page. Figures, their data and each page's 
 assemble stage once the figures are drawn."""
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,7 @@ from ..features.components import Components
 from ..features.coursenav import Course, course_entry, course_parts, in_course_order, pager_link
 from ..features.citations import Bibliography
 from ..features.glossary import glossary_entry
+from ..load.release import Edition, Publication
 from ..load.siteconfig import SiteConfig
 from ..support.errors import ContentError, Problem
 from ..support.i18n import UnknownUiString
@@ -38,6 +40,7 @@ class Renderer:
     converters: markup.Converters
     bibliography: Bibliography | None = None
     cache: FigureCache | None = None
+    publication: Publication | None = None    # load/release.py: the edition and each lesson's release
 
     @property
     def ui(self):
@@ -49,6 +52,7 @@ class Rendered:
     drafts: list[PageDraft]
     summaries: dict[str, dict[str, Any]]  # slug → what other pages read of each lesson rendered now (lesson_summary)
     cache_entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug → what its page read (notebook)
+    warnings: dict[str, list[Problem]] = field(default_factory=dict)        # slug → what rendering it let pass
 
 
 def render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],
@@ -75,25 +79,29 @@ def lesson_summary(context: dict[str, Any], ui) -> dict[str, Any]:
 def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],
                  sources, glossary: terms.Glossary | None, kept: dict[str, dict[str, Any]]) -> Rendered:
     holes, env = renderer.holes, renderer.env
+    publication = renderer.publication or Publication(Edition(dt.date.today()), {})
+    teacher = publication.edition.teacher
     has_glossary = glossary is not None and bool(glossary.terms)
     common = {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
               "assets": {"css": holes.mark(STYLE), "head": holes.mark(HEAD), "scripts": holes.mark(SCRIPTS)},
               "csp": holes.mark(POLICY),
-              "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary else None}
+              "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary else None,
+              "edition": {"teacher": teacher}}
     ordered = in_course_order(computed, config.course_order())
     everyone = in_course_order(sources, config.course_order()) if sources else [c.source for c in ordered]
     entries = [{**course_entry(s), "number": n} for n, s in enumerate(everyone, start=1)]
     course = Course(entries, glossary,
                     render_definitions(glossary, problems, renderer.converters) if glossary is not None else {},
-                    course_parts(config.parts, entries))
-    contexts, entries = {}, {}
+                    course_parts(config.parts, entries), frozenset(publication.left_out()))
+    contexts, entries, warnings = {}, {}, {}
     for lesson in ordered:
         try:
             context = lesson_context(lesson, env, renderer.components, course, holes, renderer.converters,
-                                     renderer.bibliography)
+                                     renderer.bibliography, publication.of(lesson.slug), teacher)
         except ContentError as err:
             problems += err.problems
             continue
+        warnings[lesson.slug] = context.pop("warnings")
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
         notebook, entry = lesson_notebook(lesson, context, renderer.ui, course, renderer.cache, renderer.bibliography)
@@ -115,19 +123,20 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
                                                       root=SitePaths.root(page), search=box, **common)
         drafts.append(holes.draft(text, page, "lesson.html", context["folder"], files=context["files"]))
     listed = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": SitePaths.lesson(c["slug"]),
-               "objectives": c["objectives"], "minutes": c["minutes"], "number": n}
-              for n, c in enumerate(lessons, start=1)]
+               "objectives": c["objectives"], "minutes": c["minutes"], "number": n,
+               "draft": publication.of(c["slug"]).draft} for n, c in enumerate(lessons, start=1)]
+    coming = [{"title": title, "day": day.isoformat()} for _, title, day in publication.announced]
     course_index = search.course_index([c["search"] for c in lessons])
     text = env.get_template("index.html").render(lessons=listed, lesson_parts=course_parts(config.parts, listed),
-                                                 course=course.lessons, course_parts=course.parts, root="",
-                                                 search=_search_box(course_index.box), **common)
+                                                 coming=coming, course=course.lessons, course_parts=course.parts,
+                                                 root="", search=_search_box(course_index.box), **common)
     drafts.append(holes.draft(text, SitePaths.INDEX, "index.html",
                               script_sources=tuple(search.csp_sources(course_index.box)),
                               files=((search.INDEX_FILE, course_index.script),)))
     if has_glossary:
         text = glossary_page(env, course, lessons, common)
         drafts.append(holes.draft(text, SitePaths.GLOSSARY, "glossary.html"))
-    return Rendered(drafts, fresh, entries)
+    return Rendered(drafts, fresh, entries, warnings)
 
 
 def render_definitions(glossary: terms.Glossary, problems: list[Problem],

@@ -86,3 +86,12 @@ class Miss:
     """A reference the content cannot resolve, handed back as a value: the caller knows the file and line."""
     message: Message | str
     expected: Message | str | None = None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A reference that renders (as `html`) but that the author should know of: a warning at the caller's file and
+    line (an error under --strict)."""
+    html: str
+    message: Message | str
+    expected: Message | str | None = None

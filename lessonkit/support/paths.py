@@ -47,12 +47,12 @@ class SitePaths:
         return f"{slug}/{slug}.ipynb"
 
     @staticmethod
-    def pdf(slug: str, answers: bool = False) -> str:
-        return f"{slug}-answers.pdf" if answers else f"{slug}.pdf"
+    def pdf(slug: str) -> str:
+        return f"{slug}.pdf"   # (the teacher's, in the teacher's edition's own folder)
 
     @staticmethod
-    def slides_pdf(slug: str, answers: bool = False) -> str:
-        return f"{slug}-slides-answers.pdf" if answers else f"{slug}-slides.pdf"
+    def slides_pdf(slug: str) -> str:
+        return f"{slug}-slides.pdf"
 
     @staticmethod
     def pptx(slug: str) -> str:

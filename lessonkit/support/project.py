@@ -11,6 +11,7 @@ from .messages import msg
 from .paths import PACKAGE
 
 CONTENT, THEMES, OUTPUT, CACHE = "content", "themes", "output", ".cache/lessonkit"
+TEACHER_OUTPUT = "output-teacher"  # the teacher's edition: never mixed into output/, which students may read
 SITE_FILE = "site.yaml"
 VERSION_KEY = "lessonkit"  # site.yaml: the lessonkit versions the course is written for (PEP 440 specifiers)
 
@@ -30,6 +31,10 @@ class Project:
     @property
     def output(self) -> Path:
         return self.root / OUTPUT
+
+    @property
+    def teacher_output(self) -> Path:
+        return self.root / TEACHER_OUTPUT
 
     @property
     def cache(self) -> Path:

@@ -1,7 +1,7 @@
 """An English site built from English content (tests/english_lesson.py), in Chromium and on paper: the self-checks
 grade in English (the shipped component, expected messages worked out by hand), and with every answer, hint and
 feedback opened, every widget pressed and the projector on, nothing lessonkit wrote is Chinese — not the text, not an
-attribute; nor the student's or the teacher's PDF (`build.py pdf --answers`, read back with pdftotext)."""
+attribute; nor the student's or the teacher's PDF (`build.py pdf`, `pdf --teacher`, read back with pdftotext)."""
 from __future__ import annotations
 
 import re
@@ -148,10 +148,11 @@ def test_nothing_chinese_with_every_answer_hint_and_feedback_opened(page):
 def handouts(english, poppler) -> Path:
     require(chromium.missing())
     out = english / "pdf"
-    done = subprocess.run([sys.executable, "build.py", "pdf", "--answers", "--content", str(english / "content"),
-                           "--out", str(out), "--cache-dir", str(english / "cache")], cwd=PROJECT,
-                          capture_output=True, text=True, timeout=PDF_TIMEOUT)
-    assert done.returncode == 0, done.stderr
+    for edition, folder in (([], "student"), (["--teacher"], "teacher")):
+        done = subprocess.run([sys.executable, "build.py", "pdf", *edition, "--content", str(english / "content"),
+                               "--out", str(out / folder), "--cache-dir", str(english / "cache")], cwd=PROJECT,
+                              capture_output=True, text=True, timeout=PDF_TIMEOUT)
+        assert done.returncode == 0, done.stderr
     return out
 
 
@@ -165,7 +166,7 @@ def squeeze(text: str) -> str:
 
 
 def test_the_handouts_print_no_chinese_and_the_teacher_gets_every_key_and_answer(handouts):
-    student, teacher = pdf_text(handouts / f"{SLUG}.pdf"), pdf_text(handouts / f"{SLUG}-answers.pdf")
+    student, teacher = pdf_text(handouts / "student" / f"{SLUG}.pdf"), pdf_text(handouts / "teacher" / f"{SLUG}.pdf")
     assert CJK.findall(student) == [] and CJK.findall(teacher) == []
     keys = ["Answer: 0.00405 % (relative error ±5 %)", "Answer: [1.73, −0.577, −0.577, −0.577] (error ±0.01)",
             "Answer: −0.250 (significant figures: 2)", "Answer: 0 (error ±0.01)", "Answer: A, C", "Answer: B",

@@ -1,4 +1,4 @@
-"""`python build.py pdf --answers`: the printed handouts, checked with poppler (pdfinfo, pdffonts, pdftotext,
+"""`python build.py pdf` and `pdf --teacher`: the printed handouts, checked with poppler (pdfinfo, pdffonts, pdftotext,
 pdftoppm). Every lesson in content/ and the fixture lesson are printed (from a copy, output and cache in a temporary
 folder); what the mask table and block stack print is checked on the fixture lesson."""
 from __future__ import annotations
@@ -25,22 +25,32 @@ A4_POINTS = (595.3, 841.9)
 CJK_FAMILY = re.compile(rb"/FontFamily\s*\(([^)]*(?:CJK|Source Han|PingFang|Hiragino|YaHei|WenQuanYi)[^)]*)\)")
 
 
-@pytest.fixture(scope="module")
-def handout(tmp_path_factory, poppler, site_content, site_cache) -> Path:
-    require(chromium.missing())
-    out = tmp_path_factory.mktemp("handout") / "out"
+def print_handouts(out: Path, site_content: Path, site_cache: Path, *edition: str) -> Path:
     # a separate process, as a teacher runs it (and Playwright's sync API allows one instance per thread)
+    require(chromium.missing())
     try:
-        done = subprocess.run([sys.executable, "build.py", "pdf", "--answers", "--content", str(site_content),
+        done = subprocess.run([sys.executable, "build.py", "pdf", *edition, "--content", str(site_content),
                                "--out", str(out), "--cache-dir", str(site_cache)], cwd=PROJECT,
                               capture_output=True, text=True, timeout=PDF_BUILD_TIMEOUT)
     except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"`build.py pdf --answers` did not finish in {PDF_BUILD_TIMEOUT} s; it printed:\n"
+        pytest.fail(f"`build.py pdf {' '.join(edition)}` did not finish in {PDF_BUILD_TIMEOUT} s; it printed:\n"
                     f"{exc.stdout or ''}{exc.stderr or ''}", pytrace=False)
     assert done.returncode == 0, done.stderr
     for slug in LESSONS:
-        assert f"{slug}.pdf" in done.stdout and f"{slug}-answers.pdf" in done.stdout
+        assert str(out / f"{slug}.pdf") in done.stdout
     return out
+
+
+@pytest.fixture(scope="module")
+def handout(tmp_path_factory, poppler, site_content, site_cache) -> Path:
+    """The students' handouts."""
+    return print_handouts(tmp_path_factory.mktemp("handout") / "out", site_content, site_cache)
+
+
+@pytest.fixture(scope="module")
+def teacher_handout(tmp_path_factory, poppler, site_content, site_cache) -> Path:
+    """The teacher's edition's handouts (`--answers`, the old name of --teacher, says it is now --teacher)."""
+    return print_handouts(tmp_path_factory.mktemp("handout") / "teacher", site_content, site_cache, "--teacher")
 
 
 @pytest.fixture
@@ -66,14 +76,14 @@ def longest_chinese_run(markdown: str) -> str:
 
 
 @pytest.mark.parametrize("answers", [False, True], ids=["student", "teacher"])
-def test_a4_pages_numbered(handout, slug, answers):
-    name = f"{slug}-answers.pdf" if answers else f"{slug}.pdf"
-    info = run("pdfinfo", str(handout / name))
+def test_a4_pages_numbered(handout, teacher_handout, slug, answers):
+    name = (teacher_handout if answers else handout) / f"{slug}.pdf"
+    info = run("pdfinfo", str(name))
     pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))
     width, height = map(float, re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", info).groups())
     assert 1 <= pages <= 100, pages                     # neither empty nor runaway, whatever the lesson
     assert (width, height) == pytest.approx(A4_POINTS, abs=2)
-    texts = page_texts(handout / name)
+    texts = page_texts(name)
     assert len(texts) == pages
     for number, text in enumerate(texts, start=1):
         assert re.search(rf"\b{number}\s*/\s*{pages}\s*$", text.strip()), f"page {number} has no number"
@@ -120,10 +130,11 @@ def test_widgets_print_every_state_they_show(handout):
         assert squeeze(row) in text, row
 
 
-def test_student_edition_hides_answers_teacher_edition_prints_them_last(handout, source, slug):
+def test_student_edition_hides_answers_teacher_edition_prints_them_last(handout, teacher_handout, source, slug):
     student = squeeze("".join(page_texts(handout / f"{slug}.pdf")))
-    teacher_pages = [squeeze(t) for t in page_texts(handout / f"{slug}-answers.pdf")]
+    teacher_pages = [squeeze(t) for t in page_texts(teacher_handout / f"{slug}.pdf")]
     teacher = "".join(teacher_pages)
+    assert teacher_pages[0].startswith("教师版") and "教师版" not in student   # the edition's mark, on paper too
     # every worked answer, per kind: each challenge's, and each standalone self-check's that has one
     answered = [c for kind in ("challenges", "checks") for c in source.meta.get(kind) or [] if c.get("answer")]
     if not answered:

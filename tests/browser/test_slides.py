@@ -1,4 +1,4 @@
-"""`python build.py slides --answers`: every lesson of content/ and the fixture lesson as a 16:9 slides PDF and an
+"""`python build.py slides` (and `slides --teacher` for the fixture lesson): every lesson of content/ and the fixture lesson as a 16:9 slides PDF and an
 editable PPTX, checked against the lesson page itself in Chromium (its projector screens counted by pressing → on
 a 1280 × 720 window), read back with python-pptx, converted once with LibreOffice and read with poppler.
 
@@ -29,6 +29,8 @@ CJK_RUN = re.compile(r"[\u4e00-\u9fff]{4,}")
 class Slides:
     out: Path
     stdout: str
+    teacher: Path         # the teacher's deck of the fixture lesson (`slides --teacher`, output-teacher/)
+    teacher_stdout: str
 
 
 @pytest.fixture(scope="session")
@@ -38,16 +40,23 @@ def slides(tmp_path_factory, site_content, site_cache, poppler) -> Slides:
         import pptx  # noqa: F401
     except ImportError:
         require("python-pptx is not installed: .venv/bin/pip install -e .")
-    out = tmp_path_factory.mktemp("slides") / "out"
+    out, teacher = tmp_path_factory.mktemp("slides") / "out", tmp_path_factory.mktemp("slides") / "teacher"
+    students = make_slides(out, site_content, site_cache)
+    teachers = make_slides(teacher, site_content, site_cache, "--answers", "--lesson", FIXTURE)  # --teacher's old name
+    assert "--answers is now --teacher" in teachers.stderr
+    return Slides(out, students.stdout, teacher, teachers.stdout)
+
+
+def make_slides(out: Path, site_content: Path, site_cache: Path, *options: str) -> subprocess.CompletedProcess:
     try:   # a separate process, as a teacher runs it (Playwright's sync API: one instance per thread)
-        done = subprocess.run([sys.executable, "build.py", "slides", "--answers", "--content", str(site_content),
+        done = subprocess.run([sys.executable, "build.py", "slides", *options, "--content", str(site_content),
                                "--out", str(out), "--cache-dir", str(site_cache)], cwd=PROJECT,
                               capture_output=True, text=True, timeout=SLIDES_TIMEOUT)
     except subprocess.TimeoutExpired as exc:
         pytest.fail(f"`build.py slides` did not finish in {SLIDES_TIMEOUT} s:\n{exc.stdout or ''}{exc.stderr or ''}",
                     pytrace=False)
     assert done.returncode == 0, done.stderr
-    return Slides(out, done.stdout)
+    return done
 
 
 @pytest.fixture(scope="session")
@@ -112,9 +121,9 @@ def page_facts(browser, slides) -> dict[str, dict]:
     return facts
 
 
-def presentation(slides: Slides, slug: str):
+def presentation(slides: Slides, slug: str, teacher: bool = False):
     from pptx import Presentation
-    return Presentation(str(slides.out / f"{slug}.pptx"))
+    return Presentation(str((slides.teacher if teacher else slides.out) / f"{slug}.pptx"))
 
 
 def body_texts(slide) -> list[str]:
@@ -188,9 +197,12 @@ def test_notes_are_in_the_slides_notes(slides, projector_screens):
                     if slide.has_notes_slide and word in slide.notes_slide.notes_text_frame.text]
              for word in NOTES_WORDS}
     assert notes == {"蓝鲸": ["1 掩码表"], "海豚": ["2 块数"]}
-    with_answers = [slide for slide in deck.slides if slide.has_notes_slide and
-                    "对角线上面的格子都被遮住" in slide.notes_slide.notes_text_frame.text]
-    assert len(with_answers) == 1, "--answers: a challenge's answer in the notes of its slide"
+    answer = "对角线上面的格子都被遮住"
+    assert not any(slide.has_notes_slide and answer in slide.notes_slide.notes_text_frame.text for slide in deck.slides)
+    teacher = presentation(slides, FIXTURE, teacher=True)
+    with_answers = [slide for slide in teacher.slides if slide.has_notes_slide and
+                    answer in slide.notes_slide.notes_text_frame.text]
+    assert len(with_answers) == 1, "--teacher: a challenge's answer in the notes of its slide"
 
 
 def test_libreoffice_opens_every_pptx_with_the_same_pages(slides, converted, page_facts, slug):
@@ -222,7 +234,7 @@ def test_slides_pdf_one_16_9_page_per_screen_numbered(slides, projector_screens,
 
 def test_teacher_slides_open_answers_and_add_notes_pages(slides):
     student = re.sub(r"\s+", "", "".join(page_texts(slides.out / f"{FIXTURE}-slides.pdf")))
-    teacher = re.sub(r"\s+", "", "".join(page_texts(slides.out / f"{FIXTURE}-slides-answers.pdf")))
+    teacher = re.sub(r"\s+", "", "".join(page_texts(slides.teacher / f"{FIXTURE}-slides.pdf")))
     answer = "对角线上面的格子都被遮住"
     assert answer in teacher and answer not in student
     for word in NOTES_WORDS:
@@ -231,8 +243,10 @@ def test_teacher_slides_open_answers_and_add_notes_pages(slides):
 
 def test_the_command_says_what_it_wrote(slides):
     for slug in LESSONS:
-        for name in (f"{slug}-slides.pdf", f"{slug}-slides-answers.pdf", f"{slug}.pptx"):
+        for name in (f"{slug}-slides.pdf", f"{slug}.pptx"):
             assert name in slides.stdout and (slides.out / name).is_file()
+    for name in (f"{FIXTURE}-slides.pdf", f"{FIXTURE}.pptx"):
+        assert name in slides.teacher_stdout and (slides.teacher / name).is_file()
 
 
 def test_a_warm_cache_draws_no_figure(slides, site_content, site_cache, tmp_path):

@@ -295,7 +295,8 @@ lessonkit.widget('projector', function (root) {
   function notesCopy(n) {
     var c = copyOf(n);
     c.hidden = false;
-    c.classList.remove('speaker-notes', 'pj-block', 'pj-on', 'pj-first', 'pj-last');   // a block of its own screen
+    c.classList.remove('speaker-notes', 'speaker-notes-shown', 'pj-block', 'pj-on', 'pj-first', 'pj-last');
+    all('.speaker-notes-label', c).forEach(function (e) { e.remove(); });   // the teacher's edition's label: the panel has its own
     c.classList.add('pj-notes-copy');
     return c;
   }
