@@ -1,0 +1,222 @@
+"""A Jupyter notebook turned into a lesson folder (`lessonkit import NOTEBOOK.ipynb [SLUG]`): its Markdown cells
+become lesson.md, its code cells a percent-format lesson.py (compute/cells.py) whose cells keep their order, each
+shown where the notebook showed it with `{{< code NAME >}}` (source, then what it printed or drew), and lesson.yaml
+with the title and the keys the author must fill in. The notebook is read with nbformat (validated against its
+schema), never parsed by hand; what cannot come along (widgets, HTML outputs, magics) is said in the report."""
+from __future__ import annotations
+
+import base64
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from ..support.errors import Problem
+from ..support.messages import Message, msg
+
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+COMMENT = re.compile(r"<!--.*?-->", re.S)
+IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
+MAGIC = re.compile(r"^\s*(%|!)")
+FIGURE_MIMES = ("image/png", "image/svg+xml", "image/jpeg")
+CARRIED = {"text/plain", "text/markdown", *FIGURE_MIMES}
+ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+@dataclass
+class Imported:
+    """The lesson's files (name → text or bytes) and what the author should know."""
+    files: dict[str, str | bytes] = field(default_factory=dict)
+    notes: list[Message] = field(default_factory=list)       # what did not come along
+    next_steps: list[Message] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def read_notebook(path: Path, problems: list[Problem]):
+    """The notebook as nbformat reads it (version 4), or None with the problem said."""
+    try:
+        import nbformat
+    except ImportError:
+        from ..support.errors import UsageError
+        raise UsageError(msg("importing a notebook needs nbformat: `pip install \"lessonkit[notebook]\"`")) from None
+    try:
+        notebook = nbformat.read(str(path), as_version=4)
+        nbformat.validate(notebook)
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(Problem(path, None, msg("cannot read the notebook: {reason}", reason=str(exc)),
+                                msg("a Jupyter notebook (.ipynb) saved by Jupyter, VS Code or Colab")))
+        return None
+    except (nbformat.ValidationError, ValueError, KeyError, AttributeError) as exc:  # its reader and validator
+        reason = exc.message if hasattr(exc, "message") else str(exc)
+        problems.append(Problem(path, getattr(exc, "lineno", None),
+                                msg("not a valid Jupyter notebook: {reason}", reason=reason.splitlines()[0][:200]),
+                                msg("a Jupyter notebook (.ipynb) saved by Jupyter, VS Code or Colab")))
+        return None
+    language = (notebook.metadata.get("kernelspec", {}).get("language")
+                or notebook.metadata.get("language_info", {}).get("name") or "python")
+    if language.lower() != "python":
+        problems.append(Problem(path, None, msg("the notebook's code is {language}, not Python", language=language),
+                                msg("a Python notebook: lesson code runs as Python at build time")))
+        return None
+    return notebook
+
+
+def import_notebook(path: Path, slug: str, problems: list[Problem], say=str) -> Imported | None:
+    """The lesson folder's files; `say` words the placeholders the author replaces (the messages' language)."""
+    notebook = read_notebook(path, problems)
+    if notebook is None:
+        return None
+    converter = _Converter(path, say)
+    for index, cell in enumerate(notebook.cells, start=1):
+        converter.cell(index, cell)
+    return converter.finish(slug)
+
+
+class _Converter:
+    def __init__(self, path: Path, say):
+        self.path, self.imported, self.say = path, Imported(), say
+        self.title: str | None = None
+        self.markdown: list[str] = []      # lesson.md, in notebook order
+        self.code: list[str] = []          # lesson.py, one percent-format cell after another
+        self.code_cells = self.figures = self.plain = 0
+        self.section_level: int | None = None
+        self.ids: set[str] = set()
+
+    # ── cells ─────────────────────────────────────────────────────────────────────────────────────────────────────
+    def cell(self, index: int, cell) -> None:
+        if cell.cell_type == "markdown":
+            self.markdown_cell(index, cell)
+        elif cell.cell_type == "code":
+            self.code_cell(index, cell)
+        else:  # raw cells: nothing a page shows
+            self.note(msg("cell {n}: a raw cell, left out", n=index))
+
+    def markdown_cell(self, index: int, cell) -> None:
+        text = COMMENT.sub("", cell.source)
+        text = IMAGE.sub(lambda m: self.image(index, cell, m), text)
+        lines = []
+        for line in text.splitlines():
+            heading = HEADING.match(line)
+            if heading and self.title is None and len(heading.group(1)) == 1:
+                self.title = heading.group(2)
+                continue
+            lines.append(self.heading(heading) if heading else line)
+        if "\n".join(lines).strip():
+            self.markdown.append("\n".join(lines).strip("\n"))
+
+    def heading(self, heading: re.Match) -> str:
+        """The notebook's highest heading level after the title becomes a lesson section (`## … {#id}`), deeper
+        ones keep their place below it."""
+        level, text = len(heading.group(1)), heading.group(2)
+        if self.section_level is None:
+            self.section_level = level
+        depth = max(2, min(6, level - self.section_level + 2))
+        return f"{'#' * depth} {text} {{#{self.section_id(text)}}}" if depth == 2 else f"{'#' * depth} {text}"
+
+    def section_id(self, text: str, fallback: str | None = None) -> str:
+        words = ASCII_WORD.findall(text.lower())
+        base = "-".join(words[:6]) if words and words[0][0].isalpha() else fallback or f"sec-{len(self.ids) + 1}"
+        found, n = base, 2
+        while found in self.ids:
+            found, n = f"{base}-{n}", n + 1
+        self.ids.add(found)
+        return found
+
+    def image(self, index: int, cell, m: re.Match) -> str:
+        """An image kept: an attachment or a file beside the notebook, copied into the lesson's img/ folder."""
+        src, alt = m.group("src"), m.group("alt")
+        if not alt.strip():
+            self.step(msg("cell {n}: the image {src} has no alt text: write what it shows between ![ and ]",
+                          n=index, src=src))
+        if src.startswith("attachment:"):
+            name = src.split(":", 1)[1]
+            data = (cell.get("attachments") or {}).get(name, {})
+            payload = next((v for k, v in data.items() if k.startswith("image/")), None)
+            if payload is None:
+                self.note(msg("cell {n}: the attachment {name} is missing, left out", n=index, name=name))
+                return alt
+            target = f"img/{_safe_name(name)}"
+            self.imported.files[target] = base64.b64decode(payload)
+            return f"![{alt}]({target})"
+        if re.match(r"^[a-z]+://", src):
+            self.note(msg("cell {n}: the image {src} is on the web: a page makes no network requests; download it "
+                          "into the lesson folder", n=index, src=src))
+            return alt
+        source = (self.path.parent / src)
+        if not source.is_file() or ".." in PurePosixPath(src).parts:
+            self.note(msg("cell {n}: the image {src} was not found beside the notebook, left out", n=index,
+                          src=src))
+            return alt
+        target = f"img/{_safe_name(PurePosixPath(src).name)}"
+        self.imported.files[target] = source.read_bytes()
+        return f"![{alt}]({target})"
+
+    def code_cell(self, index: int, cell) -> None:
+        kept, magics = [], []
+        for line in cell.source.splitlines():
+            (magics if MAGIC.match(line) else kept).append(line)
+        for magic in magics:
+            self.note(msg("cell {n}: `{magic}` removed (a notebook magic or shell command, not Python)", n=index,
+                          magic=magic.strip()))
+        body = "\n".join(kept).strip("\n")
+        if not body.strip():
+            return
+        outputs = list(cell.get("outputs") or [])
+        for output in outputs:
+            mimes = set((output.get("data") or {}))
+            left = sorted(mimes - CARRIED)
+            if left:
+                self.note(msg("cell {n}: an output of type {types} cannot come along (drawn or printed outputs "
+                              "do)", n=index, types=", ".join(left)))
+        draws = any(set(o.get("data") or {}) & set(FIGURE_MIMES) for o in outputs)
+        self.code_cells += 1
+        if draws:
+            self.figures += 1
+            name = f"figure{self.figures}"
+            header = f'# %% figure: {name} caption="{self.placeholder_caption()}" alt="{self.placeholder_alt()}"'
+        else:
+            self.plain += 1
+            name = f"cell{self.plain}"
+            header = f"# %% {name}"
+        self.code.append(f"{header}\n{body}\n")
+        self.markdown.append(f"{{{{< code {name} >}}}}")
+
+    def placeholder_caption(self) -> str:
+        return self.say(msg("Figure {n}", n=self.figures)).replace('"', "'")
+
+    def placeholder_alt(self) -> str:
+        return self.say(msg("describe what figure {n} shows", n=self.figures)).replace('"', "'")
+
+    def note(self, message: Message) -> None:
+        self.imported.notes.append(message)
+
+    def step(self, message: Message) -> None:
+        self.imported.next_steps.append(message)
+
+    # ── the lesson ────────────────────────────────────────────────────────────────────────────────────────────────
+    def finish(self, slug: str) -> Imported:
+        title = self.title or self.path.stem
+        body = "\n\n".join(self.markdown)
+        if not body.lstrip().startswith("## "):  # text before the notebook's first section: a section of its own
+            body = f"## {title} {{#{self.section_id(title, 'intro')}}}\n\n{body}"
+        self.imported.files["lesson.md"] = body.rstrip("\n") + "\n"
+        self.imported.files["lesson.py"] = "\n".join(self.code) if self.code else "# %%\n"
+        self.imported.files["lesson.yaml"] = (f"title: {json.dumps(title, ensure_ascii=False)}\n"
+                                              f"summary: {json.dumps(title, ensure_ascii=False)}\n"
+                                              f"objectives: []\n")
+        self.imported.counts = {"markdown": len(self.markdown), "code": self.code_cells, "figures": self.figures}
+        self.step(msg("lesson.yaml: write the lesson's `objectives` (what a student can do after it) and a one-line "
+                      "`summary`"))
+        if self.figures:
+            self.step(msg("lesson.py: give each of the {n} figure cell(s) its `caption` and an `alt` text saying "
+                          "what it shows", n=self.figures))
+        self.step(msg("add `challenges` with self-checks whose answers lesson.py computes"))
+        self.step(msg("build with `--strict`: it names every number typed by hand that lesson.py computes"))
+        return self.imported
+
+
+def _safe_name(name: str) -> str:
+    """A file name the lesson may use: ASCII letters, digits, `-`, `_` and `.`."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")
+    return cleaned or "image"
+

@@ -1,0 +1,84 @@
+"""`lessonkit import NOTEBOOK.ipynb` (lessonkit/load/ipynb.py, commands/import_.py): a notebook we write ourselves —
+a title, sections, maths, an image attachment, a print, a figure, a magic, an HTML output — as a lesson folder."""
+from __future__ import annotations
+
+import base64
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+from lessonkit.cli import main
+from lessonkit.compute.cells import split_cells
+
+PNG = base64.b64encode(bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                                     "1f15c4890000000d49444154789c6360000002000154a24f6a0000000049454e44ae426082")).decode()
+
+
+def notebook(path, cells, language="python"):
+    nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "language": language,
+                                                             "display_name": "Python 3"}})
+    nbformat.write(nb, str(path))
+    return path
+
+
+@pytest.fixture
+def chapter(tmp_path):
+    image = new_markdown_cell("![一张小图](attachment:tiny.png)\n\n<!-- 给自己的备注 -->\n步长 $\\eta$ 决定走多快。")
+    image["attachments"] = {"tiny.png": {"image/png": PNG}}
+    return notebook(tmp_path / "gradient descent.ipynb", [
+        new_markdown_cell("# 梯度下降\n\n沿着负梯度走。"),
+        new_code_cell("%matplotlib inline\nimport numpy as np\nimport matplotlib.pyplot as plt"),
+        new_markdown_cell("## One dimension\n\n$$x \\leftarrow x - \\eta f'(x)$$"),
+        image,
+        new_code_cell("xs = [10.0]\nfor _ in range(10):\n    xs.append(xs[-1] * 0.6)\nprint(f'epoch 10, x: {xs[-1]:f}')",
+                      outputs=[new_output("stream", name="stdout", text="epoch 10, x: 0.060466\n")]),
+        new_code_cell("plt.plot(xs)", outputs=[new_output("display_data", data={"image/png": PNG})]),
+        new_code_cell("import pandas\npandas.DataFrame({'x': xs})",
+                      outputs=[new_output("execute_result", data={"text/html": "<table></table>",
+                                                                  "text/plain": "x"}, execution_count=1)]),
+        new_markdown_cell("### A deeper heading"),
+    ])
+
+
+def test_a_notebook_becomes_a_lesson_folder(chapter, tmp_path, capsys):
+    content = tmp_path / "content"
+    assert main(["import", str(chapter), "--content", str(content)]) == 0
+    folder = content / "gradient-descent"                        # the file name, as a lesson name
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == \
+        ["img/tiny.png", "lesson.md", "lesson.py", "lesson.yaml"]
+    md = (folder / "lesson.md").read_text(encoding="utf-8")
+    assert md.startswith("## 梯度下降 {#intro}\n\n沿着负梯度走。")    # text before the first section: a section
+    assert "## One dimension {#one-dimension}" in md and "### A deeper heading" in md
+    assert "$$x \\leftarrow x - \\eta f'(x)$$" in md and "![一张小图](img/tiny.png)" in md
+    assert "给自己的备注" not in md                                # HTML comments dropped
+    assert md.index("{{< code cell2 >}}") < md.index("{{< code figure1 >}}") < md.index("### A deeper")
+    py = (folder / "lesson.py").read_text(encoding="utf-8")
+    cells, problems = split_cells(py, folder / "lesson.py")
+    assert problems == [] and "%matplotlib" not in py
+    assert [(c.kind, c.name) for c in cells] == [("code", "cell1"), ("code", "cell2"), ("figure", "figure1"),
+                                                 ("code", "cell3")]
+    assert (folder / "lesson.yaml").read_text(encoding="utf-8").startswith('title: "梯度下降"\n')
+    out = capsys.readouterr().out
+    assert "imported gradient descent.ipynb" in out and "4 code cell(s), 1 figure(s)" in out, out
+    assert "`%matplotlib inline` removed" in out and "text/html cannot come along" in out
+    assert "objectives" in out and "--strict" in out
+
+
+def test_a_notebook_in_another_language_or_not_a_notebook_is_refused(tmp_path, capsys):
+    content = tmp_path / "content"
+    r = notebook(tmp_path / "r.ipynb", [new_code_cell("x <- 1")], language="R")
+    assert main(["import", str(r), "--content", str(content)]) == 1
+    assert "the notebook's code is R, not Python" in capsys.readouterr().err
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text('{"cells": [{"cell_type": "code"}], "nbformat": 4}', encoding="utf-8")
+    assert main(["import", str(broken), "--content", str(content)]) == 1
+    assert "not a valid Jupyter notebook" in capsys.readouterr().err
+    assert not content.exists() or not any(content.iterdir())
+
+
+def test_an_existing_lesson_is_never_overwritten(chapter, tmp_path, capsys):
+    content = tmp_path / "content"
+    (content / "gd").mkdir(parents=True)
+    assert main(["import", str(chapter), "gd", "--content", str(content)]) == 2
+    assert "already exists" in capsys.readouterr().err and not any((content / "gd").iterdir())
