@@ -63,8 +63,9 @@ def run(args: argparse.Namespace) -> int:
         questions = sum(len(p.questions) for p in packages)
         print(args.say("exported {n} lesson(s) with {questions} self-check(s) for a learning platform into {out}",
                        n=len(packages), questions=questions, out=out))
+        width = max(len(path.name) for path in written)
         for path in written:
-            print(f"  {path.name}  {path.stat().st_size / 1024:7.1f} KB")
+            print(f"  {path.name:<{width}}  {path.stat().st_size / 1024:7.1f} KB")
     return 0
 
 

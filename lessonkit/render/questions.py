@@ -14,6 +14,7 @@ import html
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..features.search import plain_text
 from ..features.selfcheck import Placement
 from ..load.lms import mastery_of
 from . import markup
@@ -46,7 +47,7 @@ class LessonPackage:
     slug: str
     title: str
     summary: str
-    objectives: tuple[str, ...]   # plain text, values filled in ($maths$ as written)
+    objectives: tuple[str, ...]   # plain text, values filled in, maths as TeX
     language: str                 # the pages' language, e.g. zh-CN
     mastery: float                # lesson.yaml's `mastery:` (load/lms.py)
     questions: tuple[Question, ...]
@@ -86,7 +87,7 @@ def lesson_package(lesson, renderer, yaml_ctx: markup.MarkupContext, placed: lis
         questions.append(Question(check.id, check.name, text, *parts, answer))
     objectives = src.meta.get("objectives") if isinstance(src.meta.get("objectives"), list) else []
     return LessonPackage(src.slug, _text(src.meta.get("title")), _text(src.meta.get("summary")),
-                         tuple(markup.render_text(o, yaml_ctx, src.meta_path, src.meta_lines.get(f"objectives.{i}", 1))
+                         tuple(plain_text(tex.markdown(f"objectives.{i}", o, inline=True))
                                for i, o in enumerate(objectives) if isinstance(o, str)),
                          ui.lang, mastery_of(src.meta), tuple(questions), tuple(tex.pictures.values()))
 
