@@ -16,6 +16,7 @@ import pytest
 import lms_lesson
 from lms_lesson import CHECKS, DEPTH, FACTOR, MASTERY, MU, SECRET, SLUG, TYPO, XHAT
 from lessonkit.cli import main
+from lessonkit.render.lesson import scorm_id
 
 CP = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"
 ADLCP = "{http://www.adlnet.org/xsd/adlcp_rootv1p2}"
@@ -214,3 +215,10 @@ def test_a_mastery_that_is_no_percentage_is_named_at_its_line(export, course, va
     line = text.splitlines().index(f"mastery: {value}") + 1
     code, err, out = export("scorm")
     assert code == 1 and f"content/{SLUG}/lesson.yaml:{line}: {expected}" in err and not out.exists()
+
+
+def test_a_check_named_in_other_letters_gets_an_identifier_scorm_accepts():
+    """SCORM 1.2 identifiers are ASCII letters, digits, - and _: a check placed as {{< check 幂 >}} is named by its
+    place among the page's checks instead."""
+    assert scorm_id("check-pick", 0) == "check-pick" and scorm_id("check-1", 3) == "check-1"
+    assert scorm_id("check-幂", 2) == "selfcheck-3"
