@@ -127,7 +127,7 @@ def test_site_yaml_unknown_key_and_wrong_type(make_lesson, run_build, tmp_path):
     code, _, err, out = run_build()
     assert code == 1 and not out.exists()
     site = "content/site.yaml"  # named from the project, the content folder's parent
-    assert f"{site}:1: unknown key `titel`; did you mean `title`? (expected one of: title, description, budget, theme, language, parts, lessonkit)" in err
+    assert f"{site}:1: unknown key `titel`; did you mean `title`? (expected one of: title, description, budget, theme, language, parts, lessonkit, answers, timezone)" in err
     assert f"{site}:2: `description` is a list (expected one line under the title on the index page)" in err
 
 
