@@ -1,13 +1,14 @@
 """A small course written by the tests for the learning-platform exports (`lessonkit export scorm|moodle`): one
 lesson with a self-check of each kind — a percentage with a known mistake (one box), a mean and a list (three
-boxes), several correct options, one correct option placed in the text — hints, a figure in a worked answer,
-maths in a question and Chinese everywhere; and one lesson without any self-check.
+boxes), several correct options, one correct option placed in the text — hints, a figure in a worked answer, an
+image and maths in a question and Chinese everywhere; and one lesson without any self-check.
 
 Its numbers are simple enough to work out by hand; the tests compute what the platforms must receive from the
 numbers written here, never from the lesson's code.
 """
 from __future__ import annotations
 
+import base64
 import math
 import textwrap
 from pathlib import Path
@@ -19,6 +20,7 @@ MU, XHAT = 2.5, [math.sqrt(3), -1 / math.sqrt(3)]
 TYPO = 0.006                                     # a known slip in percent (the old handout's)
 MASTERY = 75
 SECRET = "凤凰飞过山岗"                           # words of a worked answer, found nowhere else
+DOT = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
 # the page's self-checks, in reading order: the one placed in the text, then the challenges
 CHECKS = ["check-pick", "check-1", "check-2", "check-3"]
 
@@ -115,7 +117,7 @@ challenges:
         - {{text: 归一化让尺度稳定, correct: true}}
 checks:
   - id: pick
-    question: 哪个是二的十次方？
+    question: 哪个是二的十次方？![一个点](dot.png)
     check:
       choices:
         - {{text: "{{{{ near }}}}", feedback: 差一点。}}
@@ -148,4 +150,5 @@ def write_course(content: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         for name, text in files.items():
             (folder / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    (content / SLUG / "dot.png").write_bytes(DOT)  # an image in a question (a 1 × 1 PNG)
     return content

@@ -182,6 +182,10 @@ def test_choices_carry_the_fractions_moodle_requires(bank):
     assert single.findtext("single") == "true" and multiple.findtext("single") == "false"
     assert [float(a.get("fraction")) for a in single.findall("answer")] == [0, 100]
     assert single.find("answer").findtext("feedback/text") == "差一点。"
+    # the question's image: a file beside its text, which refers to it by name
+    picture, = single.findall("questiontext/file")
+    assert base64.b64decode(picture.text) == lms_lesson.DOT
+    assert f'<img src="@@PLUGINFILE@@/{picture.get("name")}" alt="一个点">' in single.findtext("questiontext/text")
     grades = [float(a.get("fraction")) for a in multiple.findall("answer")]
     assert round(sum(g for g in grades if g > 0), 2) == 100 and grades[1] < 0
     assert [a.findtext("text") for a in multiple.findall("answer")] == ["残差让梯度直达浅层", "层数越多梯度越大",
@@ -193,8 +197,9 @@ def test_hidden_answers_leave_the_general_feedback_out(export, course):
     code, err, out = export("moodle", "--lesson", SLUG)
     assert code == 0, err
     data = (out / "quiz.moodle.xml").read_text(encoding="utf-8")
-    assert SECRET not in data and "甲和丙" not in data and "<file" not in data
-    assert len(ET.fromstring(data).findall("question")) == 1 + len(CHECKS)
+    assert SECRET not in data and "甲和丙" not in data and "decay.png" not in data   # nor the answer's figure
+    root = ET.fromstring(data)
+    assert len(root.findall("question")) == 1 + len(CHECKS) and not root.findall("question/generalfeedback/file")
 
 
 def test_a_bank_without_questions_is_not_written(export):
