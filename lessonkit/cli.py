@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None, prog: str = "lessonkit", home: Path | No
             args.project = locate(args.project, getattr(args, "content", None), home or Path.cwd(), prog)
             say.root = args.project.root
             check_version(args.project, __version__)
-            project_defaults(args, args.project)
+            project_defaults(args, args.project, getattr(command, "OUTPUT", None))
         return command.run(args)
     except ContentError as err:
         print(say("error: the content has {n} problem(s); nothing was written:", n=len(err.problems)),
@@ -67,12 +67,14 @@ def main(argv: list[str] | None = None, prog: str = "lessonkit", home: Path | No
 PROJECT_DEFAULTS = {"content": "content", "themes_dir": "themes", "out": "output", "cache_dir": "cache"}
 
 
-def project_defaults(args: argparse.Namespace, project) -> None:
-    """Each folder option left unset → the project's; the teacher's edition writes to output-teacher/."""
+def project_defaults(args: argparse.Namespace, project, output: str | None = None) -> None:
+    """Each folder option left unset → the project's; the teacher's edition writes to output-teacher/, and a
+    command naming its own `output` (a Project property, e.g. `export`'s lms_output) there."""
     for option, folder in PROJECT_DEFAULTS.items():
         if getattr(args, option, False) is None:
             teacher = option == "out" and getattr(args, "teacher", False)
-            setattr(args, option, project.teacher_output if teacher else getattr(project, folder))
+            folder = output if option == "out" and output else "teacher_output" if teacher else folder
+            setattr(args, option, getattr(project, folder))
 
 
 def entry() -> None:

@@ -81,8 +81,8 @@ def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], o
     """Which pages an earlier build may have written from the same inputs. `sources`: the lessons to build,
     `course`: every lesson of the course; `publication`: what this edition publishes, on the build's day."""
     reuse = Reuse(cache)
-    if not cache.enabled or options.figure_png:
-        return reuse
+    if not cache.enabled or options.figure_png or publication.edition.lms:  # (an LMS export reads every lesson's
+        return reuse                                                       # rendered questions: none is kept)
     font = cache.font()
     if font is None:  # the fonts changed: figures are drawn again, and pages with them
         return reuse

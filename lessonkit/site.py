@@ -50,6 +50,7 @@ class Options:
     date: dt.date | None = None     # the build's day (releases, answers shown from a day); None: today, site.yaml's zone
     teacher: bool = False           # the teacher's edition: every lesson, answers, keys and speaker notes shown
     drafts: bool = False            # drafts built too, marked
+    lms: bool = False               # pages for a learning platform's package (`export`, load/release.py Edition.lms)
 
     def __post_init__(self) -> None:
         """Paths made absolute once, here: component templates are found by absolute path and every problem names
@@ -75,6 +76,7 @@ class BuildReport:
     warnings: list[Problem] = field(default_factory=list)  # what the build let pass; errors under --strict
     figure_png: dict[str, dict[str, bytes]] = field(default_factory=dict)  # slug → figure → PNG (Options.figure_png)
     pages_kept: int = 0              # lesson pages taken as an earlier build wrote them (their inputs unchanged)
+    packages: dict = field(default_factory=dict)  # slug → what its LMS package needs (Options.lms; lessonkit/export)
 
 
 def build(options: Options) -> BuildReport:
@@ -86,7 +88,7 @@ def build(options: Options) -> BuildReport:
     problems: list[Problem] = []
     config = load_site_config(options.content, problems)                          # load
     glossary = load_glossary(options.content, problems)
-    edition = Edition(options.date or build_day(config.timezone), options.teacher, options.drafts)
+    edition = Edition(options.date or build_day(config.timezone), options.teacher, options.drafts, options.lms)
     sources, course, publication = load_sources(options.content, options.lesson, problems,
                                                 lambda meta: release_of(meta, config.answers, edition), edition)
     problems += check_parts(config, list(publication.releases), options.content)  # every lesson, published or not
@@ -129,7 +131,7 @@ def build(options: Options) -> BuildReport:
     return BuildReport(site, made.stats.font, time.perf_counter() - started, sizes, gzip_sizes, made.stats.drawn,
                        made.stats.cached + sum(k.figures for k in kept.values()), config.budget,
                        sizes.get(SitePaths.SEARCH_INDEX, 0), lessons, [] if options.strict else warnings,
-                       made.pictures, pages_kept=len(kept))
+                       made.pictures, pages_kept=len(kept), packages=made.packages)
 
 
 def write_kept(options: Options, session: Session, config, kept: dict, kept_site: dict, started: float,

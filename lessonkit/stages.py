@@ -41,6 +41,7 @@ class Made:
     pictures: dict[str, dict[str, bytes]] = field(default_factory=dict)
     made_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug → cache entries its page was made from
     warnings: dict[str, list[Problem]] = field(default_factory=dict)   # slug → what rendering its page let pass
+    packages: dict = field(default_factory=dict)   # slug → what its LMS package needs (render/questions.py; lms)
 
 
 def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: dict, options, session: Session,
@@ -62,7 +63,7 @@ def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: di
     pages = assemble_all(rendered.drafts, env, dirs, drawn.figures, session)       # assemble
     return Made(pages, page_sizes(pages)[1], rendered, drawing.stats,
                 {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures),
-                made_of(computed, drawn, rendered.cache_entries), rendered.warnings)
+                made_of(computed, drawn, rendered.cache_entries), rendered.warnings, rendered.packages)
 
 
 def made_of(computed: list[ComputedLesson], drawn, rendered: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:

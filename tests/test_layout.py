@@ -11,7 +11,7 @@ from lesson_folders import PROJECT
 
 ENGINE = PROJECT / "lessonkit"
 # top to bottom; a module may import from its own level or any level below
-LEVELS = ["__main__", "cli", "commands", "deck", "site", "stages", "incremental", "write", "assemble", "render", "draw", "compute", "features", "load", "support"]
+LEVELS = ["__main__", "cli", "commands", "deck", "export", "site", "stages", "incremental", "write", "assemble", "render", "draw", "compute", "features", "load", "support"]
 PUBLIC = {"Lesson", "bars", "explorer", "format_value", "param", "table"}
 
 

@@ -30,10 +30,10 @@ def add_edition_options(p: argparse.ArgumentParser, say) -> None:
                             "not, with the answers open, each self-check's key and tolerance and the speaker notes, "
                             "every page marked"))
 
-def add_output_options(p: argparse.ArgumentParser, say) -> None:
-    """Where a build writes, and how it draws."""
+def add_output_options(p: argparse.ArgumentParser, say, out_help=None) -> None:
+    """Where a build writes, and how it draws (`out_help`: what --out means, when it is not the site's folder)."""
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
-                   help=say("output folder (default: the project's output/)"))
+                   help=say.text(out_help) if out_help else say("output folder (default: the project's output/)"))
     p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                    help=say("cache folder (default: the project's .cache/lessonkit/); `clean` empties it"))
     p.add_argument("--no-cache", action="store_true", help=say("draw every figure; neither read nor write the cache"))

@@ -384,6 +384,16 @@ class Placement:
     def place(self, key: str, cid: str) -> dict | None:
         """The template context of the self-check of the lesson.yaml entry at `key` (None: it has none), its root
         element id `cid`; `json` is what the component's script reads."""
+        found = self.parts(key, cid)
+        if found is None:
+            return None
+        context, data = found
+        context["json"] = json_for_script(data)
+        return context
+
+    def parts(self, key: str, cid: str) -> tuple[dict, dict] | None:
+        """The template context and the script's data (accepted intervals, known mistakes with their words, the
+        correct choices and their feedback): what a page shows and what a platform's question bank is made of."""
         made = self.models.get(key)
         if made is None:
             return None
@@ -403,8 +413,7 @@ class Placement:
             context["choice_key"] = self.ui.list_separator.join(
                 LETTERS[k] for k, c in enumerate(made.choices) if c.correct and k < len(LETTERS))
         context["has_check"] = made.has_check
-        context["json"] = json_for_script(data)
-        return context
+        return context, data
 
     def script_words(self) -> dict[str, str]:
         return {name: self.ui[f"selfcheck_{name}"] for name in SCRIPT_WORDS}

@@ -11,7 +11,7 @@ import yaml
 from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
-from . import release
+from . import lms, release
 from .schema import check_lesson_meta
 from .yamltext import misread_text, syntax_problem
 
@@ -73,6 +73,7 @@ def read_lesson(folder: Path) -> LessonSource:
         meta, meta_lines = read_yaml(meta_path, problems)
         problems += check_lesson_meta(meta, meta_lines, meta_path)
         problems += release.check_lesson(meta, meta_lines, meta_path)
+        problems += lms.check_lesson(meta, meta_lines, meta_path)
 
     body_path = folder / "lesson.md"
     sections: list[SectionSource] = []

@@ -28,6 +28,8 @@ class Edition:
     day: dt.date
     teacher: bool = False      # every lesson, released or not; answers, keys and speaker notes shown
     drafts: bool = False       # drafts built too, marked (`serve`, `build --drafts`)
+    lms: bool = False          # pages for a learning platform's package (`export`): each page stands alone (no
+                               # links to other pages) and reports its self-checks to the platform (SCORM)
 
 
 @dataclass(frozen=True)
@@ -140,4 +142,4 @@ class Publication:
 
     def key(self) -> str:
         """What every page's key holds of it: the decisions, not the day (a day that changes none keeps pages)."""
-        return repr((self.edition.teacher, self.edition.drafts, sorted(self.releases.items())))
+        return repr((self.edition.teacher, self.edition.drafts, self.edition.lms, sorted(self.releases.items())))

@@ -83,6 +83,8 @@ LESSON = {
     "release": Key(str, False, "the day the lesson appears on the students' site, YYYY-MM-DD"),
     "answers": Key(str, False, "`shown`, `hidden` (not in the students' site) or the day they are shown from, "
                                "YYYY-MM-DD; default site.yaml's `answers:`"),
+    "mastery": Key(NUMBER, False, "the percentage of the self-checks a student must get right to pass the lesson's "
+                                  "SCORM package, from 0 to 100 (default 60)"),
 }
 
 PART = {

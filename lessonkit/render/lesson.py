@@ -36,6 +36,7 @@ from ..support.words import spoken
 from . import markup
 from .draft import FigureDataHole, FigureHole, Holes
 from .mount import mount
+from .questions import LessonPackage, PlacedCheck, lesson_package
 
 CALLOUT_TEMPLATES = {"cards": "partials/cards.html", "card": "partials/card.html", "state": "partials/state.html"}
 
@@ -45,9 +46,10 @@ class LessonRenderer:
 
     def __init__(self, lesson: ComputedLesson, env: jinja2.Environment, components: Components, course: Course,
                  holes: Holes, converters: markup.Converters, bibliography: citations.Bibliography | None = None,
-                 release: Release | None = None, teacher: bool = False):
+                 release: Release | None = None, teacher: bool = False, lms: bool = False):
         self.lesson, self.env, self.components, self.course, self.holes = lesson, env, components, course, holes
         self.release, self.teacher = release or Release(), teacher  # (load/release.py: answers shown, a draft …)
+        self.lms = lms  # a page for a learning platform's package: it stands alone (no links to other pages)
         self.page = SitePaths.lesson(lesson.slug)
         src = lesson.source
         self.figure_places = figure_placements(lesson)
@@ -227,7 +229,8 @@ class LessonRenderer:
         self.placed_checks.add(name)
         key = f"checks.{i}"
         answer = self.md(f"{key}.answer", _str(entry.get("answer"))) if entry.get("answer") else ""
-        context = {"id": f"selfcheck-{name}", "question": self.md(f"{key}.question", _str(entry.get("question"))),
+        context = {"id": f"selfcheck-{name}", "key": key, "name": name, "entry": entry,
+                   "question": self.md(f"{key}.question", _str(entry.get("question"))),
                    "answer": answer if self.release.answers else "",  # (checked all the same)
                    "check": self.checks.place(key, f"check-{name}"), "teacher": self.teacher}
         self.alone_checks.append(context)
@@ -262,6 +265,19 @@ class LessonRenderer:
         if kind == notes.KIND:
             return notes.notes_html(block, self.env.globals["ui"].presenter_notes if self.teacher else None)
         return self.env.get_template(CALLOUT_TEMPLATES.get(kind, "partials/callout.html")).render(callout=block)
+
+    def scorm(self, package: LessonPackage) -> str:
+        """The `scorm` component of a page for a learning platform: it finds the platform's SCORM 1.2 API and
+        reports each self-check answered (the self-check says what was answered and whether it was right), the
+        score and the status against the lesson's mastery percentage. Hidden unless a platform is found."""
+        component = self.components.find("scorm", self.lesson.source.folder)
+        if component is None:
+            return ""
+        inner = self.render_component(component, {"id": "lms-scorm", "name": "scorm", "kind": "scorm", "data": {}},
+                                      None, "scorm")
+        data = {"checks": [[cid, scorm_id(cid, k)] for k, cid in enumerate(package.check_ids)],
+                "mastery": package.mastery}
+        return "" if inner is None else mount("scorm", "lms-scorm", inner, data)
 
     def toggle(self, block: dict[str, Any]) -> str:
         states = [p for p in block["parts"] if p["kind"] == "state"]
@@ -331,7 +347,7 @@ class LessonRenderer:
         url = SitePaths.url(self.page, SitePaths.lesson(slug))
         title = html.escape(target["title"])
         if anchor is None:
-            return f'<a class="lesson-ref" href="{url or "#main"}">{title}</a>'
+            return self.lesson_ref(url or "#main", title)
         kind, _, name = anchor.partition(":") if anchor.startswith(("eq:", "fig:")) else ("", "", anchor)
         if kind == "eq":
             numbers = target.get("equations") or {}
@@ -341,7 +357,7 @@ class LessonRenderer:
                             msg("an equation labelled in that lesson: {names}",
                                 names=", ".join(sorted(numbers)) or msg("none")))
             text = self.ctx.equation_words[1].format(n=numbers[name])
-            return f'<a class="lesson-ref" href="{url}#eq-{name}">{title} · {html.escape(text)}</a>'
+            return self.lesson_ref(f"{url}#eq-{name}", f"{title} · {html.escape(text)}")
         if kind == "fig":
             numbers = target["figures"]
             if name not in numbers:
@@ -349,32 +365,40 @@ class LessonRenderer:
                                 hint=did_you_mean(name, numbers)),
                             msg("a figure placed in that lesson: {names}",
                                 names=", ".join(sorted(numbers)) or msg("none")))
-            return (f'<a class="lesson-ref" href="{url}#fig-{name}">{title} · '
-                    f'{html.escape(self.ctx.figure_label)} {numbers[name]}</a>')
+            label = f"{html.escape(self.ctx.figure_label)} {numbers[name]}"
+            return self.lesson_ref(f"{url}#fig-{name}", f"{title} · {label}")
         found = next((s for s in target["sections"] if s["id"] == name), None)
         if found is None:
             ids = [s["id"] for s in target["sections"]]
             return Miss(msg("link to unknown section `@lesson:{target}`{hint}", target=f"{slug}#{name}",
                             hint=did_you_mean(name, ids)),
                         msg("a section id of that lesson: {ids}", ids=", ".join(ids) or msg("none")))
-        return (f'<a class="lesson-ref" href="{url}#{name}">{title} · {found["number"]} '
-                f'{html.escape(found["title"])}</a>')
+        return self.lesson_ref(f"{url}#{name}", f'{title} · {found["number"]} {html.escape(found["title"])}')
+
+    def lesson_ref(self, href: str, inner: str) -> str:
+        """A link to (a place in) a lesson; on a page for a learning platform, which stands alone, the same words
+        without a link, unless the place is on the page itself."""
+        if self.lms and not href.startswith("#"):
+            return f'<span class="lesson-ref">{inner}</span>'
+        return f'<a class="lesson-ref" href="{href}">{inner}</a>'
 
 
 def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: Components,
                    course: Course | None = None, holes: Holes | None = None,
                    converters: markup.Converters | None = None,
                    bibliography: citations.Bibliography | None = None, release: Release | None = None,
-                   teacher: bool = False) -> dict[str, Any]:
+                   teacher: bool = False, lms: bool = False) -> dict[str, Any]:
     """Everything lesson.html displays, rendered to HTML strings. Fields lesson.yaml got wrong (already reported)
     are left out, so the Markdown of the rest is still checked. `release` (load/release.py): whether its worked
     answers are in the page — rendered and checked either way, left out when hidden; `teacher`: the teacher's
-    edition (answers open, keys and speaker notes shown). `warnings`: what rendering let pass."""
+    edition (answers open, keys and speaker notes shown); `lms`: a page for a learning platform's package (it
+    stands alone, reports its self-checks through the `scorm` component, and `package` holds what the export
+    needs: render/questions.py). `warnings`: what rendering let pass."""
     src = lesson.source
     course = course or Course([course_entry(lesson.source)])
     release = release or Release()
     renderer = LessonRenderer(lesson, env, components, course, holes or Holes(), converters or markup.Converters(),
-                              bibliography, release, teacher)
+                              bibliography, release, teacher, lms)
     ctx = renderer.ctx
     _check_placements(renderer.figure_places, ctx.problems)
     ctx.problems += notes.misplaced(src.sections, src.body_path)
@@ -447,6 +471,7 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         "answers": release.answers,
         "answers_from": release.answers_from.isoformat() if release.answers_from else None,
         "teacher": teacher,
+        "scorm": "",
     }
     context["references"] = [{**entry, "html": citations.runs_html(entry["runs"])}
                              for entry in renderer.citer.entries(env.globals["ui"])]
@@ -466,8 +491,28 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
                                     msg("a line `{{< figure {name} >}}` in lesson.md", name=name)))
     if ctx.problems:
         raise ContentError(ctx.problems)
+    if lms:
+        ui = env.globals["ui"]
+        placed = [PlacedCheck(c["key"], c["check"]["id"], f"{ui.selfcheck} · {c['name']}",
+                              _str(c["entry"].get("question")), _str(c["entry"].get("answer")))
+                  for c in renderer.alone_checks if c["check"]]
+        placed += [PlacedCheck(f"challenges.{n - 1}", f"check-{n}",
+                               f"{ui.challenge} {n} · {_str(c.get('title'))}",
+                               _str(c.get("question")), _str(c.get("answer")))
+                   for n, c in enumerate(challenges, start=1)]
+        context["package"] = lesson_package(lesson, renderer, yaml_ctx, placed, release.answers)
+        context["scorm"] = renderer.scorm(context["package"])
     context["warnings"] = list(dict.fromkeys(ctx.warnings))
     return context
+
+
+SCORM_ID = re.compile(r"[A-Za-z0-9_-]{1,200}")
+
+
+def scorm_id(cid: str, k: int) -> str:
+    """A self-check's name in the platform's records (SCORM 1.2's identifiers are ASCII letters, digits, `-`
+    and `_`): its id on the page, or, for a check named in other letters, its place among the page's checks."""
+    return cid if SCORM_ID.fullmatch(cid) else f"selfcheck-{k + 1}"
 
 
 def _check_placements(places: list[tuple], problems: list[Problem]) -> None:

@@ -103,6 +103,10 @@ class MarkupContext:
     problems: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)   # what renders but the author should know (Notice)
     converters: Converters = field(default_factory=Converters)
+    # maths and images for a page (MathML, data: URIs), or for a learning platform's question bank: "tex" keeps
+    # the LaTeX (values filled in) for the platform's TeX filter, and `picture(mime, data, alt)` places an image
+    math: str = "mathml"
+    picture: Callable[[str, bytes, str], str] | None = None
 
 
 class _Stash:
@@ -357,6 +361,8 @@ def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path
         kind_name = Path(src).suffix.lstrip(".").upper()
         return problem(msg("image `{src}` is not a {kind} image", src=src, kind=kind_name),
                        msg("a real {kind} file, or the right extension", kind=kind_name))
+    if ctx.picture is not None:
+        return ctx.picture(mime, data, alt)
     uri = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
     title_attr = f' title="{html.escape(title)}"' if title else ""
     return f'<img src="{uri}" alt="{html.escape(alt)}"{title_attr}>'
@@ -374,6 +380,8 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
                                     problem.expected))
     if wrong:
         return html.escape(latex)
+    if ctx.math == "tex":  # as Moodle's TeX filters read it (MathJax: \( … \) inline, $$ … $$ displayed)
+        return html.escape(f"$${latex.strip()}$$" if display == "block" else f"\\({latex.strip()}\\)")
     try:
         mathml = ctx.converters.mathml_of(equations.prepare(latex.strip()), display)
     except Exception as exc:  # latex2mathml raises many types for bad LaTeX, often without a message

@@ -26,6 +26,7 @@ from . import markup
 from .draft import HEAD, POLICY, SCRIPTS, STYLE, Holes, PageDraft
 from ..support.cache import FigureCache
 from .lesson import lesson_context
+from .questions import LessonPackage
 from .notebook import lesson_notebook
 from .templates import theme_problem
 
@@ -53,6 +54,7 @@ class Rendered:
     summaries: dict[str, dict[str, Any]]  # slug → what other pages read of each lesson rendered now (lesson_summary)
     cache_entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug → what its page read (notebook)
     warnings: dict[str, list[Problem]] = field(default_factory=dict)        # slug → what rendering it let pass
+    packages: dict[str, LessonPackage] = field(default_factory=dict)        # slug → its LMS package's parts (lms)
 
 
 def render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],
@@ -80,13 +82,13 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
                  sources, glossary: terms.Glossary | None, kept: dict[str, dict[str, Any]]) -> Rendered:
     holes, env = renderer.holes, renderer.env
     publication = renderer.publication or Publication(Edition(dt.date.today()), {})
-    teacher = publication.edition.teacher
+    teacher, lms = publication.edition.teacher, publication.edition.lms
     has_glossary = glossary is not None and bool(glossary.terms)
     common = {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
               "assets": {"css": holes.mark(STYLE), "head": holes.mark(HEAD), "scripts": holes.mark(SCRIPTS)},
               "csp": holes.mark(POLICY),
-              "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary else None,
-              "edition": {"teacher": teacher}}
+              "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary and not lms else None,
+              "edition": {"teacher": teacher, "lms": lms}}
     ordered = in_course_order(computed, config.course_order())
     everyone = in_course_order(sources, config.course_order()) if sources else [c.source for c in ordered]
     entries = [{**course_entry(s), "number": n} for n, s in enumerate(everyone, start=1)]
@@ -97,7 +99,7 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     for lesson in ordered:
         try:
             context = lesson_context(lesson, env, renderer.components, course, holes, renderer.converters,
-                                     renderer.bibliography, publication.of(lesson.slug), teacher)
+                                     renderer.bibliography, publication.of(lesson.slug), teacher, lms)
         except ContentError as err:
             problems += err.problems
             continue
@@ -116,11 +118,15 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
         if summary["slug"] not in contexts:
             continue  # kept as it was
         context, page = contexts[summary["slug"]], SitePaths.lesson(summary["slug"])
-        context["prev"] = pager_link(page, lessons[i - 1]) if i > 0 else None
-        context["next"] = pager_link(page, lessons[i + 1]) if i + 1 < len(lessons) else None
-        box = _search_box(search.search_index([summary["search"]], here=context["slug"], root=SitePaths.root(page)))
-        text = env.get_template("lesson.html").render(lesson=context, course=course.lessons, course_parts=course.parts,
-                                                      root=SitePaths.root(page), search=box, **common)
+        context["prev"] = pager_link(page, lessons[i - 1]) if i > 0 and not lms else None
+        context["next"] = pager_link(page, lessons[i + 1]) if i + 1 < len(lessons) and not lms else None
+        found = search.search_index([summary["search"]], here=context["slug"], root=SitePaths.root(page))
+        if lms:  # a package holds its lesson's page alone: nothing to link to, no course to search
+            found.pop("all")
+        listed = [entry for entry in course.lessons if entry["slug"] == context["slug"]] if lms else course.lessons
+        text = env.get_template("lesson.html").render(lesson=context, course=listed,
+                                                      course_parts=None if lms else course.parts,
+                                                      root=SitePaths.root(page), search=_search_box(found), **common)
         drafts.append(holes.draft(text, page, "lesson.html", context["folder"], files=context["files"]))
     listed = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": SitePaths.lesson(c["slug"]),
                "objectives": c["objectives"], "minutes": c["minutes"], "number": n,
@@ -136,7 +142,8 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     if has_glossary:
         text = glossary_page(env, course, lessons, common)
         drafts.append(holes.draft(text, SitePaths.GLOSSARY, "glossary.html"))
-    return Rendered(drafts, fresh, entries, warnings)
+    packages = {slug: context["package"] for slug, context in contexts.items() if "package" in context}
+    return Rendered(drafts, fresh, entries, warnings, packages)
 
 
 def render_definitions(glossary: terms.Glossary, problems: list[Problem],

@@ -12,6 +12,7 @@ from .paths import PACKAGE
 
 CONTENT, THEMES, OUTPUT, CACHE = "content", "themes", "output", ".cache/lessonkit"
 TEACHER_OUTPUT = "output-teacher"  # the teacher's edition: never mixed into output/, which students may read
+LMS_OUTPUT = "output-lms"          # `export`'s packages for a learning platform: never inside output/ either
 SITE_FILE = "site.yaml"
 VERSION_KEY = "lessonkit"  # site.yaml: the lessonkit versions the course is written for (PEP 440 specifiers)
 
@@ -35,6 +36,10 @@ class Project:
     @property
     def teacher_output(self) -> Path:
         return self.root / TEACHER_OUTPUT
+
+    @property
+    def lms_output(self) -> Path:
+        return self.root / LMS_OUTPUT
 
     @property
     def cache(self) -> Path:

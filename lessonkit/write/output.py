@@ -107,3 +107,38 @@ def _swap(staging: Path, out: Path) -> None:
         old.rename(out)
         raise
     shutil.rmtree(old)
+
+
+def check_export_dir(out: Path, project: Path, protected: list[Path]) -> Path:
+    """Where `export` may write its packages: a folder of its own, never the project, the site (output/) or the
+    teacher's edition, the lessons, the theme or the installed package — nor inside or around one of them."""
+    out = out.expanduser().resolve()
+    places = [Path("/"), Path.home().resolve(), project.resolve()] + [p.resolve() for p in protected]
+    for place in places:
+        if out == place or out in place.parents:
+            raise UsageError(msg("refusing to write the packages to {out}: it is, or contains, {place}", out=out,
+                                 place=place))
+    for place in protected:
+        if place.resolve() in out.parents:
+            raise UsageError(msg("refusing to write the packages to {out}: it is inside {place}", out=out,
+                                 place=place.resolve()))
+    if out.exists() and not out.is_dir():
+        raise UsageError(msg("cannot write the packages to {out}: it is a file", out=out))
+    return out
+
+
+def write_files(files: dict[str, bytes], out: Path) -> list[Path]:
+    """Each file written whole (a temporary file beside it, renamed), the folder's other files left as they are:
+    `export scorm` and `export moodle` write into one folder."""
+    written = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            target = out / name
+            temporary = out / f".{name}.{os.getpid()}.tmp"
+            temporary.write_bytes(data)
+            os.replace(temporary, target)
+            written.append(target)
+    except OSError as exc:
+        raise UsageError(msg("cannot write to {out}: {reason}", out=out, reason=str(exc))) from None
+    return written

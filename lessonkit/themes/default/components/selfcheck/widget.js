@@ -1,6 +1,15 @@
 // Self-check (lessonkit/features/selfcheck.py computed every interval, and took every word from the theme's i18n
 // files): read what the student typed, find the interval it falls in, say so. This is the only place grading is
 // written. Nothing leaves the page; no number is formatted here.
+//
+// Each check pressed announces what was answered with a `lessonkit:answered` event on the component's root
+// (bubbling), so that another component can pass it on — the scorm component, in a page built for a learning
+// platform — without grading again. Its detail:
+//   {check: root id, complete: every box holds a number it could read (or an option is chosen),
+//    right: the check's verdict (every box right, or exactly the correct options),
+//    parts: [{id: the box's id (or the root's, for choices), type: 'numeric' | 'choice',
+//             value: the number read, in the box's unit | the letters chosen, right: its verdict}]}
+// Only boxes holding a readable number are parts; nothing is announced before an option is chosen.
 lessonkit.widget('selfcheck', function (root, data) {
   'use strict';
   var all = lessonkit.all, one = lessonkit.one, msg = data.messages;
@@ -49,8 +58,13 @@ lessonkit.widget('selfcheck', function (root, data) {
     fb.className = 'sc-feedback ' + (ok === null ? '' : ok ? 'is-right' : 'is-wrong');
   }
 
+  function tell(parts, complete, right) {
+    root.dispatchEvent(new CustomEvent('lessonkit:answered', {bubbles: true,
+      detail: {check: root.id, complete: complete, right: right, parts: parts}}));
+  }
+
   function checkFields() {
-    var said = [], right = 0;
+    var said = [], right = 0, parts = [];
     data.fields.forEach(function (check) {
       var input = document.getElementById(check.id), fb = document.getElementById(check.id + '-fb');
       var text = input.value.trim(), x = parse(text, check.unit), verdict;
@@ -60,10 +74,12 @@ lessonkit.widget('selfcheck', function (root, data) {
       show(fb, verdict[0], verdict[1]);
       input.setAttribute('aria-invalid', String(verdict[0] === false));
       if (verdict[0]) right++;
+      if (verdict[0] !== null) parts.push({id: check.id, type: 'numeric', value: x, right: verdict[0]});
       said.push(data.fields.length > 1 ? fill(msg.said, {label: check.label, verdict: verdict[1]}) : verdict[1]);
     });
     status.textContent = data.fields.length > 1 && right === data.fields.length ? msg.all_right : said.join(' ');
     root.setAttribute('data-verdict', right === data.fields.length ? 'right' : 'wrong');
+    tell(parts, parts.length === data.fields.length, right === data.fields.length);
   }
 
   function checkChoices() {
@@ -84,6 +100,7 @@ lessonkit.widget('selfcheck', function (root, data) {
     if (missing && c.multiple) said.push(msg.choice_missing);
     status.textContent = said.join(' ');
     root.setAttribute('data-verdict', ok ? 'right' : 'wrong');
+    tell([{id: root.id, type: 'choice', value: picked.map(function (k) { return c.letters[k]; }), right: ok}], true, ok);
   }
 
   function check() { if (data.choices) checkChoices(); else if (data.fields.length) checkFields(); }
