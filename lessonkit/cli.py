@@ -70,6 +70,7 @@ PROJECT_DEFAULTS = {"content": "content", "themes_dir": "themes", "out": "output
 def project_defaults(args: argparse.Namespace, project, output: str | None = None) -> None:
     """Each folder option left unset → the project's; the teacher's edition writes to output-teacher/, and a
     command naming its own `output` (a Project property, e.g. `export`'s lms_output) there."""
+    args.out_given = getattr(args, "out", None) is not None
     for option, folder in PROJECT_DEFAULTS.items():
         if getattr(args, option, False) is None:
             teacher = option == "out" and getattr(args, "teacher", False)

@@ -266,3 +266,17 @@ def test_a_refused_push_leaves_the_branches_as_they_were(repository, capsys):
     assert "`origin` refused the push of `gh-pages`; the branch is left as it was" in err
     assert "pages are frozen this week" in err
     assert {ref: git("rev-parse", ref, cwd=course).strip() for ref in ("main", "gh-pages")} == before
+
+
+def test_clean_deletes_every_output_the_tool_wrote_and_nothing_else(course, capsys):
+    assert main(["build", "--quiet"]) == 0 and main(["build", "--teacher", "--quiet"]) == 0
+    lms = course / "output-lms"
+    lms.mkdir()
+    (lms / "first-lesson.scorm.zip").write_bytes(b"PK")
+    assert main(["clean"]) == 0
+    for name in ("output", "output-teacher", "output-lms", ".cache/lessonkit"):
+        assert not (course / name).exists(), name
+    lms.mkdir()
+    (lms / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main(["clean"]) == 2 and "output-lms" in capsys.readouterr().err
+    assert (lms / "notes.txt").exists()

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 from pathlib import Path
 
 from ..support.messages import msg
 
-HELP = msg("delete the cache (.cache/lessonkit/) and the output folder")
-DESCRIPTION = msg("Delete the project's cache (.cache/lessonkit/) and its output folder; the output folder only if "
-                  "lessonkit made it (it holds the .lessonkit-output marker).")
+HELP = msg("delete the cache (.cache/lessonkit/) and the output folders")
+DESCRIPTION = msg("Delete the project's cache (.cache/lessonkit/) and what the tool wrote: output/, output-teacher/ and "
+                  "output-lms/ (or the one folder --out names), each only if lessonkit made it (a site holds the "
+                  ".lessonkit-output marker; output-lms/ only packages and question banks).")
 
 
 def add_arguments(p: argparse.ArgumentParser, say) -> None:
@@ -24,18 +26,29 @@ def run(args: argparse.Namespace) -> int:
     from ..support.messages import msg
     from ..write.output import MARKER
 
-    out, cache = args.out.expanduser().resolve(), args.cache_dir.expanduser().resolve()
-    if out.exists() and not (out / MARKER).exists():
-        raise UsageError(msg("refusing to delete {out}: it was not made by this tool (no {marker} file)", out=out,
-                             marker=MARKER))
+    cache = args.cache_dir.expanduser().resolve()
+    project = args.project
+    sites = [args.out] if args.out_given else [project.output, project.teacher_output]
+    sites = [s.expanduser().resolve() for s in sites]
+    lms = [] if args.out_given else [project.lms_output]
+    for out in sites:
+        if out.exists() and not (out / MARKER).exists():
+            raise UsageError(msg("refusing to delete {out}: it was not made by this tool (no {marker} file)", out=out,
+                                 marker=MARKER))
+    for folder in lms:
+        if folder.exists() and not all(LMS_FILE.fullmatch(p.name) for p in folder.iterdir()):
+            raise UsageError(msg("refusing to delete {out}: it holds files lessonkit did not write there", out=folder))
     if cache.exists() and not _looks_like_cache(cache):
         raise UsageError(msg("refusing to delete {cache}: it does not look like a lessonkit cache", cache=cache))
-    for folder in (cache, out):
+    for folder in (cache, *sites, *lms):
         if folder.exists():
             shutil.rmtree(folder)
             if not args.quiet:
                 print(args.say("deleted {folder}", folder=folder))
     return 0
+
+
+LMS_FILE = re.compile(r"[\w.-]+\.(?:scorm\.zip|moodle\.xml)")   # what `export` writes into output-lms/
 
 
 def _looks_like_cache(folder: Path) -> bool:
