@@ -14,13 +14,34 @@ def test_path_data_loses_only_redundant_spaces():
     assert _compact_path(d) == "M44.5 27.36L77.5-27.36L0-1z"
 
 
-def test_lines_along_an_axis_become_horizontal_and_vertical_ones():
-    # a heatmap cell / a bar: right, down, left, back up to its start
-    assert _compact_path("M36.5 5.8L57.1 5.8L57.1 14.8L36.5 14.8L36.5 5.8") == "M36.5 5.8H57.1V14.8H36.5V5.8"
-    # after z the current point is the subpath's start (1, 2): a line to (1, 5) is vertical from there
-    assert _compact_path("M 1 2 C 3 4 5 6 7 8 L 7 9 L 1 9 z L 1 5") == "M1 2C3 4 5 6 7 8V9H1zV5"
+def test_lines_along_an_axis_become_horizontal_and_vertical_ones_in_relative_steps():
+    # a heatmap cell / a bar: right 20.6, down 9, left 20.6, back up 9 to its start
+    assert _compact_path("M36.5 5.8L57.1 5.8L57.1 14.8L36.5 14.8L36.5 5.8") == "M36.5 5.8h20.6v9h-20.6v-9"
+    # a curve's points from its start (1, 2); after z the current point is that start again: a line to (1, 5) is 3 down
+    assert _compact_path("M 1 2 C 3 4 5 6 7 8 L 7 9 L 1 9 z L 1 5") == "M1 2c2 2 4 4 6 6v1h-6zv3"
+    # a second subpath moves from where the first closed; zeros before the point go: 0.5 is written .5
+    assert _compact_path("M 0.5 -0.5 L 0 0 M 3 3 L 3.5 2.9 z M 1 1") == "M.5-.5l-.5 .5m3 3l.5-.1zm-2-2"
     # a relative command (matplotlib writes none): the path is kept as written
     assert _compact_path("M 1 2 l 3 0") == "M1 2l3 0"
+
+
+def test_relative_steps_land_on_the_rounded_points_exactly():
+    rng = __import__("numpy").random.default_rng(7)
+    points = [(f"{x:.1f}", f"{y:.1f}") for x, y in rng.uniform(-300, 300, (500, 2))]
+    d = "M " + " L ".join(f"{x} {y}" for x, y in points)
+    x = y = 0
+    for k, (cmd, args) in enumerate(re.findall(r"([A-Za-z])([^A-Za-z]*)", _compact_path(d))):
+        numbers = [float(n) for n in re.findall(r"-?(?:\d+\.?\d*|\.\d+)", args)]
+        if cmd == "M":
+            x, y = numbers
+        elif cmd == "l":
+            x, y = x + numbers[0], y + numbers[1]
+        elif cmd == "h":
+            x += numbers[0]
+        else:
+            assert cmd == "v"
+            y += numbers[0]
+        assert (round(x, 1), round(y, 1)) == (float(points[k][0]), float(points[k][1]))
 
 
 def test_bare_groups_unwrap_and_attributed_groups_stay_balanced():
