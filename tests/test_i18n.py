@@ -304,7 +304,7 @@ def test_an_english_site_has_english_words_and_messages(tmp_path, capsys, no_lan
 
 def csv_texts(page: str, folder) -> list[str]:
     """The CSV files a page links (written beside it), read."""
-    return [(folder / href).read_text(encoding="utf-8") for href in re.findall(r'href="([^"]+\.csv)"', page)]
+    return [(folder / href).read_bytes().decode("utf-8") for href in re.findall(r'href="([^"]+\.csv)"', page)]
 
 
 def test_an_english_site_from_english_content_writes_no_chinese_anywhere(tmp_path, capsys, no_language_env):

@@ -6,6 +6,7 @@ import textwrap
 import pytest
 
 from lessonkit.draw.svg import _compact_path, _hoist_text_size, _unwrap_bare_groups
+from conftest import MINIMAL_YAML
 from lesson_folders import real_lessons
 
 
@@ -158,3 +159,89 @@ def test_empty_site_yaml_means_defaults(make_lesson, run_build, tmp_path):
     code, _, err, out = run_build()
     assert code == 0, err
     assert "<h1>计算型课堂讲义</h1>" in (out / "index.html").read_text(encoding="utf-8")
+
+
+WEIGHED_PY = """\
+import numpy as np
+from lessonkit import Lesson, explorer, param
+
+lesson = Lesson()
+
+
+@lesson.figure(caption="密的曲线", alt="一条正弦曲线")
+def dense(plt):
+    fig, ax = plt.subplots(figsize=(4, 2))
+    x = np.linspace(0, 20, 2001)
+    ax.plot(x, np.sin(x))
+    return fig
+
+
+@lesson.figure(caption="一个点", alt="一个点")
+def dot(plt):
+    fig, ax = plt.subplots(figsize=(1.5, 1))
+    ax.plot([0], [1], "o")
+    return fig
+
+
+@lesson.widget
+def steps():
+    return explorer([param("n", "n", list(range(1, 41)))], state=lambda n: {"values": [("n²", n * n)]}, key=[1, 40])
+"""
+WEIGHED_MD = "## 一 {#one}\n\n{{< figure dot >}}\n\n{{< figure dense >}}\n\n{{< widget steps >}}\n"
+
+
+def element(page: bytes, start: bytes, end: bytes) -> bytes:
+    """The bytes from `start` to the first `end` after it, both included (figures do not nest)."""
+    i = page.index(start)
+    return page[i:page.index(end, i) + len(end)]
+
+
+def test_an_over_budget_page_lists_its_figures_and_widgets_heaviest_first(make_lesson, run_build, tmp_path):
+    make_lesson(md=WEIGHED_MD, py=WEIGHED_PY)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_bytes()
+    dense = element(page, b'<figure id="fig-dense"', b"</figure>")
+    dot = element(page, b'<figure id="fig-dot"', b"</figure>")
+    # the widget: its root up to the end of its data (the last thing in it) and its own closing tag
+    widget = element(page, b'<div class="widget widget-explorer" id="widget-steps"', b'</script>\n</div>')
+
+    def kb(data: bytes) -> str:
+        return f"{len(data) / 1024:.1f} KB (gzip {len(gzip.compress(data, 9)) / 1024:.1f} KB)"
+
+    assert len(widget) > len(dense) > len(dot)  # so the order is the one below
+    (tmp_path / "content" / "site.yaml").write_text("budget: {page_kb: 60}\n", encoding="utf-8")
+    code, _, err, _ = run_build()
+    assert code == 1
+    listed = re.search(r"figures and widgets, the heaviest first: (.*?) \(expected", err).group(1)
+    assert listed == f"widget `steps` {kb(widget)}, figure `dense` {kb(dense)}, figure `dot` {kb(dot)}"
+    assert ("a budget is set by `budget:` with `page_kb` and `gzip_kb` in content/site.yaml for every page, or in a "
+            "lesson's lesson.yaml for its page alone") in err
+    assert "(content/site.yaml `budget`)" in err
+
+
+def test_a_lesson_sets_its_own_pages_budget_and_the_rest_is_the_sites(make_lesson, run_build, tmp_path):
+    make_lesson()
+    make_lesson(slug="other")
+    # a lesson page of this kind is about 57 KB raw and 18 KB gzip, the index page 31 KB and 10 KB
+    (tmp_path / "content" / "site.yaml").write_text("budget: {page_kb: 40, gzip_kb: 50}\n", encoding="utf-8")
+    code, _, err, _ = run_build()
+    assert code == 1 and "demo/index.html: page is over" in err and "other/index.html: page is over" in err
+    yaml = MINIMAL_YAML + "budget: {page_kb: 400}\n"
+    make_lesson(yaml=yaml)
+    code, _, err, out = run_build()
+    assert code == 1 and "demo/index.html" not in err and "other/index.html: page is over" in err
+    # its gzip limit is the site's 50 KB, which the page passes; a lesson limit of 1 KB it fails
+    make_lesson(yaml=MINIMAL_YAML + "budget: {page_kb: 400, gzip_kb: 1}\n")
+    code, _, err, _ = run_build()
+    assert re.search(r"demo/index\.html: page is over its weight budget: [\d.]+ KB gzip > budget 1 KB", err)
+    assert "(expected at most 400 KB raw and 1 KB gzip (content/demo/lesson.yaml `budget`)" in err
+    make_lesson(slug="other", yaml=yaml)
+    code, _, err, out = run_build()
+    assert code == 1 and "other/index.html" not in err
+
+
+def test_a_bad_lesson_budget_names_its_line(make_lesson, run_build):
+    make_lesson(yaml=MINIMAL_YAML + "budget: {page_kb: 0}\n")
+    code, _, err, _ = run_build()
+    assert code == 1 and "content/demo/lesson.yaml:5: budget `page_kb` is 0 (expected a positive number of KB" in err

@@ -12,6 +12,7 @@ from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
 from .schema import check_lesson_meta
+from .siteconfig import Budget, budget_from
 from .yamltext import misread_text, syntax_problem
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -60,6 +61,7 @@ def read_lesson(folder: Path) -> LessonSource:
     if _inside(meta_path, folder, problems):
         meta, meta_lines = read_yaml(meta_path, problems)
         problems += check_lesson_meta(meta, meta_lines, meta_path)
+        problems += _budget_problems(meta, meta_lines, meta_path)
 
     body_path = folder / "lesson.md"
     sections: list[SectionSource] = []
@@ -78,6 +80,23 @@ def read_lesson(folder: Path) -> LessonSource:
         readable = _inside(code_path, folder, problems) and read_text(code_path, problems) is not None
     return LessonSource(slug, folder, meta, meta_lines, sections, body_path,
                         code_path if code_path.exists() else None, problems, readable)
+
+
+def _budget_problems(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:
+    """What is wrong with the lesson's own `budget:` (its page's weight limits), read like site.yaml's."""
+    if not isinstance(meta.get("budget"), dict):  # absent, or not a mapping: check_lesson_meta says so
+        return []
+    try:
+        budget_from(meta["budget"], path, lines.get("budget"))
+    except ContentError as err:
+        return err.problems
+    return []
+
+
+def lesson_budget(source: LessonSource, site: Budget) -> Budget | None:
+    """The lesson page's weight limits from its lesson.yaml (a limit left out is the site's), None without any."""
+    value = source.meta.get("budget")
+    return budget_from(value, source.meta_path, source.meta_lines.get("budget"), site) if value else None
 
 
 class LessonPathError(ValueError):

@@ -79,6 +79,8 @@ LESSON = {
     "challenges": Key(list, False, "a list of challenges with title, question and answer", items=CHALLENGE),
     "checks": Key(list, False, "self-checks placed in the text with `{{< check ID >}}`", items=SELF_CHECK),
     "sources": Key(list, False, "a list of references (Markdown)", items=str),
+    "budget": Key(dict, False, "this lesson page's weight limits, e.g. `{page_kb: 300, gzip_kb: 70}` (a limit left out "
+                               "is the site's)"),
 }
 
 PART = {
