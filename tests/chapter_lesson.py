@@ -422,7 +422,7 @@ def lr_explorer():
 
 
 @lesson.figure(caption="学习率 η = {{ eta_basic:g }}：每一步都更接近最小值",
-               alt="左：抛物线 f(x) = x² 上十一个点从 x = 10 向 0 靠拢；右：|x| 随步数按对数刻度直线下降")
+               alt="左：抛物线 f(x) = x² 上十一个点从 x = {{ x0:g }} 向最低点靠拢；右：|x| 随步数按对数刻度直线下降")
 def trace_basic(plt, gd_steps):
     fig, (ax, right) = plt.subplots(1, 2, figsize=(7.0, 2.6))
     trace(ax, lambda x: x ** 2, gd_steps, 10)
@@ -454,7 +454,7 @@ def trace_local(plt, local_steps, c_local):
     return fig
 
 
-@lesson.figure(caption="二维：f(x₁, x₂) = x₁² + 2x₂² 的等高线和二十步的轨迹",
+@lesson.figure(caption="二维：$f(\\\\mathbf{x}) = x_1^2 + 2 x_2^2$ 的等高线和二十步的轨迹",
                alt="左：椭圆等高线上一条折线从左下角走向原点；右：函数值随步数下降")
 def trace_2d(plt, gd_2d):
     fig, (ax, right) = plt.subplots(1, 2, figsize=(7.0, 2.8))
@@ -471,7 +471,7 @@ def trace_2d(plt, gd_2d):
     return fig
 
 
-@lesson.figure(caption="牛顿法在凸函数 cosh(cx) 上", alt="点从 x = 10 几步就落到曲线最低点")
+@lesson.figure(caption="牛顿法在凸函数 cosh(cx) 上", alt="点从 x = {{ x0:g }} 几步就落到曲线最低点")
 def newton_cosh(plt, newton_convex, c_newton):
     fig, ax = plt.subplots(figsize=(3.6, 2.6))
     trace(ax, lambda x: np.cosh(c_newton * x), newton_convex, 10)
