@@ -6,7 +6,6 @@ import textwrap
 import pytest
 
 from lessonkit.draw.svg import _compact_path, _hoist_text_size, _unwrap_bare_groups
-from conftest import MINIMAL_YAML
 from lesson_folders import real_lessons
 
 
@@ -160,6 +159,8 @@ def test_empty_site_yaml_means_defaults(make_lesson, run_build, tmp_path):
     assert code == 0, err
     assert "<h1>计算型课堂讲义</h1>" in (out / "index.html").read_text(encoding="utf-8")
 
+
+MINIMAL_YAML = "title: 小课\nsummary: 一节用来测试的小课\nobjectives:\n  - 看懂一个数\n"  # conftest.MINIMAL_YAML
 
 WEIGHED_PY = """\
 import numpy as np

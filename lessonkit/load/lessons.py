@@ -12,7 +12,7 @@ from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
 from .schema import check_lesson_meta
-from .siteconfig import Budget, budget_from
+from .budget import Budget, budget_from
 from .yamltext import misread_text, syntax_problem
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
