@@ -21,7 +21,7 @@ from . import incremental
 from .assemble.budget import check_budget
 from .features.coursenav import in_course_order
 from .features.glossary import load_glossary
-from .load.lessons import LessonSource, find_lessons, order_ties, read_lesson
+from .load.lessons import LessonSource, find_lessons, lesson_budget, order_ties, read_lesson
 from .load.release import Edition, Publication, build_day, release_of
 from .load.siteconfig import Budget, check_parts, load_site_config
 from .load.theme import theme_dirs
@@ -117,7 +117,8 @@ def build(options: Options) -> BuildReport:
     site = {**kept_pages(kept), **made.pages}
     sizes = {path: len(data) for path, data in site.items()}
     gzip_sizes = {**made.gzip_sizes, **{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()}}
-    check_budget(sizes, gzip_sizes, config.budget, site)
+    budgets = {SitePaths.lesson(s.slug): b for s in sources if (b := lesson_budget(s, config.budget)) is not None}
+    check_budget(sizes, gzip_sizes, config.budget, site, budgets)
     write_site(site, options.out)                                                 # write
     if not reuse.keys:  # a first build: the figures' font is known only now
         reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options, publication)

@@ -19,3 +19,13 @@ def test_benchmark_script_runs_and_writes_its_report(tmp_path):
                 "(b) ≤ 1.2 × (d)", "(c) ≤ 1.3 × (d)", "(a) ≤ 0.8 × (f)", "| 2 |", "| CPU |",
                 "| i | lessonkit `build.py slides`, warm", "| the real site |", "| the 2-lesson course |"):
         assert row in text
+
+
+@pytest.mark.bench
+def test_figure_weight_script_runs_and_lists_the_chapters_figures():
+    done = subprocess.run([sys.executable, str(PROJECT / "benchmarks" / "figure_weight.py"), "--no-before"],
+                          capture_output=True, text=True, timeout=600, env={**__import__("os").environ,
+                                                                            "PYTHONPATH": str(PROJECT)})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "| gradient-descent | **the page** | **—** | **—** |" in done.stdout
+    assert "| gradient-descent | widget `lr_explorer` |" in done.stdout

@@ -2,9 +2,7 @@
 and CSV, in place of what drawing records (features/figdata.py `explicit`, compute/run.py `explicit_data`)."""
 from __future__ import annotations
 
-import base64
 import re
-from urllib.parse import unquote
 
 import numpy as np
 import pytest
@@ -58,12 +56,10 @@ def pair(plt, offsets):
 """
 
 
-def csv_of(figure_html: str, name: str) -> list[str]:
-    href = re.search(rf'download="{name}" href="([^"]+)"', figure_html) or \
-        re.search(rf'href="([^"]+)"[^>]*download="{name}"', figure_html)
-    head, _, payload = href.group(1).replace("&amp;", "&").partition(",")
-    text = base64.b64decode(payload).decode("utf-8") if head.endswith(";base64") else unquote(payload)
-    return text.lstrip("\ufeff").splitlines()
+def csv_of(figure_html: str, name: str, page_folder) -> list[str]:
+    """The lines of the CSV file the figure links as `name`, beside its page."""
+    href = re.search(rf'href="([^"]+)"[^>]*download="{name}"', figure_html).group(1)
+    return (page_folder / href).read_text(encoding="utf-8").lstrip("\ufeff").splitlines()
 
 
 def test_the_named_value_is_the_figures_data_table_and_csv(make_lesson, run_build):
@@ -81,11 +77,11 @@ def test_the_named_value_is_the_figures_data_table_and_csv(make_lesson, run_buil
         assert f"<tr><th>{offset}<td>{value}" in figure
     data = re.search(r'<details class="figure-data">.*?</details>', figure, re.S).group(0)
     assert "0.92" not in data and "甲" not in data  # nothing of the bars drawn as cells
-    assert csv_of(figure, "fig-strip.csv") == ["i − j,−1/2(i − j)", "1,-0.5", "2,-1", "3,-1.5"]
+    assert csv_of(figure, "fig-strip.csv", out / "demo") == ["i − j,−1/2(i − j)", "1,-0.5", "2,-1", "3,-1.5"]
     pair = re.search(r'<figure id="fig-pair".*?</figure>', pages[0], re.S).group(0)
     assert "平方表" in pair and "立方表" in pair
-    assert csv_of(pair, "fig-pair-1.csv") == ["k,平方", "1,1", "2,4", "3,9"]
-    assert csv_of(pair, "fig-pair-2.csv") == ["k,立方", "1,1", "2,8"]
+    assert csv_of(pair, "fig-pair-1.csv", out / "demo") == ["k,平方", "1,1", "2,4", "3,9"]
+    assert csv_of(pair, "fig-pair-2.csv", out / "demo") == ["k,立方", "1,1", "2,8"]
 
 
 def test_explicit_tables_in_every_shape():

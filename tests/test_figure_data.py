@@ -1,8 +1,6 @@
 """The data behind every figure: recorded from what the figure plots, shown as a table under it (long series
 thinned), a CSV link holding every row, and kept in the figure cache beside the SVG."""
-import base64
 import re
-from urllib.parse import unquote
 
 import numpy as np
 import pytest
@@ -73,9 +71,7 @@ def test_names_the_recorder_gives_are_phrases_said_in_the_sites_language():
     assert shown["en"][2]["rows"] == [["30 × 30 values (too many to list)"]]
     assert shown["zh"][2]["rows"] == [["30 × 30 个值（太大，不逐个列出）"]]
     assert shown["en"][3]["rows"] == [["4 × 5 × 3 pixels"]] and shown["zh"][3]["rows"] == [["4 × 5 × 3 像素"]]
-    head, _, payload = shown["en"][0]["csv_href"].partition(",")
-    text = base64.b64decode(payload).decode("utf-8") if head.endswith(";base64") else unquote(payload)
-    assert text.lstrip("\ufeff").splitlines()[0] == "category,value 1"
+    assert shown["en"][0]["csv_text"].lstrip("\ufeff").splitlines()[0] == "category,value 1"
 
 
 def test_true_and_false_cells_are_words_of_the_site_language():
@@ -94,9 +90,7 @@ def test_long_series_are_thinned_with_a_note_and_the_csv_has_every_row():
     assert [r[0] for r in shown["rows"]] == [str(i) for i in range(0, 97, 4)]
     assert shown["rows"][1] == ["4", "0.400"]
     assert shown["csv_name"] == "fig-demo.csv"
-    head, _, payload = shown["csv_href"].partition(",")
-    text = base64.b64decode(payload).decode("utf-8") if head.endswith(";base64") else unquote(payload)
-    lines = text.lstrip("\ufeff").splitlines()
+    lines = shown["csv_text"].lstrip("\ufeff").splitlines()
     assert lines[0] == "层,值" and len(lines) == 98 and lines[-1] == "96,9.6"
     # 98 rows: every 4th, then the last (97) too
     odd_table = {"tables": [{"title": "", "columns": ["a"], "rows": [[i] for i in range(98)]}]}
@@ -196,5 +190,9 @@ def test_the_page_shows_the_data_under_the_figure_cached_or_not(make_lesson, run
     assert "<th>层数<th>每层 ×0.9</thead>" in figure
     # row 8: 0.9⁸ = 0.430…, formatted as the text formats numbers
     assert f"<tr><th>8<td>{0.9 ** 8:.3f}" in figure
-    assert 'download="fig-decay.csv"' in figure and 'href="data:text/csv;charset=utf-8' in figure
+    # every row in a CSV file beside the page, which the page links (the page carries the thinned table only)
+    assert '<a href="data/fig-decay.csv" download="fig-decay.csv">' in figure
+    csv = (out / "demo" / "data" / "fig-decay.csv").read_bytes()
+    assert csv.startswith("\ufeff层数,".encode("utf-8")) and csv.count(b"\r\n") == 98  # the header and 97 rows
+    assert csv.decode("utf-8").splitlines()[9] == f"8,{0.9 ** 8:.6g}"
     assert "<tr><th>乙<td>3</tbody>" in page  # the second figure, drawn in a worker in the third build

@@ -302,16 +302,9 @@ def test_an_english_site_has_english_words_and_messages(tmp_path, capsys, no_lan
            "lesson.py: doubled, two_pow)" in err
 
 
-def csv_texts(page: str) -> list[str]:
-    """The CSV files a page holds as data: links, decoded."""
-    import base64
-    from urllib.parse import unquote
-
-    texts = []
-    for href in re.findall(r'href="(data:text/csv[^"]*)"', page):
-        head, _, payload = href.partition(",")
-        texts.append(base64.b64decode(payload).decode("utf-8") if head.endswith(";base64") else unquote(payload))
-    return texts
+def csv_texts(page: str, folder) -> list[str]:
+    """The CSV files a page links (written beside it), read."""
+    return [(folder / href).read_bytes().decode("utf-8") for href in re.findall(r'href="([^"]+\.csv)"', page)]
 
 
 def test_an_english_site_from_english_content_writes_no_chinese_anywhere(tmp_path, capsys, no_language_env):
@@ -329,7 +322,7 @@ def test_an_english_site_from_english_content_writes_no_chinese_anywhere(tmp_pat
         found = [text[max(0, m.start() - 60):m.end() + 20] for m in CJK_ANY.finditer(text)]
         assert not found, f"Chinese in {path.name}: {found[:5]}"
     page = (tmp_path / "out" / "powers" / "index.html").read_text(encoding="utf-8")
-    csvs = csv_texts(page)
+    csvs = csv_texts(page, tmp_path / "out" / "powers")
     assert csvs and not any(CJK_ANY.search(t) for t in csvs)
     assert any(t.lstrip("\ufeff").startswith("category,value 1\r\n") for t in csvs)
     # the words are the theme's English ones, around numbers worked out by hand

@@ -3,7 +3,8 @@ attributes, unique ids and resolving in-page links, and 0 errors from the W3C Nu
 
 Checked on the real lesson and on a "kitchen sink" lesson that uses every Markdown feature (images, callouts,
 cards, code, tables, math inside a paragraph, a figure, a widget), beside the book fixture (tests/book_lesson.py:
-code with its output, citations and a bibliography, a figure in a challenge's answer).
+code with its output, citations and a bibliography, a figure in a challenge's answer) and the chapter fixture
+(tests/chapter_lesson.py: figures of two panels, an explorer with a figure per state, links to CSV files).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import pytest
 
 from lessonkit.cli import main
 import book_lesson
+import chapter_lesson
 from lesson_folders import PROJECT
 from lessonkit.support.paths import BUILTIN_THEMES
 
@@ -121,6 +123,7 @@ def sites(tmp_path_factory, real_site):
     (folder / "diagram.svg").write_bytes(SVG)
     (folder / "data" / "table.csv").write_text("名称,数值\n甲,1\n乙,2\n", encoding="utf-8")
     book_lesson.write_book_lesson(root / "content")  # code with its output, citations, a figure in an answer
+    chapter_lesson.write_chapter_lesson(root / "content")  # two-panel figures, an explorer's state figures
     sink = root / "sink"
     assert main(["build", "--quiet", "--content", str(root / "content"), "--out", str(sink),
                  "--cache-dir", str(root / "cache")]) == 0

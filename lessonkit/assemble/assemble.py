@@ -35,11 +35,14 @@ class Assembler:
                                        source_name(asset_path(dirs, "head.js"), 4))
         self.preview_script = preview_script
         self._code = functools.lru_cache(maxsize=None)(self._page_code)
+        self.data_files: dict[str, bytes] = {}  # the figures' CSV files, written beside their pages
 
     def site(self, drafts: list[PageDraft]) -> dict[str, bytes]:
-        """Every page, and `.nojekyll` for GitHub Pages."""
+        """Every page, the files written with them (notebooks, the figures' CSV files), and `.nojekyll` for
+        GitHub Pages."""
         pages = {draft.path: self.page(draft) for draft in drafts}
         pages.update((path, text.encode("utf-8")) for draft in drafts for path, text in draft.files)
+        pages.update(self.data_files)
         pages[SitePaths.NOJEKYLL] = b""
         return pages
 
@@ -60,13 +63,13 @@ class Assembler:
         code = {"head": f"<script>{self.head_js}</script>", "style": css, "policy": policy,
                 "scripts": "\n".join(f"<script>{s}</script>" for s in scripts)}
         placed: dict[tuple[str, str], int] = {}  # how often each figure is on the page so far
-        text = "".join(self._fill(part, code, placed) for part in draft.parts)
+        text = "".join(self._fill(part, code, placed, draft.path) for part in draft.parts)
         return _checked(text, draft.template, policy)
 
     def _page_code(self, kinds: tuple[str, ...], lesson_folder: Path | None) -> tuple[tuple[str, ...], str]:
         return self.components.page_code(kinds, self.base_js, self.base_css, lesson_folder, self.base_name)
 
-    def _fill(self, part, code: dict[str, str], placed: dict[tuple[str, str], int]) -> str:
+    def _fill(self, part, code: dict[str, str], placed: dict[tuple[str, str], int], page: str) -> str:
         if isinstance(part, str):
             return part
         if isinstance(part, CodeHole):
@@ -78,14 +81,19 @@ class Assembler:
             placed[key] = placed.get(key := (part.lesson, part.name), 0) + 1
             return drawn.svg if placed[key] == 1 else placed_again(drawn.svg, placed[key])
         if isinstance(part, FigureDataHole):
-            return self._figure_data(part, drawn.data)
+            return self._figure_data(part, drawn.data, page)
         raise TypeError(f"unknown hole {part!r}")
 
-    def _figure_data(self, hole: FigureDataHole, data: dict) -> str:
-        """The 「数据」 disclosure under a figure: the numbers it plots as tables, with a CSV link each."""
-        tables = figdata.view(data, hole.figure_id, self.env.globals["ui"])
+    def _figure_data(self, hole: FigureDataHole, data: dict, page: str) -> str:
+        """The 「数据」 disclosure under a figure: the numbers it plots as tables, with a link each to the CSV file
+        of every row, written beside the page."""
+        tables = figdata.view(data, hole.figure_id, self.env.globals["ui"], csv_base=f"fig-{hole.name}")
         if not tables:
             return ""
+        for table in tables:
+            path = SitePaths.figure_data(hole.lesson, table["csv_name"])
+            self.data_files[path] = table["csv_text"].encode("utf-8")
+            table["csv_href"] = SitePaths.url(page, path)
         figure = {"id": hole.figure_id, "number": hole.number}
         return self.env.get_template("partials/figure_data.html").render(figure=figure, tables=tables)
 

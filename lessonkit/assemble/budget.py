@@ -1,10 +1,12 @@
 """Page weight budget: every HTML page (everything inline) must stay under a raw and a gzip size.
 
-The defaults suit a phone on a slow connection; a site may set its own in `content/site.yaml`:
+The defaults suit a phone on a slow connection; a site may set its own in `content/site.yaml`, and a lesson its
+page's in its lesson.yaml (a limit it leaves out is the site's):
 
     budget: {page_kb: 250, gzip_kb: 60}      # KB = 1024 bytes
 
-A page over budget is a content error naming the page, its size and the budget; nothing is written.
+A page over budget is a content error naming the page, its size and the budget, what the bytes are made of, each
+figure and widget with its bytes (raw and gzip), the biggest first, and where budgets are set; nothing is written.
 Each page is weighed as it is; the course's search index is a file of its own (features/search.py INDEX_FILE) that
 the index page loads only when someone searches: no page carries it, the build summary reports its size.
 """
@@ -54,15 +56,63 @@ def weigh(page: bytes) -> dict[str, int]:
     return found
 
 
+# a figure (`<figure id="fig-NAME">`, a second placement `fig-NAME-2`) or a widget's root element
+ITEM = re.compile(r'<figure id="fig-(?P<figure>[A-Za-z0-9_]+)(?:-\d+)?"|<div class="widget widget-[\w-]+" id="widget-(?P<widget>[\w-]+)"')
+TAG = re.compile(r"<(/?)(figure|div)\b")
+
+
+def items(page: bytes) -> list[tuple[str, str, int, int]]:
+    """(kind, name, raw bytes, gzip bytes) of every figure (its SVG, data table and caption; both placements of one
+    placed twice) and widget (its markup, figures and data) on the page, the heaviest first. A figure inside a
+    widget (an answer's) counts with the widget too. gzip is of each alone: what it adds to the page is a little less."""
+    text = page.decode("utf-8")
+    found: dict[tuple[str, str], bytes] = {}
+    for m in ITEM.finditer(text):
+        kind = "figure" if m.group("figure") else "widget"
+        key = (kind, m.group(kind))
+        found[key] = found.get(key, b"") + text[m.start():_element_end(text, m.start())].encode("utf-8")
+    weighed = [(kind, name, len(data), len(_gzip(data))) for (kind, name), data in found.items()]
+    return sorted(weighed, key=lambda item: (-item[2], item[0], item[1]))
+
+
+def _element_end(text: str, start: int) -> int:
+    """The end of the `<figure>` or `<div>` element that starts at `start` (elements of its own name nest)."""
+    name, depth = TAG.match(text, start).group(2), 0
+    for m in TAG.finditer(text, start):
+        if m.group(2) != name:
+            continue
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return text.index(">", m.end()) + 1
+    return len(text)
+
+
+def item_list(weighed: list[tuple[str, str, int, int]]) -> Message:
+    """`figure `trace_2d` 13.2 KB (gzip 3.1 KB), widget `lr_explorer` …`, in the message language."""
+    def one(kind: str, name: str, raw: int, gz: int) -> Message:
+        size = {"name": name, "kb": f"{raw / 1024:.1f}", "gz": f"{gz / 1024:.1f}"}
+        return msg("figure `{name}` {kb} KB (gzip {gz} KB)", **size) if kind == "figure" else \
+            msg("widget `{name}` {kb} KB (gzip {gz} KB)", **size)
+
+    *rest, text = [one(*item) for item in weighed]
+    for item in reversed(rest):
+        text = msg("{first}, {rest}", first=item, rest=text)
+    return text
+
+
 def breakdown(parts: dict[str, int]) -> Message:
     """`figures 81.0 KB, maths 26.8 KB, …`, in the message language."""
     return joined([msg("{part} {kb} KB", part=_part_word(name), kb=f"{parts[name] / 1024:.1f}") for name in PART_NAMES])
 
 
-def check_budget(raw: dict[str, int], gz: dict[str, int], budget: Budget, pages: dict[str, bytes] | None = None) -> None:
-    """Every page within the budget; a page over it is named with its sizes and what they are made of."""
+def check_budget(raw: dict[str, int], gz: dict[str, int], budget: Budget, pages: dict[str, bytes] | None = None,
+                 budgets: dict[str, Budget] | None = None) -> None:
+    """Every page within its budget (`budgets`: a lesson's own, by page; else the site's); a page over it is named
+    with its sizes, what they are made of and its figures and widgets, the heaviest first."""
     problems = []
+    site_budget = budget
     for name in sorted(gz):
+        budget = (budgets or {}).get(name, site_budget)
         over = []
         if raw[name] > budget.page_kb * 1024:
             over.append(msg("{size} KB raw > budget {limit} KB", size=f"{raw[name] / 1024:.1f}",
@@ -72,10 +122,14 @@ def check_budget(raw: dict[str, int], gz: dict[str, int], budget: Budget, pages:
                             limit=f"{budget.gzip_kb:g}"))
         if over and pages is not None and name in pages:
             over.append(msg("of which {parts}", parts=breakdown(weigh(pages[name]))))
+            weighed = items(pages[name])
+            if weighed:
+                over.append(msg("figures and widgets, the heaviest first: {items}", items=item_list(weighed)))
         if over:
             problems.append(Problem(Path(name), None, msg("page is over its weight budget: {over}", over=joined(over)),
-                                    msg("at most {raw} KB raw and {gz} KB gzip ({source}; trim figures or split the "
-                                        "lesson)", raw=f"{budget.page_kb:g}", gz=f"{budget.gzip_kb:g}",
-                                        source=budget.source)))
+                                    msg("at most {raw} KB raw and {gz} KB gzip ({source}); a budget is set by "
+                                        "`budget:` with `page_kb` and `gzip_kb` in content/site.yaml for every page, "
+                                        "or in a lesson's lesson.yaml for its page alone", raw=f"{budget.page_kb:g}",
+                                        gz=f"{budget.gzip_kb:g}", source=budget.source)))
     if problems:
         raise ContentError(problems)

@@ -107,8 +107,10 @@ def scorm_files(report, packages) -> dict[str, bytes]:
     files = {}
     for package in packages:
         page = report.pages[SitePaths.lesson(package.slug)]
-        notebook = SitePaths.notebook(package.slug)
-        beside = {notebook.rsplit("/", 1)[1]: report.pages[notebook]} if notebook in report.pages else {}
+        # every file the build wrote beside the page (its notebook, its figures' CSV in data/), as the page links it
+        folder = f"{package.slug}/"
+        beside = {path[len(folder):]: data for path, data in report.pages.items()
+                  if path.startswith(folder) and path != SitePaths.lesson(package.slug)}
         files[scorm.package_name(package.slug)] = scorm.package_zip(package, page, beside)
     return files
 

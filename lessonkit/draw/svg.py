@@ -34,7 +34,7 @@ def clean_svg(svg: str, name: str, css_class: str = "") -> str:
     # a heatmap's cells edge to edge: drawn without anti-aliasing no seam of the page shows between them (no
     # face-coloured edge per cell needed, which would cost a third of its bytes)
     svg = re.sub(r'<g id="QuadMesh_\d+"', lambda m: m.group(0) + ' shape-rendering="crispEdges"', svg)
-    svg = _unique_ids(svg, f"{name}-")
+    svg = _short_ids(svg, f"{name}-")
     svg = _round_numbers(svg)
     svg = re.sub(r' d="([^"]*)"', lambda m: f' d="{_compact_path(m.group(1))}"', svg)
     svg = re.sub(r"<clipPath>.*?</clipPath>", "", svg, flags=re.DOTALL)  # lost its id: nothing refers to it
@@ -42,6 +42,7 @@ def clean_svg(svg: str, name: str, css_class: str = "") -> str:
     svg = svg.replace(' version="1.1"', "", 1)
     svg = _hoist_text_size(svg)
     svg = _lean_uses(svg)
+    svg = _hoist_use_attributes(svg)
     svg = re.sub(r"\s*\n\s*", "\n", svg)
     svg = re.sub(r"<defs>\s*</defs>\n?", "", svg)
     return _unwrap_bare_groups(svg).strip()
@@ -87,13 +88,18 @@ def _with_dark_twin(m: re.Match) -> str:
             + twin.replace("<image ", f'<image class="{RASTER_DARK}{extra}" ', 1))
 
 
-def _unique_ids(svg: str, prefix: str) -> str:
-    """Keep only ids something refers to, prefixed so several inlined figures never share one."""
-    referenced = set(re.findall(r'url\(#([^)]+)\)|href="#([^"]+)"', svg))
-    referenced = {a or b for a, b in referenced}
-    svg = re.sub(r'\sid="([^"]+)"', lambda m: f' id="{prefix}{m.group(1)}"' if m.group(1) in referenced else "", svg)
-    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{prefix}{m.group(1)})", svg)
-    return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{prefix}{m.group(1)}"', svg)
+def _short_ids(svg: str, prefix: str) -> str:
+    """Keep only ids something refers to, each renamed `prefix` + a number in the order they appear, so several
+    inlined figures never share one: matplotlib's are hashes (`m1cea679f14`) that every tick mark, marker and
+    clipped line repeats in its reference."""
+    referenced = {a or b for a, b in re.findall(r'url\(#([^)]+)\)|href="#([^"]+)"', svg)}
+    names: dict[str, str] = {}
+    for found in re.findall(r'\sid="([^"]+)"', svg):
+        if found in referenced and found not in names:
+            names[found] = f"{prefix}{len(names)}"
+    svg = re.sub(r'\sid="([^"]+)"', lambda m: f' id="{names[m.group(1)]}"' if m.group(1) in names else "", svg)
+    svg = re.sub(r"url\(#([^)]+)\)", lambda m: f"url(#{names.get(m.group(1), prefix + m.group(1))})", svg)
+    return re.sub(r'href="#([^"]+)"', lambda m: f'href="#{names.get(m.group(1), prefix + m.group(1))}"', svg)
 
 
 def placed_again(svg: str, placement: int) -> str:
@@ -113,11 +119,60 @@ def placed_again(svg: str, placement: int) -> str:
 def _compact_path(d: str) -> str:
     """`M 44.5 27.36 \nL 77.5 27.36 \nz` → `M44.5 27.36H77.5z`: the path grammar needs no space next to a
     command letter, nor before a minus sign, and a line that keeps its y (or x) is a horizontal (vertical) one —
-    the same shape exactly, for a third of a rectangle's bytes (every cell of a heatmap, every bar)."""
+    the same shape exactly, for a third of a rectangle's bytes (every cell of a heatmap, every bar). A path whose
+    numbers are rounded to SVG_PRECISION decimals (clean_svg rounds them first) is then written in relative steps
+    from the rounded points (_relative): the same points exactly, in fewer digits (a curve's steps are small)."""
     d = re.sub(r"\s+", " ", d).strip()
     d = _axis_lines(d)
+    d = _relative(d) or d
     d = re.sub(r" ?([MLHVCSQTAZmlhvcsqtaz]) ?", r"\1", d)
     return d.replace(" -", "-")
+
+
+def _relative(d: str) -> str | None:
+    """An absolute path (M, L, H, V, C, Q, z, as _axis_lines leaves it) in relative commands after its first point,
+    each step the difference of two rounded points, counted in units of the last decimal so nothing is lost:
+    `M36.5 5.8H57.1V14.8` → `M36.5 5.8h20.6v9`. None when the path has other commands or finer numbers."""
+    scale = 10 ** SVG_PRECISION
+    steps, x, y, start = [], 0, 0, (0, 0)
+    for cmd, args in _PATH_TOKEN.findall(d):
+        try:
+            units = [_units(v, scale) for v in args.split()]
+        except ValueError:
+            return None
+        if cmd in "zZ" and not units:
+            steps.append("z")
+            x, y = start
+        elif cmd in "MLCQ" and units and len(units) % 2 == 0 and (cmd != "M" or len(units) == 2):
+            pairs = list(zip(units[::2], units[1::2]))
+            first = cmd == "M" and not steps
+            moved = pairs if first else [(px - x, py - y) for px, py in pairs]
+            letter = cmd if first else cmd.lower()
+            steps.append(letter + " ".join(f"{_decimal(a, scale)} {_decimal(b, scale)}" for a, b in moved))
+            x, y = pairs[-1]
+            start = (x, y) if cmd == "M" else start
+        elif cmd in "HV" and len(units) == 1:
+            steps.append(cmd.lower() + _decimal(units[0] - (x if cmd == "H" else y), scale))
+            x, y = (units[0], y) if cmd == "H" else (x, units[0])
+        else:
+            return None
+    return " ".join(steps)
+
+
+def _units(number: str, scale: int) -> int:
+    """`-27.3` → -273 at scale 10; ValueError for a number with more decimals than the scale holds."""
+    whole, _, fraction = number.partition(".")
+    if not re.fullmatch(r"-?\d*", whole) or not re.fullmatch(r"\d*", fraction) or not (whole + fraction).strip("-") \
+            or len(fraction) >= len(str(scale)):
+        raise ValueError(number)
+    return round(float(number) * scale)
+
+
+def _decimal(units: int, scale: int) -> str:
+    """-5 at scale 10 → `-.5`, 273 → `27.3`, 90 → `9`: the shortest form the path grammar reads back."""
+    whole, fraction = divmod(abs(units), scale)
+    text = (str(whole) if whole else "") + (f".{fraction:0{len(str(scale)) - 1}d}".rstrip("0") if fraction else "")
+    return ("-" if units < 0 else "") + (text or "0")
 
 
 _PATH_TOKEN = re.compile(r"([A-Za-z])([^A-Za-z]*)")
@@ -171,6 +226,27 @@ def _lean_uses(svg: str) -> str:
     svg = re.sub(r"<use\s[^>]*>", lean, svg)
     svg = svg.replace("xlink:href=", "href=")
     return svg.replace(' xmlns:xlink="http://www.w3.org/1999/xlink"', "", 1) if "xlink:" not in svg else svg
+
+
+def _hoist_use_attributes(svg: str) -> str:
+    """A line's markers are a group of `<use>`s that each repeat the line's colour (`fill="#d55e00"`): an attribute
+    every `<use>` of a group has alike goes onto the group once, which they inherit from (the marker's own
+    definition sets no fill of its own, or it would win over the `<use>` today too)."""
+    def hoist(m: re.Match) -> str:
+        group, uses = m.group(1), re.findall(r"<use\s[^>]*/>", m.group(2))
+        common = dict(_ATTRIBUTE.findall(uses[0]))
+        for use in uses[1:]:
+            attributes = dict(_ATTRIBUTE.findall(use))
+            common = {k: v for k, v in common.items() if attributes.get(k) == v}
+        common = {k: v for k, v in common.items() if k in SVG_PROPERTIES and f' {k}="' not in group}
+        if len(uses) < 2 or not common:
+            return m.group(0)
+        for k, v in common.items():
+            uses = [use.replace(f' {k}="{v}"', "", 1) for use in uses]
+        attributes = "".join(f' {k}="{v}"' for k, v in common.items())
+        return group[:-1] + attributes + ">\n" + "\n".join(uses) + "\n</g>"
+
+    return re.sub(r"(<g\b[^>]*>)\s*((?:<use\s[^>]*/>\s*)+)</g>", hoist, svg)
 
 
 def _hoist_text_size(svg: str) -> str:

@@ -6,7 +6,9 @@ meshes (small ones as a matrix, large ones by shape) — and returns plain JSON-
 beside the SVG. It runs while figures are drawn, before the site's language is known: a column or cell it names
 itself («category», «image») is a phrase (lessonkit.support.words). `view(data, fig_id, ui)` turns it into what
 partials/figure_data.html shows, in the words of `ui`: formatted cells, long series thinned to at most MAX_ROWS rows
-with a note, and a `data:` CSV link holding every row.
+with a note, and the CSV text holding every row, which assembly writes as a file beside the page
+(SitePaths.figure_data) and links: a 2 001-point curve is some 40 KB of CSV, more than the rest of its figure
+ten times over, which a reader fetches only when they click it.
 """
 from __future__ import annotations
 
@@ -318,9 +320,10 @@ def _explicit_table(value: Any) -> dict:
 
 
 # ── the view ───────────────────────────────────────────────────────────────────────────────────────────────────────
-def view(data: dict | None, fig_id: str, ui, spec: str | None = None) -> list[dict]:
+def view(data: dict | None, fig_id: str, ui, spec: str | None = None, csv_base: str | None = None) -> list[dict]:
     """What partials/figure_data.html shows for each recorded table (empty: nothing to show), in the words of `ui`
-    (lessonkit.support.i18n.UiStrings)."""
+    (lessonkit.support.i18n.UiStrings); `csv_name` and `csv_text` for the file of every row (named after
+    `csv_base`, by default `fig_id`: a figure placed twice on a page links one file). Assembly adds `csv_href`."""
     tables = spoken((data or {}).get("tables") or [], ui)
     out = []
     for k, table in enumerate(tables):
@@ -340,8 +343,8 @@ def view(data: dict | None, fig_id: str, ui, spec: str | None = None) -> list[di
             "columns": table["columns"],
             "rows": [[_cell(v, spec, ui) for v in rows[i]] for i in shown],
             "note": note,
-            "csv_name": f"{fig_id}{suffix}.csv",
-            "csv_href": csv_href(csv_text(table)),
+            "csv_name": f"{csv_base or fig_id}{suffix}.csv",
+            "csv_text": csv_text(table),
         })
     return out
 
@@ -359,15 +362,6 @@ def _cell(value: Any, spec: str | None, ui) -> str:
         return format_value(value, spec)
     except FormatError:
         return "—"
-
-
-def csv_href(text: str) -> str:
-    """A data: URL of the CSV, percent-encoded or base64, whichever is shorter (Chinese headers favour base64)."""
-    import base64
-
-    plain = "data:text/csv;charset=utf-8," + quote(text, safe=",.-_~()")
-    packed = "data:text/csv;charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode("ascii")
-    return min(plain, packed, key=len)
 
 
 def csv_text(table: dict) -> str:

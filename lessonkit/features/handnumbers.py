@@ -120,7 +120,7 @@ def _markdown_file(path: Path) -> list[Problem]:
 
 def _markdown_place(finding: Finding, lines: list[str]) -> Message:
     if finding.in_math:
-        return msg("maths")
+        return msg("the maths")
     return msg("a heading") if lines[finding.line - 1].lstrip().startswith("#") else msg("the text")
 
 

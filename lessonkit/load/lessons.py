@@ -13,6 +13,7 @@ from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
 from . import lms, release
 from .schema import check_lesson_meta
+from .budget import Budget, budget_from
 from .yamltext import misread_text, syntax_problem
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -74,6 +75,7 @@ def read_lesson(folder: Path) -> LessonSource:
         problems += check_lesson_meta(meta, meta_lines, meta_path)
         problems += release.check_lesson(meta, meta_lines, meta_path)
         problems += lms.check_lesson(meta, meta_lines, meta_path)
+        problems += _budget_problems(meta, meta_lines, meta_path)
 
     body_path = folder / "lesson.md"
     sections: list[SectionSource] = []
@@ -92,6 +94,23 @@ def read_lesson(folder: Path) -> LessonSource:
         readable = _inside(code_path, folder, problems) and read_text(code_path, problems) is not None
     return LessonSource(slug, folder, meta, meta_lines, sections, body_path,
                         code_path if code_path.exists() else None, problems, readable)
+
+
+def _budget_problems(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:
+    """What is wrong with the lesson's own `budget:` (its page's weight limits), read like site.yaml's."""
+    if not isinstance(meta.get("budget"), dict):  # absent, or not a mapping: check_lesson_meta says so
+        return []
+    try:
+        budget_from(meta["budget"], path, lines.get("budget"))
+    except ContentError as err:
+        return err.problems
+    return []
+
+
+def lesson_budget(source: LessonSource, site: Budget) -> Budget | None:
+    """The lesson page's weight limits from its lesson.yaml (a limit left out is the site's), None without any."""
+    value = source.meta.get("budget")
+    return budget_from(value, source.meta_path, source.meta_lines.get("budget"), site) if value else None
 
 
 class LessonPathError(ValueError):

@@ -85,6 +85,8 @@ LESSON = {
                                "YYYY-MM-DD; default site.yaml's `answers:`"),
     "mastery": Key(NUMBER, False, "the percentage of the self-checks a student must get right to pass the lesson's "
                                   "SCORM package, from 0 to 100 (default 60)"),
+    "budget": Key(dict, False, "this lesson page's weight limits, e.g. `{page_kb: 300, gzip_kb: 70}` (a limit left out "
+                               "is the site's)"),
 }
 
 PART = {

@@ -22,34 +22,8 @@ from ..support.errors import ContentError, Problem
 from ..support.messages import DEFAULT as DEFAULT_LANGUAGE
 from ..support.messages import Message, msg, normalize
 from .release import DEFAULT_TIMEZONE, SHOWN, answers_problem, timezone_problem
+from .budget import DEFAULT_GZIP_KB, DEFAULT_PAGE_KB, Budget, budget_from  # noqa: F401 (the site's budget)
 from .schema import SITE, check_mapping
-
-DEFAULT_PAGE_KB = 250
-DEFAULT_GZIP_KB = 60
-
-
-@dataclass(frozen=True)
-class Budget:
-    page_kb: float = DEFAULT_PAGE_KB
-    gzip_kb: float = DEFAULT_GZIP_KB
-    source: Message = msg("the default budget")
-
-
-def budget_from(value: Any, path: Path, line: int | None) -> Budget:
-    """The `budget` mapping of site.yaml; missing limits keep their defaults."""
-    if not isinstance(value, dict) or set(value) - {"page_kb", "gzip_kb"}:
-        raise ContentError([Problem(path, line, msg("cannot read `budget`: {value}", value=repr(value)),
-                                    "`budget: {page_kb: 250, gzip_kb: 60}` (sizes in KB)")])
-    limits = {}
-    for key, default in (("page_kb", DEFAULT_PAGE_KB), ("gzip_kb", DEFAULT_GZIP_KB)):
-        limit = value.get(key, default)
-        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
-            raise ContentError([Problem(path, line, msg("budget `{key}` is {value}", key=key, value=repr(limit)),
-                                        "a positive number of KB (1 KB = 1024 bytes)")])
-        limits[key] = limit
-    return Budget(limits["page_kb"], limits["gzip_kb"], msg("{path} `budget`", path=path))
-
-
 
 SITE_FILE = "site.yaml"
 DEFAULT_TITLE = ""  # none: the theme's `site_title` word in the site's language (i18n/<language>.yaml)

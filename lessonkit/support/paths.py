@@ -47,6 +47,11 @@ class SitePaths:
         return f"{slug}/{slug}.ipynb"
 
     @staticmethod
+    def figure_data(slug: str, csv_name: str) -> str:
+        """A CSV of every row a figure of the lesson plots (features/figdata.py), in a folder beside its page."""
+        return f"{slug}/data/{csv_name}"
+
+    @staticmethod
     def pdf(slug: str) -> str:
         return f"{slug}.pdf"   # (the teacher's, in the teacher's edition's own folder)
 

@@ -2,7 +2,6 @@
 
 Skipped when the lesson is not in content/ (the engine and its tests never require a particular lesson).
 """
-import base64
 import cmath
 import csv
 import io
@@ -10,7 +9,6 @@ import json
 import math
 import re
 from pathlib import Path
-from urllib.parse import unquote
 
 import numpy as np
 import pytest
@@ -36,9 +34,13 @@ def values(registry):
 
 
 @pytest.fixture(scope="module")
-def page(lesson_alone):
-    out = lesson_alone(SLUG)        # `build --lesson SLUG`, once per run (tests/conftest.py)
-    return (out / SLUG / "index.html").read_text(encoding="utf-8")
+def folder(lesson_alone) -> Path:
+    return lesson_alone(SLUG) / SLUG   # `build --lesson SLUG`, once per run (tests/conftest.py)
+
+
+@pytest.fixture(scope="module")
+def page(folder):
+    return (folder / "index.html").read_text(encoding="utf-8")
 
 
 # ---------------------------------------------------------------- our own, deliberately plain implementations
@@ -286,13 +288,13 @@ def test_page_shows_the_computed_numbers(page):
 
 # ---------------------------------------------------------------- the figures' data: the matrices the heatmaps show
 
-def figure_csvs(page, name):
-    """The CSV downloads under figure `name` on the built page, by file name: header row, then rows of cells."""
+def figure_csvs(page, name, folder):
+    """The CSV files linked under figure `name` on the built page (written beside it, in `folder`), by file name:
+    header row, then rows of cells."""
     block = re.search(rf'<figure id="fig-{name}".*?</figure>', page, re.S).group(0)
     tables = {}
-    for href, file in re.findall(r'<a href="(data:text/csv;[^"]+)" download="([^"]+)"', block):
-        head, _, payload = href.partition(",")
-        text = base64.b64decode(payload).decode("utf-8") if head.endswith(";base64") else unquote(payload)
+    for href, file in re.findall(r'<a href="([^"]+\.csv)" download="([^"]+)"', block):
+        text = (folder / href).read_bytes().decode("utf-8")
         tables[file] = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
     return tables
 
@@ -302,8 +304,8 @@ def matrix_of(rows):
     return [r[0] for r in rows], np.array([[float(v) if v else np.nan for v in r[1:]] for r in rows])
 
 
-def test_pe_heatmap_data_is_the_encoding(page):
-    (rows,) = figure_csvs(page, "pe_heatmap").values()
+def test_pe_heatmap_data_is_the_encoding(page, folder):
+    (rows,) = figure_csvs(page, "pe_heatmap", folder).values()
     assert rows[0] == ["位置 pos", *[str(j) for j in range(16)]]        # columns: dimensions 0 … 15, as drawn
     names, matrix = matrix_of(rows[1:])
     assert names == [str(p) for p in range(24)]                          # rows: positions 0 … 23
@@ -311,8 +313,8 @@ def test_pe_heatmap_data_is_the_encoding(page):
     assert np.allclose(matrix, expected, rtol=5e-6, atol=1e-6)           # the CSV keeps 6 significant figures
 
 
-def test_rope_heatmap_data_is_the_dot_product_table(page):
-    tables = figure_csvs(page, "rope_rotation")
+def test_rope_heatmap_data_is_the_dot_product_table(page, folder):
+    tables = figure_csvs(page, "rope_rotation", folder)
     assert len(tables) == 1                                              # the angle arcs are marks, not data
     (rows,) = tables.values()
     assert rows[0] == ["查询的位置 m", *[str(n) for n in range(8)]]
@@ -325,8 +327,8 @@ def test_rope_heatmap_data_is_the_dot_product_table(page):
     assert "16 维 RoPE：qₘ · kₙ" in page                                 # the table's title: maths, not 「qm · k_n」
 
 
-def test_alibi_heatmap_data_is_the_bias_and_the_mask(page):
-    tables = figure_csvs(page, "alibi_bias")
+def test_alibi_heatmap_data_is_the_bias_and_the_mask(page, folder):
+    tables = figure_csvs(page, "alibi_bias", folder)
     rows = tables["fig-alibi_bias-1.csv"]
     assert rows[0] == ["查询 i", *[str(j) for j in range(6)]]
     names, matrix = matrix_of(rows[1:])
@@ -341,8 +343,8 @@ def test_alibi_heatmap_data_is_the_bias_and_the_mask(page):
     assert lines[0][1:] == [f"第 {h} 个头（斜率 1/{2 ** h}）" for h in range(1, 9)]
 
 
-def test_pe_offset_header_shows_the_formula(page):
-    (rows,) = figure_csvs(page, "pe_offset").values()
+def test_pe_offset_header_shows_the_formula(page, folder):
+    (rows,) = figure_csvs(page, "pe_offset", folder).values()
     assert rows[0][-1] == "公式 ∑ᵢ cos(kωᵢ)"
 
 

@@ -4,7 +4,7 @@ lessonkit.widget('explorer', function (el, d) {
   var all = lessonkit.all, one = lessonkit.one;
   var index = d.params.map(function (p) { return p.initial; });
   var status = one('.status', el), text = one('[data-role="text"]', el);
-  var cells = all('.ex-live .ex-value', el), meters = all('.ex-live .ex-bar', el), figures = all('.ex-live .ex-figure', el);
+  var cells = all('.ex-live .ex-value', el), meters = all('.ex-live .ex-bar', el), figures = all('.ex-figure[data-state]', el);
 
   function show() {
     var id = index.join('.'), s = d.states[id];
