@@ -95,7 +95,7 @@ EXPECTED = [
     "demo/lesson.md:3: hand-typed number `0.004` in the text",
     "demo/lesson.md:6: hand-typed number `12` in the text",
     "demo/lesson.md:8: hand-typed number `1.5` in the maths",
-    "demo/lesson.yaml:11: hand-typed number `4.0` in the maths in `challenges.0.answer`",
+    "demo/lesson.yaml:11: hand-typed number `4.0` in maths in `challenges.0.answer`",
     "demo/lesson.yaml:14: hand-typed number `100` in `challenges.0.check.fields.0.label`",
     "demo/lesson.yaml:18: hand-typed number `100` in `challenges.0.check.fields.0.mistakes.0.hint`",
     "demo/lesson.py:22: hand-typed number `96` in the caption of figure `decay`",
