@@ -75,7 +75,7 @@ class Converters:
             from latex2mathml.converter import convert
 
             self.mathml[key] = convert(latex, display=display)
-        return slim_mathml(self.mathml[key])
+        return equations.primes_beside_the_base(slim_mathml(self.mathml[key]))
 
 
 @dataclass
