@@ -37,14 +37,23 @@
   }
 
   // a box that scrolls sideways (wide formula, table or figure on a phone) must be reachable by keyboard (WCAG 2.1.1):
-  // focusable exactly while it overflows, so wide screens get no extra Tab stops. Asking whether a box overflows
-  // lays it out: boxes in a section still skipped by content-visibility:auto wait until it is rendered (or `every`).
+  // focusable exactly while it overflows, so wide screens get no extra Tab stops. A display formula's box (the
+  // .math-block around it, which scrolls) is then a region named by the theme's word (main[data-formula-scrolls]).
+  // Asking whether a box overflows lays it out: boxes in a section still skipped by content-visibility:auto wait
+  // until it is rendered (or `every`).
   function keyboardScroll(root, every) {
     if (!started) return;
-    all('math, .table-scroll, pre, .figure-svg', root && root.nodeType === 1 ? root : null).forEach(function (el) {
+    var name = (one('main[data-formula-scrolls]') || doc.documentElement).getAttribute('data-formula-scrolls');
+    all('math:not([display=block]), .math-block, .table-scroll, pre, .figure-svg',
+        root && root.nodeType === 1 ? root : null).forEach(function (el) {
       if (every !== true && el.checkVisibility && !el.checkVisibility({contentVisibilityAuto: true})) return;
-      if (el.scrollWidth > el.clientWidth + 1) el.setAttribute('tabindex', '0');
+      var wide = el.scrollWidth > el.clientWidth + 1;
+      if (wide) el.setAttribute('tabindex', '0');
       else if (el.getAttribute('tabindex') === '0') el.removeAttribute('tabindex');
+      if (name && el.classList.contains('math-block')) {
+        if (wide) { el.setAttribute('role', 'region'); el.setAttribute('aria-label', name); }
+        else { el.removeAttribute('role'); el.removeAttribute('aria-label'); }
+      }
     });
   }
   // sections the browser has not laid out yet (content-visibility:auto, style.css) are checked when it renders them,
