@@ -191,3 +191,13 @@ def test_a_superscript_without_primes_is_untouched():
     assert render_inline(r"$x^2 + y^{2\prime}$", ctx, PATH) == (  # (a prime after the 2 is the 2's: not moved)
         "<math><mrow><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo><msup><mi>y</mi><mrow><mn>2</mn><mi>′</mi></mrow>"
         "</msup></mrow></math>")
+
+
+def test_display_math_carries_its_tex_as_text_alternative():
+    """What a picture of the formula (the slides) is described by: its TeX as written, values filled in, on one line;
+    its MathML's text would read 0.9⁹⁶ as 0.996. Inline math (text on a slide) carries none."""
+    ctx = make_ctx(n=96, p=0.9 ** 96)
+    html = render_block("$$\n0.9^{ {{ n }} } \\approx {{ p }},\n\\quad a < b\n$$\n\nand $x^2$", ctx, PATH)
+    assert ctx.problems == []
+    assert '<math display="block" alttext="0.9^{96} \\approx 4.05 \\times 10^{-5}, \\quad a &lt; b">' in html
+    assert html.count("alttext") == 1
