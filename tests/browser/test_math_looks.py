@@ -4,6 +4,8 @@ base's size. Every lesson in content/ plus the fixture lesson, whose formula sec
 both for certain."""
 from __future__ import annotations
 
+import io
+
 import pytest
 import yaml
 
@@ -21,16 +23,34 @@ FORMULA_BOXES = """() => [...document.querySelectorAll('.math-block')].filter(b 
             inner: b.querySelector('math').getAttribute('tabindex')};
 })"""
 
-# the shades at the two edges of a box after it is scrolled to `at` (0 or the end), once the page has drawn a frame
-SHADES = """([i, at]) => new Promise(done => {
+SCROLL_TO = """([i, at]) => new Promise(done => {
     const b = document.querySelector(`.math-block[data-probe="${i}"]`);
     b.scrollIntoView({block: 'center'});
     b.scrollLeft = at === 'end' ? b.scrollWidth : 0;
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-        const s = getComputedStyle(b), clear = c => /^(transparent|rgba\\(.*,\\s*0\\))$/.test(c.trim());
-        done({left: !clear(s.getPropertyValue('--lk-more-l')), right: !clear(s.getPropertyValue('--lk-more-r'))});
-    }));
+    requestAnimationFrame(() => requestAnimationFrame(done));     // its scroll event handled, the page drawn
 })"""
+EDGE = 12   # px: the strip at each side of the box compared
+
+
+def shades(page, i: int, at) -> dict[str, bool]:
+    """Which edges of the box are shaded once it is scrolled to `at` (0 or "end"): its picture against the same picture
+    with the box's background taken away differs there."""
+    from PIL import Image, ImageChops
+
+    page.evaluate(SCROLL_TO, [i, at])
+    box = page.locator(f'.math-block[data-probe="{i}"]')
+    shown = Image.open(io.BytesIO(box.screenshot())).convert("L")
+    box.evaluate("b => { b.style.background = 'none'; }")
+    bare = Image.open(io.BytesIO(box.screenshot())).convert("L")
+    box.evaluate("b => { b.style.background = ''; }")
+    diff = ImageChops.difference(shown, bare)
+    w, h = diff.size
+
+    def shaded(x0: int) -> bool:
+        strip = diff.crop((x0, 0, x0 + EDGE, h))
+        return strip.getextrema()[1] > 24
+
+    return {"left": shaded(0), "right": shaded(w - EDGE)}
 
 
 def theme_word(lang: str, key: str) -> str:
@@ -57,12 +77,12 @@ def test_a_wide_display_formula_scrolls_in_its_own_box(open_page, site, slug):
         page.focus(f'.math-block[data-probe="{box["i"]}"]')
         assert page.evaluate("document.activeElement.dataset.probe") == str(box["i"])
         # a shade on the side where more of the formula is: at the start on the right, at the end on the left
-        assert page.evaluate(SHADES, [box["i"], 0]) == {"left": False, "right": True}, box
-        assert page.evaluate(SHADES, [box["i"], "end"]) == {"left": True, "right": False}, box
+        assert shades(page, box["i"], 0) == {"left": False, "right": True}, box
+        assert shades(page, box["i"], "end") == {"left": True, "right": False}, box
     for box in boxes:
         if not box["wide"]:  # a formula that fits: no Tab stop, no region, no shade
             assert (box["tabindex"], box["role"], box["name"]) == (None, None, None), box
-            assert page.evaluate(SHADES, [box["i"], 0]) == {"left": False, "right": False}, box
+            assert shades(page, box["i"], 0) == {"left": False, "right": False}, box
     visit.assert_clean()
 
 
