@@ -97,6 +97,8 @@ MD = """\
 
 ## 公式 {#formula}
 
+{{< table squares >}}
+
 导数写作 $f'(x)$，它的平方写作 $f'^2$，二阶导数写作 $f''(x)$。下面这个公式在手机上比屏幕宽：
 
 $$
@@ -107,7 +109,7 @@ $$
 PY = '''\
 import numpy as np
 
-from lessonkit import Lesson, explorer, param
+from lessonkit import Lesson, explorer, param, table
 
 lesson = Lesson()
 
@@ -136,6 +138,12 @@ def layers():
 @lesson.value
 def grow_last(layers):
     return float(1.35 ** layers[-1])
+
+
+@lesson.value
+def squares(layers):
+    return table({"块数": layers[:3], "平方": [n * n for n in layers[:3]]},
+                 caption="前三个块数和它们的平方：只有两列的窄表，标题比表宽得多，按正文的宽度排，不挤成窄窄的一条")
 
 
 @lesson.widget
