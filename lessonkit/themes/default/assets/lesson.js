@@ -62,7 +62,8 @@
     }
     if (wide) edges(el); else el.removeAttribute('data-more');
   }
-  function edges(el) {   // which edges of a box have more of it beyond them: 'left', 'right', 'left right' or none
+  // which edges of a box have more of it beyond them: data-more is 'left', 'right', 'left right' or absent
+  function edges(el) {
     var more = [el.scrollLeft > 1 ? 'left' : '', el.scrollLeft + el.clientWidth < el.scrollWidth - 1 ? 'right' : ''];
     more = more.join(' ').trim();
     if (more) el.setAttribute('data-more', more); else el.removeAttribute('data-more');
