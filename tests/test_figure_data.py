@@ -186,7 +186,9 @@ def test_the_page_shows_the_data_under_the_figure_cached_or_not(make_lesson, run
     assert 'role="img" aria-label="一条下降的线"' in figure  # the alt text stays
     assert '<details class="figure-data">' in figure and "<summary>数据</summary>" in figure
     assert 'aria-describedby="fig-decay-caption"' in figure and 'id="fig-decay-caption"' in figure
-    assert "<caption>图 1 的数据<span class=\"data-note\">（共 97 行，显示每 4 行）</span></caption>" in figure
+    assert ('<p class="table-caption" id="fig-decay-data-caption">图 1 的数据<span class="data-note">（共 97 行，显示每 4 行）'
+            '</span></p>') in figure
+    assert 'aria-labelledby="fig-decay-data-caption"' in figure    # the caption names its table
     assert "<th>层数<th>每层 ×0.9</thead>" in figure
     # row 8: 0.9⁸ = 0.430…, formatted as the text formats numbers
     assert f"<tr><th>8<td>{0.9 ** 8:.3f}" in figure

@@ -165,3 +165,39 @@ def test_norm_bars_fence_their_content():
 def test_a_paragraph_holding_only_a_value_stays_a_paragraph():
     ctx = make_ctx(x=3.14159)
     assert render_block("First.\n\n{{ x }}\n\nLast.", ctx, PATH) == "<p>First.</p>\n<p>3.14</p>\n<p>Last.</p>"
+
+
+@pytest.mark.parametrize("latex, expected", [
+    # f′: the prime beside f, at f's size (a math font draws U+2032 raised already), not a superscript of f
+    ("f'(x)", '<mi>f</mi><mo>′</mo><mo stretchy="false">(</mo>'),
+    # ′ and 2 both up and right of f: f′ carries the square
+    ("f'^2", "<msup><mrow><mi>f</mi><mo>′</mo></mrow><mn>2</mn></msup>"),
+    ("f''(x)", "<mi>f</mi><mo>″</mo><mo"),
+    (r"f^{\prime\prime}", "<mi>f</mi><mo>″</mo></mrow>"),
+    ("f'''", "<mi>f</mi><mo>‴</mo></mrow>"),
+    ("f'_i", "<msub><mrow><mi>f</mi><mo>′</mo></mrow><mi>i</mi></msub>"),
+    (r"\frac{a'}{b}", "<mfrac><mrow><mi>a</mi><mo>′</mo></mrow><mi>b</mi></mfrac>"),
+])
+def test_a_prime_stands_beside_its_base(latex, expected):
+    ctx = make_ctx()
+    html = render_inline(f"${latex}$", ctx, PATH)
+    assert ctx.problems == []
+    assert expected in html
+    assert "<msup><mi>f</mi>" not in html and "<mi>′</mi>" not in html
+
+
+def test_a_superscript_without_primes_is_untouched():
+    ctx = make_ctx()
+    assert render_inline(r"$x^2 + y^{2\prime}$", ctx, PATH) == (  # (a prime after the 2 is the 2's: not moved)
+        "<math><mrow><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo><msup><mi>y</mi><mrow><mn>2</mn><mi>′</mi></mrow>"
+        "</msup></mrow></math>")
+
+
+def test_display_math_carries_its_tex_as_text_alternative():
+    """What a picture of the formula (the slides) is described by: its TeX as written, values filled in, on one line;
+    its MathML's text would read 0.9⁹⁶ as 0.996. Inline math (text on a slide) carries none."""
+    ctx = make_ctx(n=96, p=0.9 ** 96)
+    html = render_block("$$\n0.9^{ {{ n }} } \\approx {{ p }},\n\\quad a < b\n$$\n\nand $x^2$", ctx, PATH)
+    assert ctx.problems == []
+    assert '<math display="block" alttext="0.9^{96} \\approx 4.05 \\times 10^{-5}, \\quad a &lt; b">' in html
+    assert html.count("alttext") == 1

@@ -273,8 +273,10 @@ def test_a_tables_caption_and_column_names_show_maths_and_values(make_lesson, ru
     code, _, err, out = run_build()
     assert code == 0, err
     page = (out / "demo" / "index.html").read_text(encoding="utf-8")
-    table = page[page.index('<table class="computed-table">'):page.index("</table>")]
-    caption = re.search(r"<caption>(.*?)</caption>", table, re.S).group(1)
+    block = page[page.index('<div class="table-block">'):page.index("</table>")]
+    caption_id, caption = re.search(r'<p class="table-caption" id="([^"]+)">(.*?)</p>', block, re.S).groups()
+    table = block[block.index('<table class="computed-table"'):]
+    assert f'aria-labelledby="{caption_id}"' in table                  # the caption names its table
     assert caption.startswith("维度 <math") and "<mi>d</mi>" in caption and caption.endswith("取到 64 时")
     headers = re.findall(r'<th scope="col">(.*?)</th>', table, re.S)
     assert len(headers) == 2 and all(h.startswith("<math") for h in headers) and "<msqrt>" in headers[1]

@@ -182,15 +182,31 @@
     out.push({kind: 'box', x: r.left, y: r.top, w: r.width, h: r.height, fill: fill,
       line: even ? sides[0] : null, sides: even ? null : sides, round: px(s.borderTopLeftRadius) > 0 || px(s.borderBottomRightRadius) > 0});
   }
-  function picture(el, out, alt) {
+  function picture(el, out) {
     var target = el.matches('.math-block') ? el.querySelector('math') || el : el, r = rect(target.getBoundingClientRect());
     if (target.tagName.toLowerCase() === 'math') r = formula(target, el);
     if (r.w < 1 || r.h < 1) return;
     target.setAttribute('data-deck-shot', ++shots);
     var x = Math.floor(r.x + scrollX), y = Math.floor(r.y + scrollY);             // in the page, for the screenshot
     var clip = {x: x, y: y, width: Math.ceil(r.x + scrollX + r.w) - x, height: Math.ceil(r.y + scrollY + r.h) - y};
-    out.push(Object.assign({kind: 'picture', shot: shots, clip: clip, alt: alt || el.getAttribute('aria-label') ||
-      el.getAttribute('alt') || (target.tagName.toLowerCase() === 'math' ? target.textContent.replace(/\s+/g, ' ').trim() : '')}, r));
+    out.push(Object.assign({kind: 'picture', shot: shots, clip: clip, alt: described(el, target)}, r));
+  }
+  // what a picture's description says: a formula's TeX (the build writes it as the math's alttext; its MathML's text
+  // would read 0.9⁹⁶ as 0.996), an image's or drawing's own text alternative, else — a drawing the page shows beside
+  // its words, hidden from screen readers (a widget's bar) — the words it stands beside
+  function described(el, target) {
+    var math = target.tagName.toLowerCase() === 'math' ? target : null;
+    var own = math ? math.getAttribute('alttext') || words(math) : el.getAttribute('aria-label') || el.getAttribute('alt');
+    return own || besides(el);
+  }
+  function words(el) { return el ? el.textContent.replace(/\s+/g, ' ').trim() : ''; }
+  function besides(el) {
+    var dd = el.closest('dd'), dt = dd && dd.previousElementSibling;
+    if (dd) return [words(dt && dt.tagName === 'DT' ? dt : null), words(dd)].join(' ').trim();   // a term, its value
+    for (var box = el.parentElement; box && box !== doc.body; box = box.parentElement) {
+      if (words(box)) return words(box);
+    }
+    return '';
   }
   // a display formula: as wide as what it draws (its box is the line's width), as tall as its block with padding
   function formula(math, block) {

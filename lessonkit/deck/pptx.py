@@ -5,7 +5,8 @@ the browser laid it out, scaled to fit under the title: the screen's title (its 
 placeholder; prose, lists, callouts and tables as text boxes, tables and boxes in the lesson's CJK font (formulas
 inline as text, their letters italic, scripts raised or lowered); figures as the PNG pictures the draw stage made
 from the same figure functions, with their alt text as the picture's description; display formulas, images and what
-a widget draws as pictures of the page; the screen's notes in the slide's notes.
+a widget draws as pictures of the page (described by the formula's TeX, the image's alt text, or the words a drawing
+stands beside: extract.js); the screen's notes in the slide's notes.
 """
 from __future__ import annotations
 

@@ -10,6 +10,8 @@
               unknown_commands(mathml): commands the converter does not know (it shows them as `\\foo`).
     prepare   prepare(latex): `aligned` as `split` (latex2mathml lays `split` out as the right/left column pairs
               `aligned` means, but leaves `aligned`'s `&` as text); a matrix in braces (so `^T` binds to all of it).
+              primes_beside_the_base(mathml): `f'` as f′, the prime beside f as a math font draws it (Chromium
+              draws a prime in a superscript small and floating above f).
     place     equation_html / reference_html: the numbered block and the links to it.
     component themes/default/components/equation/ (CSS only): the number beside its equation, and table cells
               aligned as `columnalign` says (Chromium's MathML ignores the attribute); mounted by a numbered equation
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import html
 import re
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from ..support.messages import Message, msg
@@ -99,6 +102,69 @@ def prepare(latex: str) -> str:
     names = "|".join(MATRICES)
     latex = re.sub(rf"\\begin\s*\{{({names})\}}", r"{\\begin{\1}", latex)
     return re.sub(rf"\\end\s*\{{({names})\}}", r"\\end{\1}}", latex)
+
+
+PRIMES = {"′": 1, "″": 2, "‴": 3, "⁗": 4}   # U+2032 … U+2057, each as many primes as it draws
+
+
+def primes_beside_the_base(mathml: str) -> str:
+    """`f'` reads f′ (the prime beside f, as TeX draws f^\\prime), not f with a small prime floating above it.
+    latex2mathml writes `f'` as `<msup><mi>f</mi><mi>′</mi></msup>`; but a math font's ′ (U+2032) is already drawn
+    raised at superscript size, and its variant for use inside a superscript is reached only through the font's `ssty`
+    feature, which Chromium does not apply to scripts (nor lets CSS apply: fonts list it under the `math` script
+    only). So a prime leading a superscript moves beside its base, as an operator: `f'(x)` →
+    `<mi>f</mi><mo>′</mo>(x)`, `f'^2` → `<msup><mrow><mi>f</mi><mo>′</mo></mrow><mn>2</mn></msup>` (′ and 2
+    both up and right of f), `f'_i` → f′ with subscript i, `f''` and `f^{\\prime\\prime}` → f″."""
+    if not any(p in mathml for p in PRIMES):
+        return mathml
+    root = ET.fromstring(mathml)
+    _move_primes(root)
+    return ET.tostring(root, encoding="unicode")
+
+
+def _is_prime(element) -> bool:
+    return element.tag in ("mi", "mo") and len(element) == 0 and bool(element.text) and all(
+        c in PRIMES for c in element.text)
+
+
+def _move_primes(element) -> None:
+    """Children first, then each of element's children that is a superscript led by primes (see above)."""
+    children = []
+    for child in element:
+        _move_primes(child)
+        moved = _primes_moved(child)
+        # beside a row's other children, f′ needs no row of its own; anywhere else (a base, a numerator) it does
+        children.extend(list(moved) if moved is not child and moved.tag == "mrow" and element.tag == "mrow"
+                        else [moved])
+    element[:] = children
+
+
+def _primes_moved(script):
+    """`script` (an msup or msubsup whose superscript starts with primes) with the primes beside its base, or
+    `script` itself when it has none."""
+    if script.tag not in ("msup", "msubsup") or len(script) != (2 if script.tag == "msup" else 3):
+        return script
+    tokens = list(script[-1]) if script[-1].tag == "mrow" else [script[-1]]
+    count = next((n for n, t in enumerate(tokens) if not _is_prime(t)), len(tokens))
+    if count == 0:
+        return script
+    strokes = sum(PRIMES[c] for t in tokens[:count] for c in t.text)
+    base = ET.Element("mrow")
+    base.append(script[0])
+    for n in (4,) * (strokes // 4) + ((strokes % 4,) if strokes % 4 else ()):
+        ET.SubElement(base, "mo").text = next(c for c, v in PRIMES.items() if v == n)
+    rest = tokens[count:]
+    if len(rest) > 1:
+        rest = [ET.Element("mrow")]
+        rest[0].extend(tokens[count:])
+    sub = [script[1]] if script.tag == "msubsup" else []
+    if not sub and not rest:
+        moved = base  # only primes in the superscript: f′
+    else:
+        moved = ET.Element(("msubsup" if rest else "msub") if sub else "msup", script.attrib)
+        moved.extend([base, *sub, *rest])
+    moved.tail = script.tail
+    return moved
 
 
 def unknown_commands(mathml: str) -> list[str]:

@@ -59,6 +59,7 @@ class LessonRenderer:
         self.placed_code: set[str] = set()
         self.toggles = 0
         self.tab_sets = 0
+        self.tables = 0
         self.citer = citations.Citer(bibliography, citations.numbering(reading_texts(lesson)))
         self.ctx = markup.MarkupContext(
             values=lesson.values,
@@ -254,7 +255,9 @@ class LessonRenderer:
         where = self.lesson.source.code_path, func.__code__.co_firstlineno if func else None
         data["caption"] = markup.render_inline(data["caption"], self.ctx, *where) if data["caption"] else ""
         data["columns"] = [markup.render_inline(column, self.ctx, *where) for column in data["columns"]]
-        return self.env.get_template("partials/table.html").render(table=spoken(data, self.env.globals["ui"]))
+        self.tables += 1
+        return self.env.get_template("partials/table.html").render(table=spoken(data, self.env.globals["ui"]),
+                                                                   id=f"table-{self.tables}")
 
     def container(self, block: dict[str, Any]) -> str:
         kind = block["kind"]

@@ -75,7 +75,7 @@ class Converters:
             from latex2mathml.converter import convert
 
             self.mathml[key] = convert(latex, display=display)
-        return slim_mathml(self.mathml[key])
+        return equations.primes_beside_the_base(slim_mathml(self.mathml[key]))
 
 
 @dataclass
@@ -373,6 +373,8 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
         return _value_text(m.group("value_name"), m.group("value_spec"), ctx, path, line, math_mode=True)
 
     latex = INLINE.sub(lambda m: value_in_math(m) if m.group("value") else m.group(0), latex)
+    # as the author wrote it, values filled in (`0.9^{ {{ n }} }` → `0.9^{96}`): what a picture of it is described by
+    source = re.sub(r"\{\s+|\s+\}", lambda m: m.group().strip(), " ".join(latex.split()))
     latex = _paired_delimiters(latex)
     wrong = equations.latex_problems(latex)
     for problem in wrong:  # at the formula's line where the mistake is (a display formula may span lines)
@@ -401,6 +403,9 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
     # a table's cells are aligned by the equation component's CSS, which only pages with one carry
     mounts = f' data-widget="{equations.KIND}"' if equations.lays_out_a_table(mathml) else ""
     if display == "block":  # display math scrolls sideways on a phone: a block wrapper, valid wherever it stands
+        # its TeX as the formula's text alternative: the slides, which show a display formula as a picture, describe
+        # the picture by it (its MathML's text would read 0.9⁹⁶ as 0.996)
+        mathml = mathml.replace('<math display="block">', f'<math display="block" alttext="{html.escape(source)}">', 1)
         return f'<span class="math-block"{mounts}>{mathml}</span>'
     return f'<span class="math-table"{mounts}>{mathml}</span>' if mounts else mathml
 

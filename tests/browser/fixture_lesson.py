@@ -33,6 +33,9 @@ def expected_series() -> dict[str, np.ndarray]:
 
 
 LABELS = {"grow": "一直变大", "flat": "保持不变", "slow": "慢慢变大"}
+# a display formula wider than a phone (it scrolls in its box), whose TeX the slides describe its picture by
+FORMULA = (r"\mathrm{PE}(pos, 2i) = \sin\left(\frac{pos}{b^{2i/d}}\right), \qquad \mathrm{PE}(pos, 2i+1) = "
+           r"\cos\left(\frac{pos}{b^{2i/d}}\right), \qquad x_{l+1} = x_l + F(x_l)")
 
 YAML = """\
 title: 测试用的小课（组件）
@@ -91,12 +94,22 @@ MD = """\
 {{< widget block_stack >}}
 
 {{< figure growth >}}
+
+## 公式 {#formula}
+
+{{< table squares >}}
+
+导数写作 $f'(x)$，它的平方写作 $f'^2$，二阶导数写作 $f''(x)$。下面这个公式在手机上比屏幕宽：
+
+$$
+{FORMULA}
+$$
 """
 
 PY = '''\
 import numpy as np
 
-from lessonkit import Lesson, explorer, param
+from lessonkit import Lesson, explorer, param, table
 
 lesson = Lesson()
 
@@ -125,6 +138,12 @@ def layers():
 @lesson.value
 def grow_last(layers):
     return float(1.35 ** layers[-1])
+
+
+@lesson.value
+def squares(layers):
+    return table({"块数": layers[:3], "平方": [n * n for n in layers[:3]]},
+                 caption="前三个块数和它们的平方：只有两列的窄表，标题比表宽得多，按正文的宽度排，不挤成窄窄的一条")
 
 
 @lesson.widget
@@ -173,7 +192,7 @@ def write_fixture_lesson(content: Path) -> Path:
         raise FileExistsError(f"{folder} exists: a real lesson may not use the fixture's name {SLUG}")
     folder.mkdir(parents=True)
     (folder / "lesson.yaml").write_text(textwrap.dedent(YAML), encoding="utf-8")
-    (folder / "lesson.md").write_text(MD, encoding="utf-8")
+    (folder / "lesson.md").write_text(MD.replace("{FORMULA}", FORMULA), encoding="utf-8")
     (folder / "lesson.py").write_text(PY, encoding="utf-8")
     for kind in KINDS:
         if any((BUILTIN_THEMES / "default" / "widgets").glob(f"{kind}*")):

@@ -113,3 +113,26 @@ def test_chinese_is_drawn_with_a_cjk_font_in_text_and_figures(open_page, site, s
         cjk = [bool(CJK_FONT.search(f)) for f in families]
         # text with nothing but Chinese: every glyph from a CJK font; mixed text: at least the Chinese from one
         assert families and (all(cjk) if only_chinese else any(cjk)), (what, families)
+
+
+# each table in a box it scrolls in, with its caption (a <caption>, or the paragraph that names it)
+CAPTIONS = """() => [...document.querySelectorAll('.table-scroll>table')].map(t => [t, t.caption ||
+        document.getElementById(t.getAttribute('aria-labelledby'))]).filter(([t, c]) => c && c.checkVisibility())
+    .map(([t, c]) => ({text: c.textContent.slice(0, 30), width: c.getBoundingClientRect().width,
+                       box: t.closest('.table-scroll').clientWidth, table: t.getBoundingClientRect().width,
+                       lines: c.getBoundingClientRect().height / parseFloat(getComputedStyle(c).lineHeight)}))"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_table_caption_takes_the_column_width(open_page, site, slug, width):
+    """A caption that wraps wraps at the width of the text column, not at its table's: a table of two narrow columns
+    no longer squeezes its caption into a few characters a line, and on a phone the caption of a table wider than
+    the screen wraps on the screen rather than across the table (a caption on one line may stay as wide as it is)."""
+    page = open_page((site / slug / "index.html").as_uri(), width=width).page
+    page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
+    page.eval_on_selector_all(".ex-all-toggle", "bs => bs.forEach(b => b.click())")
+    captions = page.evaluate(CAPTIONS)
+    if slug == FIXTURE:
+        assert any(c["table"] < c["box"] / 2 and c["lines"] > 1.5 for c in captions), captions
+    for caption in captions:
+        assert caption["lines"] < 1.5 or caption["width"] == pytest.approx(caption["box"], abs=1), caption

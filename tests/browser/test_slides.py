@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURE, LESSONS, PROJECT, require, started
-from fixture_lesson import NOTES_WORDS
+from fixture_lesson import FORMULA, NOTES_WORDS
 from lessonkit.support import chromium
 
 SLIDES_TIMEOUT = 900        # seconds: the build, then two PDFs and a PPTX per lesson
@@ -174,6 +174,30 @@ def test_every_figure_is_a_picture_with_its_alt_text(slides, page_facts, slug):
         shown_px = picture.width / 9525                                  # EMU → CSS px (96 an inch)
         assert picture.image.size[0] >= 2 * shown_px, f"figure {name}: at least twice the pixels it is shown at"
         assert picture.image.content_type == "image/png"
+
+
+def pictures(shapes):
+    """Every picture on a slide, those inside groups (a widget as printed) too."""
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    for shape in shapes:
+        if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
+            yield from pictures(shape.shapes)
+        elif shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
+            yield shape
+
+
+def test_every_picture_is_described_and_a_formula_by_its_tex(slides, slug):
+    """A screen reader reads each picture's description: none is empty (a widget's bar is described by the words
+    beside it), and a display formula's is its TeX (its MathML's text would read 0.9⁹⁶ as 0.996)."""
+    described = []
+    for number, slide in enumerate(presentation(slides, slug).slides, start=1):
+        for picture in pictures(slide.shapes):
+            descr = picture._element.nvPicPr.cNvPr.get("descr") or ""
+            assert descr.strip(), f"slide {number}: picture {picture.name} has no description"
+            described.append(descr)
+    if slug == FIXTURE:
+        assert FORMULA in described, described
 
 
 def test_slide_text_is_editable_text_from_the_page(slides, page_facts, slug):

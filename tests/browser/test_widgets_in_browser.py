@@ -146,6 +146,34 @@ def test_block_stack_shows_the_computed_magnitudes(fixture_page):
     assert page.evaluate("document.activeElement.dataset.step") == "-1"
 
 
+SHOWN_TEXTS = """sel => {
+    // the text a sighted reader sees in the widget: text in boxes that are drawn (not display:none, not hidden, not a
+    // 1 px visually-hidden announcement for screen readers)
+    const el = document.querySelector(sel), shown = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const box = n.parentElement, r = box.getBoundingClientRect();
+        if (n.data.trim() && box.checkVisibility({visibilityProperty: true}) && r.width > 1 && r.height > 1)
+            shown.push(n.data.trim());
+    }
+    return {shown, values: [...el.querySelectorAll('.ex-live .ex-value')].map(v => v.textContent),
+            status: el.querySelector('[role=status]').textContent};
+}"""
+
+
+def test_block_stack_shows_each_value_once(fixture_page):
+    """The live panel shows each value once (no summary line repeating them below); the status that screen readers
+    announce after each step still says them."""
+    page = fixture_page.page
+    for step in range(2):
+        if step:
+            page.click(f'{STACK} [data-step="1"]')
+        seen = page.evaluate(SHOWN_TEXTS, STACK)
+        assert len(seen["values"]) == len(LABELS)
+        for value in seen["values"]:
+            assert sum(value in text for text in seen["shown"]) == 1, (value, seen["shown"])
+            assert value in seen["status"]
+
+
 def test_every_challenge_answer_reveals(lesson, site_content, slug):
     """Every worked answer on the page opens: a challenge's (each has one) and a standalone self-check's (optional),
     counted per kind."""

@@ -37,15 +37,36 @@
   }
 
   // a box that scrolls sideways (wide formula, table or figure on a phone) must be reachable by keyboard (WCAG 2.1.1):
-  // focusable exactly while it overflows, so wide screens get no extra Tab stops. Asking whether a box overflows
-  // lays it out: boxes in a section still skipped by content-visibility:auto wait until it is rendered (or `every`).
+  // focusable exactly while it overflows, so wide screens get no extra Tab stops. A display formula's box (the
+  // .math-block around it, which scrolls) is then a region named by the theme's word (main[data-formula-scrolls]),
+  // its edges beyond which more of it lies marked for style.css's shades. Asking whether a box overflows lays it
+  // out: boxes in a section still skipped by content-visibility:auto wait until it is rendered (or `every`).
   function keyboardScroll(root, every) {
     if (!started) return;
-    all('math, .table-scroll, pre, .figure-svg', root && root.nodeType === 1 ? root : null).forEach(function (el) {
+    var name = (one('main[data-formula-scrolls]') || doc.documentElement).getAttribute('data-formula-scrolls');
+    all('math:not([display=block]), .math-block, .table-scroll, pre, .figure-svg',
+        root && root.nodeType === 1 ? root : null).forEach(function (el) {
       if (every !== true && el.checkVisibility && !el.checkVisibility({contentVisibilityAuto: true})) return;
-      if (el.scrollWidth > el.clientWidth + 1) el.setAttribute('tabindex', '0');
+      var wide = el.scrollWidth > el.clientWidth + 1;
+      if (wide) el.setAttribute('tabindex', '0');
       else if (el.getAttribute('tabindex') === '0') el.removeAttribute('tabindex');
+      if (el.classList.contains('math-block')) formulaBox(el, wide, name);
     });
+  }
+  function formulaBox(el, wide, name) {
+    if (wide && name) { el.setAttribute('role', 'region'); el.setAttribute('aria-label', name); }
+    else if (!wide) { el.removeAttribute('role'); el.removeAttribute('aria-label'); }
+    if (wide && !el.lkEdges) {
+      el.lkEdges = true;
+      el.addEventListener('scroll', function () { edges(el); }, {passive: true});
+    }
+    if (wide) edges(el); else el.removeAttribute('data-more');
+  }
+  // which edges of a box have more of it beyond them: data-more is 'left', 'right', 'left right' or absent
+  function edges(el) {
+    var more = [el.scrollLeft > 1 ? 'left' : '', el.scrollLeft + el.clientWidth < el.scrollWidth - 1 ? 'right' : ''];
+    more = more.join(' ').trim();
+    if (more) el.setAttribute('data-more', more); else el.removeAttribute('data-more');
   }
   // sections the browser has not laid out yet (content-visibility:auto, style.css) are checked when it renders them,
   // and all of them after the first paint and after a resize, when the page is idle
