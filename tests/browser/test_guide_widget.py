@@ -76,7 +76,7 @@ def new_lesson_page(tmp_path_factory) -> Path:
         f.write(prelude + function)
     with open(folder / "lesson.md", "a", encoding="utf-8") as f:
         f.write(f"\n\n## 调温度 {{#knob}}\n\n按 − / + 换温度。\n\n{{{{< widget {kind_of(files)} >}}}}\n")
-    assert not any(root.glob(f"*/widgets/{kind_of(files)}") for root in (PROJECT / "themes", BUILTIN_THEMES)), \
+    assert not any(any(root.glob(f"*/widgets/{kind_of(files)}")) for root in (PROJECT / "themes", BUILTIN_THEMES)), \
         "the kind must be new"
     build(content, root / "out", root / "cache")
     return root / "out" / slug / "index.html"
