@@ -21,6 +21,7 @@ from lessonkit.cli import main
 from lessonkit.support.paths import SitePaths
 
 import book_lesson
+import notebook_runs
 import plain_python
 from lesson_folders import PROJECT, real_lessons
 
@@ -107,7 +108,7 @@ def site(tmp_path_factory, shared_cache) -> Path:
 
 @pytest.fixture(scope="module")
 def python(tmp_path_factory) -> Path:
-    return plain_python.make_plain_python(tmp_path_factory.mktemp("plain") / "venv")
+    return notebook_runs.plain_python_for_run(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
