@@ -10,6 +10,7 @@ from ..features import figdata, selfcheck
 from ..support.errors import ContentError, Problem
 from ..support.messages import as_message, msg, reason
 from ..support.suggest import did_you_mean
+from ..support.values import filled
 from .registry import KIND, Lesson, inputs_of, load_lesson_module, problem_from_exception
 
 
@@ -159,12 +160,16 @@ def explicit_data(spec, values: dict[str, Any], path: Path, line: int | None, pr
                                 "the name of a `@lesson.value` holding a table"))
         return None
     try:
-        return figdata.explicit(values[spec.data])
+        data = figdata.explicit(values[spec.data])
     except ValueError as exc:
         problems.append(Problem(path, line, msg("figure `{name}`: the value `{data}` is not figure data: {problem}",
                                                 name=spec.name, data=spec.data, problem=reason(exc)),
                                 "a table: `table(…)`, a dict of columns, a list of dicts or a list of rows"))
         return None
+    for table in data["tables"]:  # a `table(caption=…)` titles it, with `{{ value }}` as in the text
+        table["title"], misses = filled(table["title"], values)
+        problems += [Problem(path, line, miss.message, miss.expected) for miss in misses]
+    return data
 
 
 def figure_jobs(slug: str, registry: Lesson, values: dict[str, Any], widgets: dict[str, ComputedWidget],

@@ -5,8 +5,10 @@ run), so a build that takes every page from the cache still reports it, for the 
 
 Where it looks: lesson.md; lesson.yaml's prose (title, summary, intro, objectives, question, challenges, checks,
 sources — not a self-check's value names, units or known wrong answers); the `caption=` and `alt=` of every
-`@lesson.figure` in lesson.py (read with `ast`); the text between the tags of the lesson's own components
-(`widgets/<kind>/widget.html`, Jinja tags and comments left out).
+`@lesson.figure` and the `caption=` of every `explorer(…)`, `bars(…)` and `table(…)` in lesson.py (read with `ast`);
+the text between the tags of the lesson's own components (`widgets/<kind>/widget.html`, Jinja tags and comments
+left out). Numbers in digits, and counts in Chinese numerals: a numeral followed by a counter of what a lesson
+computes or sets (「十步」「三层」「十六个头」, CN_COUNT); 「一个」「一起」「一些」「一般」「十分」「万一」「三种」 are words.
 
 What is not a measured number, and left alone:
   - `{{ value }}` placeholders (with their format), `{{< directive >}}`, code spans and code blocks, HTML comments
@@ -45,6 +47,7 @@ from ..support.messages import Message, msg
 PROSE_KEYS = ("title", "summary", "intro", "objectives", "question", "challenges", "checks", "sources")
 NOT_PROSE = ("id", "unit", "format", "value")   # a self-check's names and a known wrong answer, typed as students do
 COMPONENTS = "widgets"
+CAPTIONED_BUILDERS = ("explorer", "bars", "table")   # widget builders whose `caption=` a student reads
 
 MARKER = re.compile(r"<!--\s*literal\b(?P<a>[^>]*?)-->|\{#\s*literal\b(?P<b>[^#]*?)#\}|(?:^|\s)#\s*literal\b(?P<c>.*)$")
 NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:[.,]\d+)*")
@@ -80,6 +83,17 @@ NOTATION = [
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*:[\w./-]*\w"),   # prefixed identifiers: arXiv:1706.03762
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"),  # identifiers: fp16, GPT-2, IWSLT14
 ]
+# a Chinese numeral counting what a lesson computes or sets — steps, layers, rounds, passes, batches, times,
+# iterations, heads (「十步」「三层」「十六个头」, 个 before such a noun) — but not a bare 一 or 两, the words for
+# "a" and "both / a pair" (「一个」「一步一步」「两者」「两次」「前两步」), not an ordinal (「第三层」), not an estimate
+# (「上百层」「数十步」「十几步」), not a word that merely holds a numeral (「一起」「一些」「一般」「十分」「万一」
+# 「三种」「三角」: none is followed by such a counter), nor 「二次函数」「三次方」 (the degree of a polynomial).
+CN_NUMERAL = "〇零一二两三四五六七八九十百千万亿"
+CN_COUNT = re.compile(
+    rf"(?<![第上数几成近好{CN_NUMERAL}])(?P<n>[{CN_NUMERAL}]+)"
+    r"(?P<counter>步|层|轮|遍|批|倍|头|次(?!方|幂|函数|型|项|多项式|曲线|根)"
+    r"|个(?:头|层|样本|参数|元素|神经元|通道|批次|周期|词元|token))")
+CN_WORDS = ("一", "两")   # the article and the pair: words, not counts
 TEMPLATE_CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|<!--.*?-->|<[^>]*>", re.S)
 
 
@@ -185,6 +199,16 @@ def _figure_texts(code_path: Path | None) -> list[Problem]:
                         else msg("the alt text of figure `{name}`", name=name)
                     found = _string_findings(keyword.value, strings)
                     problems += [_problem(code_path, f, place) for f in _unmarked(found, lines)]
+    for call in ast.walk(tree) if tree is not None else ():  # explorer(…, caption="…"), bars(…), table(…)
+        builder = getattr(call, "func", None)
+        builder = getattr(builder, "id", None) or getattr(builder, "attr", None)
+        if isinstance(call, ast.Call) and builder in CAPTIONED_BUILDERS:
+            for keyword in call.keywords:
+                if keyword.arg == "caption" and isinstance(keyword.value, ast.Constant) \
+                        and isinstance(keyword.value.value, str):
+                    found = _string_findings(keyword.value, strings)
+                    problems += [_problem(code_path, f, msg("the caption of `{builder}(…)`", builder=builder))
+                                 for f in _unmarked(found, lines)]
     return problems
 
 
@@ -249,6 +273,7 @@ def scan(text: str, bibliography: bool = False) -> list[tuple[int, str, bool]]:
     for pattern in NOTATION:
         text = pattern.sub(lambda m: _blank(m.group()), text)
     found += [(n.start(), n.group(), False) for n in NUMBER.finditer(text)]
+    found += [(n.start(), n.group(), False) for n in CN_COUNT.finditer(text) if n.group("n") not in CN_WORDS]
     return sorted(found)
 
 
@@ -262,10 +287,17 @@ def _unmarked(found: list[Finding], lines: list[str]) -> list[Finding]:
             kept.append(finding)
             continue
         words = (marker.group("a") or marker.group("b") or marker.group("c") or "").strip().lstrip(":").split()
-        listed = [w for w in words if NUMBER.fullmatch(w)]  # other words say why
-        if listed and finding.number not in listed:
+        listed = [w for w in words if NUMBER.fullmatch(w) or CN_COUNT.fullmatch(w)
+                  or re.fullmatch(f"[{CN_NUMERAL}]+", w)]  # other words say why
+        if listed and finding.number not in listed and _numeral(finding.number) not in listed:
             kept.append(finding)
     return kept
+
+
+def _numeral(number: str) -> str:
+    """A count's numeral without its counter (「十步」 → 十); a number in digits as it is."""
+    count = CN_COUNT.fullmatch(number)
+    return count.group("n") if count else number
 
 
 def _problem(path: Path, finding: Finding, place: Message) -> Problem:

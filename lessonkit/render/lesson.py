@@ -36,6 +36,7 @@ from . import markup
 from .draft import FigureDataHole, FigureHole, Holes
 from .mount import mount
 
+CAPTIONED = ("explorer", "bars")  # the builders' kinds whose caption (plain text) may hold `{{ value }}`
 CALLOUT_TEMPLATES = {"cards": "partials/cards.html", "card": "partials/card.html", "state": "partials/state.html"}
 
 
@@ -120,6 +121,9 @@ class LessonRenderer:
         figures = {f_name.split("--", 1)[1]: self.holes.mark(FigureHole(lesson.slug, f_name))
                    for f_name, _, _ in widget.figures}
         data = spoken(widget.data, self.env.globals["ui"])  # a builder's words (yes/no, joins) in the site's language
+        if widget.kind in CAPTIONED and isinstance(data.get("caption"), str):  # `{{ value }}` as in the text
+            data = {**data, "caption": markup.render_text(data["caption"], self.ctx, lesson.source.code_path,
+                                                          widget.line or 1)}
         context = {"id": f"widget-{name}", "name": name, "kind": widget.kind, "data": data, "figures": figures}
         inner = self.render_component(component, context, widget, name)
         if inner is None:
@@ -413,7 +417,9 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         "objectives": [md(f"objectives.{i}", o, inline=True, context=objective_ctx) for i, o in texts("objectives")],
         "question": md("question", text("question")),
         "sections": sections,
-        "challenges": [{"id": f"challenge-{n}", "number": n, "title": c.get("title"),
+        "challenges": [{"id": f"challenge-{n}", "number": n,
+                        "title": markup.render_text(_str(c.get("title")), yaml_ctx, meta_path,
+                                                    lines.get(f"challenges.{n - 1}.title", 1)),
                         "question": md(f"challenges.{n - 1}.question", _str(c.get("question"))),
                         **dict(zip(("answer", "answer_print"), answer(n, _str(c.get("answer"))))),
                         "check": checks.place(f"challenges.{n - 1}", f"check-{n}")}
