@@ -42,6 +42,7 @@ class Options:
     lesson: str | None = None
     cache: Path | None = None       # cache folder; None computes and draws everything
     jobs: int | None = None         # processes drawing figures; None: one per core
+    drawing_start: str = "fork"     # how drawing workers start: fork (build) or forkserver (serve: draw/drawing.py)
     preview_script: str | None = None  # `serve`'s reload script, run by every page (its hash in each policy)
     strict: bool = False            # warnings (two lessons with one `order` …) are errors
     figure_png: bool = False        # also every lesson figure as a PNG picture (for the slides), cached like the SVG

@@ -46,7 +46,8 @@ def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: di
     """Every page but the kept lessons': their problems go to `problems` (nothing is made then)."""
     bibliography = load_references(options.content, problems, session.cache)       # (content/references.bib)
     computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems)   # compute
-    with start_drawing(computed, session.cache, options.jobs, options.figure_png) as drawing:    # draw, while …
+    with start_drawing(computed, session.cache, options.jobs, options.figure_png,                # draw, while …
+                       options.drawing_start) as drawing:
         env = make_env(dirs, ui, session.templates_folder)
         rendered = render_all(computed, course, env, dirs, config, session, problems, glossary,    # … render
                               {slug: k.summary for slug, k in kept.items()}, bibliography)
