@@ -423,17 +423,23 @@ def test_a_cache_that_cannot_be_written_does_not_stop_the_build(figure_lesson, r
 
 DESCRIBED_PY = """\
 import os
+import time
 from dataclasses import dataclass
 
 from lessonkit import Lesson, explorer, param
 
 lesson = Lesson()
-PIDS = {pids!r}
+PIDS, WAIT = {pids!r}, {wait!r}
 
 
 def drew():
+    # say which process draws; with WAIT, hold it (60 s at most) until another process has drawn too
     with open(PIDS, "a") as f:
         f.write(f"{{os.getpid()}}\\n")
+    deadline = time.monotonic() + 60
+    while os.path.exists(WAIT) and set(open(PIDS).read().split()) <= {{str(os.getpid())}} \\
+            and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 @dataclass
@@ -487,15 +493,18 @@ def test_workers_from_the_fork_server_draw_the_same_bytes(make_lesson, tmp_path)
     and a single process draw them, byte for byte; and the workers did draw."""
     from lessonkit.site import Options, build
 
-    pids = tmp_path / "pids.txt"
+    pids, wait = tmp_path / "pids.txt", tmp_path / "wait"
     make_lesson(md="## 一 {#a}\n\n{{< figure line >}}\n\n{{< figure doubled >}}\n\n{{< widget knob >}}\n",
-                py=DESCRIBED_PY.format(pids=str(pids)))
+                py=DESCRIBED_PY.format(pids=str(pids), wait=str(wait)))
     pages, drawn_by = {}, {}
     for name, jobs, start in (("one", 1, "fork"), ("fork", 3, "fork"), ("forkserver", 3, "forkserver")):
         pids.write_text("")
+        if jobs > 1:
+            wait.touch()   # a process that draws waits for another one: the workers do draw
         report = build(Options(content=tmp_path / "content", out=tmp_path / name, themes=PROJECT_ROOT / "themes",
                                jobs=jobs, drawing_start=start))
         pages[name], drawn_by[name] = report.pages, pids.read_text().split()
+    wait.unlink()   # (the notebook, run at the session's end, then waits for nobody)
     assert pages["fork"] == pages["one"] and pages["forkserver"] == pages["one"]
     assert len(drawn_by["forkserver"]) == 5 and set(drawn_by["forkserver"]) - {str(os.getpid())}
     assert drawn_by["one"] == [str(os.getpid())] * 5

@@ -302,7 +302,8 @@ def test_missing_content_folder_is_a_usage_error(tmp_path, capsys):
 
 
 # A lock another thread holds when the build starts its drawing workers, as one of the preview's server threads may
-# hold one (sys.stderr's, a logging handler's …) at any moment; the figures take it too.
+# hold one (sys.stderr's, a logging handler's …) at any moment; the figures take it too. The thread holds it until a
+# second process has drawn (60 s at most); while WAIT exists (during the tests' builds, not in the notebook).
 LOCKED_PY = """\
 import os
 import threading
@@ -312,6 +313,17 @@ from lessonkit import Lesson
 
 lesson = Lesson()
 LOCK = threading.Lock()
+PIDS, WAIT = {pids!r}, {wait!r}
+
+
+def two_have_drawn():
+    return len(set(open(PIDS).read().split())) >= 2 or not os.path.exists(WAIT)
+
+
+def until(done):
+    deadline = time.monotonic() + 60
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 @lesson.value
@@ -321,27 +333,30 @@ def held():
     def hold():
         with LOCK:
             ready.set()
-            time.sleep(3)
+            until(two_have_drawn)
 
     threading.Thread(target=hold, daemon=True).start()
     ready.wait()
-    return 3
+    return 1
+
+
+def drawn(plt):
+    with open(PIDS, "a") as f:
+        f.write(f"{{os.getpid()}}\\n")
+    with LOCK:
+        fig, ax = plt.subplots(figsize=(2, 1.5))
+        ax.set_title(f"pid {{os.getpid()}}")
+    return fig
 
 
 @lesson.figure(caption="甲", alt="一条线")
 def first(plt, held):
-    with LOCK:
-        fig, ax = plt.subplots(figsize=(2, 1.5))
-        ax.set_title(f"pid {os.getpid()}")
-    return fig
+    return drawn(plt)
 
 
 @lesson.figure(caption="乙", alt="一条线")
 def second(plt, held):
-    with LOCK:
-        fig, ax = plt.subplots(figsize=(2, 1.5))
-        ax.set_title(f"pid {os.getpid()}")
-    return fig
+    return drawn(plt)
 """
 LOCKED_MD = "## 第一节 {#first}\n\n{{< figure first >}}\n\n{{< figure second >}}\n"
 BUILD_SCRIPT = """\
@@ -361,7 +376,10 @@ if __name__ == "__main__":
 def build_with_a_held_lock(tmp_path: Path, make_lesson, start: str, timeout: float) -> tuple[int, str]:
     """Build the lesson above in a process of its own with two drawing processes started by `start`: (its pid, the
     page); TimeoutExpired when it hangs (its whole process group is then killed)."""
-    make_lesson(md=LOCKED_MD, py=LOCKED_PY)
+    pids, wait = tmp_path / "pids.txt", tmp_path / "wait"
+    pids.write_text("")
+    wait.touch()
+    make_lesson(md=LOCKED_MD, py=LOCKED_PY.format(pids=str(pids), wait=str(wait)))
     script = tmp_path / "build_it.py"
     script.write_text(BUILD_SCRIPT, encoding="utf-8")
     out = tmp_path / f"out-{start}"
@@ -374,14 +392,16 @@ def build_with_a_held_lock(tmp_path: Path, make_lesson, start: str, timeout: flo
         os.killpg(proc.pid, 9)
         proc.communicate()
         raise
+    finally:
+        wait.unlink()
     assert proc.returncode == 0, stderr
     return int(stdout.split()[-1]), (out / "demo" / "index.html").read_text(encoding="utf-8")
 
 
 def test_drawing_workers_from_the_fork_server_ignore_a_lock_another_thread_held(tmp_path, make_lesson):
     """`serve` runs HTTP threads while it builds: its drawing workers come from the fork server (started afresh,
-    one thread), which reloads lesson.py and so holds none of this process's locks. The figure drawn there says
-    so: its process is not the build's."""
+    one thread), which loads lesson.py again and so holds none of this process's locks. A worker draws one figure
+    at once (its process is not the build's), then the thread lets go and the build draws the other."""
     pid, page = build_with_a_held_lock(tmp_path, make_lesson, "forkserver", timeout=120)
     drawn_by = set(map(int, re.findall(r"pid (\d+)", page)))
     assert len(drawn_by) == 2 and pid in drawn_by   # one figure by a worker, one by the build itself
@@ -389,9 +409,10 @@ def test_drawing_workers_from_the_fork_server_ignore_a_lock_another_thread_held(
 
 def test_a_forked_drawing_worker_would_wait_for_ever_on_that_lock(tmp_path, make_lesson):
     """Why `serve` does not fork them: a forked child inherits the lock as held, with no thread left to release it
-    (the build would wait for that worker for ever). This is the hazard the fork server avoids."""
+    (the build would wait for that worker for ever; here the thread holds it 60 s, and the build is given 30). This
+    is the hazard the fork server avoids."""
     with pytest.raises(subprocess.TimeoutExpired):
-        build_with_a_held_lock(tmp_path, make_lesson, "fork", timeout=25)
+        build_with_a_held_lock(tmp_path, make_lesson, "fork", timeout=30)
 
 
 def test_serve_accepts_jobs(make_lesson, tmp_path, capsys):
