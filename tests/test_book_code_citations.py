@@ -171,13 +171,13 @@ KEYS = "li2019, nadaraya1964, unused2020, vaswani2017, watson1964, zhang2023d2l"
 def test_an_unknown_key_in_lesson_md_is_an_error_at_its_line_with_did_you_mean(tmp_path):
     assert broken(tmp_path, md=("一个权重[@watson1964]", "一个权重[@watsn1964]")) == [
         f"content/{book_lesson.SLUG}/lesson.md:3: unknown citation key `@watsn1964`; did you mean `watson1964`? "
-        f"(expected a key of content/references.bib: {KEYS})"]
+        f"(expected a key of content/references.bib or the lesson's references.bib: {KEYS})"]
 
 
 def test_an_unknown_key_in_lesson_yaml_is_an_error_at_its_line(tmp_path):
     assert broken(tmp_path, yaml=("[@nadaraya1964; @watson1964]", "[@nadaraya1964; @watson1946]")) == [
         f"content/{book_lesson.SLUG}/lesson.yaml:6: unknown citation key `@watson1946`; did you mean `watson1964`? "
-        f"(expected a key of content/references.bib: {KEYS})"]
+        f"(expected a key of content/references.bib or the lesson's references.bib: {KEYS})"]
 
 
 def test_a_citation_in_an_objective_or_a_section_title_is_refused(tmp_path):
@@ -203,6 +203,52 @@ def test_mistakes_in_references_bib_are_reported_at_their_lines(tmp_path):
         "(expected a `title = {…}` field)",
         f"content/references.bib:{bib.splitlines().index('@article{open,') + 1}: cannot read this BibTeX entry "
         "(expected `@type{key, field = {value}, …}` with its braces balanced and fields separated by commas)"]
+
+
+LOCAL_BIB = """\
+@book{goodfellow2016,
+  author    = {Goodfellow, Ian and Bengio, Yoshua and Courville, Aaron},
+  title     = {Deep Learning},
+  publisher = {MIT Press},
+  year      = {2016},
+}
+"""
+
+
+def test_a_lesson_adds_entries_of_its_own_references_bib(tmp_path):
+    """content/<slug>/references.bib adds to the course's: the lesson cites both files' keys, numbered in reading
+    order as ever; another lesson does not see the first one's entries."""
+    folder = book_lesson.write_book_lesson(tmp_path / "content")
+    (folder / "references.bib").write_text(LOCAL_BIB, encoding="utf-8")
+    md = folder / "lesson.md"
+    md.write_text(md.read_text(encoding="utf-8").replace("还有注意力[@vaswani2017]。",
+                                                         "还有注意力[@vaswani2017]和教科书[@goodfellow2016]。"),
+                  encoding="utf-8")
+    code, err = build(tmp_path)
+    assert code == 0, err
+    page = (tmp_path / "out" / PAGE).read_text(encoding="utf-8")
+    assert "还有注意力[5]和教科书[6]。" in text_of(page)
+    assert references(page) == GB_T + ["[6] GOODFELLOW I, BENGIO Y, COURVILLE A. Deep Learning[M]. MIT Press, "
+                                       "2016."]
+    other = tmp_path / "content" / "other"
+    other.mkdir()
+    (other / "lesson.yaml").write_text("title: 另一课\nsummary: 别的\nobjectives:\n  - 看\n", encoding="utf-8")
+    (other / "lesson.md").write_text("## 一 {#one}\n\n见[@goodfellow2016]。\n", encoding="utf-8")
+    code, err = build(tmp_path)
+    assert code == 1 and "content/other/lesson.md:3: unknown citation key `@goodfellow2016`" in err
+
+
+def test_a_key_in_both_the_course_and_the_lesson_file_is_an_error_naming_both(tmp_path):
+    folder = book_lesson.write_book_lesson(tmp_path / "content")
+    (folder / "references.bib").write_text(LOCAL_BIB + "\n@misc{watson1964,\n  title = {Another},\n}\n",
+                                           encoding="utf-8")
+    code, err = build(tmp_path)
+    course_line = book_lesson.BIB.splitlines().index("@article{watson1964,") + 1
+    lesson_line = LOCAL_BIB.count("\n") + 2
+    assert code == 1 and err.splitlines()[1:] == [
+        f"  content/{book_lesson.SLUG}/references.bib:{lesson_line}: entry key `watson1964` is also in "
+        f"content/references.bib (line {course_line}) (expected each key in one file: the lesson's references.bib "
+        "adds entries to the course's, it does not replace them)"]
 
 
 def test_mistakes_with_code_are_reported_at_their_lines(tmp_path):

@@ -1,10 +1,13 @@
-"""Citations: `content/references.bib` (BibTeX, read with bibtexparser), `[@key]` / `[@key1; @key2]` /
-`[@key, 第 2.3 节]` in lesson.md and in the Markdown of lesson.yaml, and each lesson's numbered 参考文献.
+"""Citations: `content/references.bib` (BibTeX, read with bibtexparser) and a lesson's own
+`content/<slug>/references.bib`, `[@key]` / `[@key1; @key2]` / `[@key, 第 2.3 节]` in lesson.md and in the Markdown
+of lesson.yaml, and each lesson's numbered 参考文献.
 
-    load     load_references(content, problems, cache): the .bib file as plain `Reference`s, each with its line; its
-             mistakes (an entry that does not parse, a key twice, an entry without a title) at references.bib:LINE.
-             Parsed once per version of the file: the result is kept in the build's cache (references/<key>.json),
-             so a warm build never imports the parser.
+    load     load_references(content, problems, cache): the course's .bib file as plain `Reference`s, each with its
+             line; its mistakes (an entry that does not parse, a key twice, an entry without a title) at
+             references.bib:LINE. Parsed once per version of the file: the result is kept in the build's cache
+             (references/<key>.json), so a warm build never imports the parser. lesson_references(course, folder,
+             …): the course's entries and those of the lesson's own references.bib, a key in both an error naming
+             both files and lines.
     model    numbering(texts): the keys in the order a reader meets them (GB/T 7714's 顺序编码制: numbered by first
              citation), from the lesson's texts in page order, code never searched.
     place    Citer.cite(body) → the links `[1, 3–5]` (or a Miss: an unknown key with did-you-mean, a citation that
@@ -59,14 +62,36 @@ class Reference:
 class Bibliography:
     path: Path
     entries: dict[str, Reference] = field(default_factory=dict)
-    unread: bool = False              # the file could not be read at all (reported there)
-    digest: str = ""                  # of the file's bytes and its reading (what a notebook's cache key names)
+    unread: bool = False              # a file could not be read at all (reported there)
+    digest: str = ""                  # of the files' bytes and their reading (what a notebook's cache key names)
 
 
 # ── load ────────────────────────────────────────────────────────────────────────────────────────────────────────────
 def load_references(content_dir: Path, problems: list[Problem], cache=None) -> Bibliography | None:
     """content/references.bib, or None when the course has none. Problems go to `problems`."""
-    path = content_dir / BIB_FILE
+    return _load_bib(content_dir / BIB_FILE, problems, cache)
+
+
+def lesson_references(course: Bibliography | None, folder: Path, problems: list[Problem],
+                      cache=None) -> Bibliography | None:
+    """What a lesson cites from: the course's references.bib and the lesson's own (`content/<slug>/references.bib`)
+    together; a key in both is a problem at the lesson's entry that names the course's (each key means one work)."""
+    own = _load_bib(folder / BIB_FILE, problems, cache)
+    if own is None:
+        return course
+    if course is None:
+        return own
+    for key in sorted(own.entries.keys() & course.entries.keys(), key=lambda k: own.entries[k].line):
+        problems.append(Problem(own.path, own.entries[key].line,
+                                msg("entry key `{key}` is also in {file} (line {line})", key=key,
+                                    file=f"{course.path.parent.name}/{BIB_FILE}", line=course.entries[key].line),
+                                msg("each key in one file: the lesson's {file} adds entries to the course's, it "
+                                    "does not replace them", file=BIB_FILE)))
+    return Bibliography(own.path, {**course.entries, **own.entries}, course.unread or own.unread,
+                        hashlib.sha256(f"{course.digest}\0{own.digest}".encode()).hexdigest())
+
+
+def _load_bib(path: Path, problems: list[Problem], cache=None) -> Bibliography | None:
     if not path.is_file():
         return None
     try:
@@ -215,7 +240,8 @@ class Citer:
         if self.bibliography is None:
             return Miss(msg("citation `{citation}` but there is no content/references.bib",
                             citation=f"[@{items[0].group('key')}]"),
-                        "a BibTeX file content/references.bib next to the lesson folders")
+                        "a BibTeX file content/references.bib next to the lesson folders, or references.bib in "
+                        "the lesson's folder")
         if self.bibliography.unread:
             return "[?]"
         known = self.bibliography.entries
@@ -224,7 +250,8 @@ class Citer:
                 key = item.group("key")
                 keys = ", ".join(sorted(known)[:12]) + (", …" if len(known) > 12 else "")
                 return Miss(msg("unknown citation key `@{key}`{hint}", key=key, hint=did_you_mean(key, known)),
-                            msg("a key of content/references.bib: {keys}", keys=keys or msg("none")))
+                            msg("a key of content/references.bib or the lesson's references.bib: {keys}",
+                                keys=keys or msg("none")))
         for item in items:
             self.cited.setdefault(item.group("key"), None)
             self.numbers.setdefault(item.group("key"), len(self.numbers) + 1)

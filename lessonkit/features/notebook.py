@@ -28,7 +28,7 @@ from .. import __all__ as PUBLIC  # what lesson.py may import from lessonkit, an
 from ..support import pysource
 
 FORMAT = "notebook-1"
-SKIPPED_FILES = ("lesson.md", "lesson.yaml", "lesson.py")
+SKIPPED_FILES = ("lesson.md", "lesson.yaml", "lesson.py", "references.bib")   # the lesson's text, not its data
 SKIPPED_FOLDERS = ("widgets", "__pycache__")
 
 

@@ -13,7 +13,7 @@ from ..features import glossary as terms
 from ..features import search
 from ..features.components import Components
 from ..features.coursenav import Course, course_entry, course_parts, in_course_order, pager_link
-from ..features.citations import Bibliography
+from ..features.citations import Bibliography, lesson_references
 from ..features.glossary import glossary_entry
 from ..load.siteconfig import SiteConfig
 from ..support.errors import ContentError, Problem
@@ -31,7 +31,8 @@ from .templates import theme_problem
 @dataclass
 class Renderer:
     """What rendering one site needs: the theme's templates, its components, the build's markers and converters,
-    the course's bibliography (features.citations) and the build's cache (for the notebooks)."""
+    the course's bibliography (features.citations; a lesson's own references.bib adds to it) and the build's cache
+    (for the notebooks)."""
     env: jinja2.Environment
     components: Components
     holes: Holes
@@ -88,15 +89,16 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
                     course_parts(config.parts, entries))
     contexts, entries = {}, {}
     for lesson in ordered:
+        bibliography = lesson_references(renderer.bibliography, lesson.source.folder, problems, renderer.cache)
         try:
             context = lesson_context(lesson, env, renderer.components, course, holes, renderer.converters,
-                                     renderer.bibliography)
+                                     bibliography)
         except ContentError as err:
             problems += err.problems
             continue
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
-        notebook, entry = lesson_notebook(lesson, context, renderer.ui, course, renderer.cache, renderer.bibliography)
+        notebook, entry = lesson_notebook(lesson, context, renderer.ui, course, renderer.cache, bibliography)
         context["files"] = (notebook,)
         entries[context["slug"]] = (entry,) if entry else ()
         contexts[context["slug"]] = context
