@@ -139,8 +139,9 @@ def write_kept(options: Options, session: Session, config, kept: dict, kept_site
 
 
 def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo) -> tuple[Problem, ...]:
-    from .features import handnumbers  # (imported when some lesson is read again: its patterns take a while)
-    return tuple(dict.fromkeys(handnumbers.report(source, memo)))
+    """What the lesson's text alone warns about: hand-typed numbers, and another tool's syntax (Sphinx, MyST)."""
+    from .features import foreignsyntax, handnumbers  # (imported when some lesson is read again)
+    return tuple(dict.fromkeys([*handnumbers.report(source, memo), *foreignsyntax.report(source)]))
 
 
 def kept_pages(kept: dict) -> dict[str, bytes]:

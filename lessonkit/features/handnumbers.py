@@ -145,7 +145,7 @@ def _yaml_fields(source) -> list[Problem]:
     lines = raw.splitlines()
     found: list[tuple[str, Finding]] = []
     for key in PROSE_KEYS:
-        for path, text in _texts(source.meta.get(key), key):
+        for path, text in prose_texts(source.meta.get(key), key):
             start = source.meta_lines.get(path) or source.meta_lines.get(key) or 1
             found += [(path, f if _in_file(f, text, start, lines) else Finding(start, f.number, f.in_math))
                       for f in findings(text, start, bibliography=key == "sources")]
@@ -162,18 +162,18 @@ def _in_file(finding: Finding, text: str, start: int, lines: list[str]) -> bool:
     return finding.line <= len(lines) and shown in lines[finding.line - 1]
 
 
-def _texts(value, path: str) -> Iterator[tuple[str, str]]:
+def prose_texts(value, path: str) -> Iterator[tuple[str, str]]:
     """(key path, text) of every string under a prose key: `challenges.1.check.fields.0.label` …"""
     if isinstance(value, str):
         yield path, value
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            yield from _texts(item, f"{path}.{i}")
+            yield from prose_texts(item, f"{path}.{i}")
     elif isinstance(value, dict):
         for key, item in value.items():
             if key in NOT_PROSE or (key == "answer" and ".check." in f"{path}."):
                 continue
-            yield from _texts(item, f"{path}.{key}")
+            yield from prose_texts(item, f"{path}.{key}")
 
 
 def _figure_texts(code_path: Path | None) -> list[Problem]:
