@@ -13,7 +13,7 @@ from .assemble.budget import page_sizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, start_drawing
 from .features.components import Components
-from .features.citations import Bibliography, load_references
+from .features.citations import Bibliography
 from .features.glossary import Glossary
 from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource
@@ -42,9 +42,10 @@ class Made:
 
 
 def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: dict, options, session: Session,
-               config, glossary: Glossary | None, dirs: list[Path], ui, problems: list[Problem]) -> Made:
-    """Every page but the kept lessons': their problems go to `problems` (nothing is made then)."""
-    bibliography = load_references(options.content, problems, session.cache)       # (content/references.bib)
+               config, glossary: Glossary | None, dirs: list[Path], ui, problems: list[Problem],
+               bibliography: Bibliography | None = None) -> Made:
+    """Every page but the kept lessons': their problems go to `problems` (nothing is made then). `bibliography`:
+    content/references.bib as loaded (features.citations)."""
     computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems)   # compute
     with start_drawing(computed, session.cache, options.jobs, options.figure_png,                # draw, while …
                        options.drawing_start) as drawing:

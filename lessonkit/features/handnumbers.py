@@ -43,6 +43,7 @@ from ..load.document import parse_blocks, walk
 from ..support.errors import Problem
 from ..support import pysource
 from ..support.messages import Message, msg
+from .citations import CITATION, keys_of
 
 PROSE_KEYS = ("title", "summary", "intro", "objectives", "question", "challenges", "checks", "sources")
 NOT_PROSE = ("id", "unit", "format", "value")   # a self-check's names and a known wrong answer, typed as students do
@@ -63,7 +64,7 @@ BEFORE_YEARS = [
 ANY_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)")             # in a bibliography entry (`sources`)
 YEAR = re.compile(r"(?<=[(（])\s*(?:19|20)\d\d(?!\d)|(?<![\d.])(?:19|20)\d\d(?=\s*(?:年|\)|）|\[@))")
 AFTER_YEARS = [
-    re.compile(r"\[-?@[^\]]*\]"),                                      # citations, with their locators
+    CITATION,                                                          # citations (with their locators), `@key`
     re.compile(r"@(?:fig|eq|tab|sec|lesson):[\w#:.-]+"),               # cross-references
     re.compile(r"\]\([^)]*\)|<https?://[^>]*>|https?://[^\s)>\]]+|www\.[^\s)>\]]+"),  # link targets and URLs
     re.compile(r"</?[A-Za-z][^>]*>", re.S),                            # HTML tags (their attributes)
@@ -115,6 +116,54 @@ def report(source, memo: Callable | None = None) -> list[Problem]:
              (source.code_path, lambda: _figure_texts(source.code_path)),
              *((t, lambda t=t: _template(t)) for t in sorted(folder.glob("*/widget.html")))]
     return [problem for path, find in parts for problem in (memo(path, find) if path is not None else find())]
+
+
+def citation_years(source, bibliography) -> list[Problem]:
+    """A year typed beside a citation that is not its entry's year (「Press 等，2021）[@press2022alibi]」 when the
+    entry says 2022): the text says one year, the bibliography another. `bibliography`: what the lesson cites from
+    (features.citations.lesson_references), or None."""
+    if bibliography is None:
+        return []
+    problems = []
+    for path, text, line_at in prose(source):
+        text = BEFORE_YEARS[1].sub(lambda m: _blank(m.group()), text)  # (code spans)
+        for m in CITATION.finditer(text):
+            before = re.search(r"(?<![\d.])((?:19|20)\d\d)[a-z]?\s*[)）]?\s*$", text[max(0, m.start() - 12):m.start()])
+            after = re.match(r"\s*[(（]\s*((?:19|20)\d\d)(?!\d)", text[m.end():])
+            keys = [k for k in keys_of(m) if k in bibliography.entries]
+            years = sorted({bibliography.entries[k].fields.get("year", "")[:4] for k in keys} - {""})
+            for typed in (before, after):
+                if typed and years and typed.group(1) not in years:
+                    problems.append(Problem(path, line_at(m.start()),
+                                            msg("year {year} beside `{citation}`, but its entry says {entry}",
+                                                year=typed.group(1), citation=m.group(0), entry=" / ".join(years)),
+                                            msg("the entry's year, or `@{key}`: the authors and year from the "
+                                                "references.bib entry", key=keys[0])))
+    return problems
+
+
+def prose(source) -> Iterator[tuple[Path, str, Callable[[int], int]]]:
+    """Each piece of Markdown a student reads of a lesson — lesson.md's text blocks and container titles,
+    lesson.yaml's prose (PROSE_KEYS) — with a function from an offset in it to its line in the file (a value that
+    does not keep its lines, folded or quoted, is placed at its key)."""
+    text = _read(source.body_path)
+    for block in walk(parse_blocks(text.splitlines(), 1, source.body_path, [])) if text is not None else ():
+        if block.kind == "text" or (block.kind == "container" and block.arg):
+            piece = "\n".join(block.lines) if block.kind == "text" else block.arg
+            yield source.body_path, piece, lambda offset, piece=piece, first=block.line: \
+                first + piece.count("\n", 0, offset)
+    raw = _read(source.meta_path)
+    if raw is None or not isinstance(source.meta, dict):
+        return
+    lines = raw.splitlines()
+    for key in PROSE_KEYS:
+        for path, piece in prose_texts(source.meta.get(key), key):
+            start = source.meta_lines.get(path) or source.meta_lines.get(key) or 1
+
+            def line_at(offset: int, piece=piece, start=start) -> int:
+                found = Finding(start + piece.count("\n", 0, offset), "", False)
+                return found.line if _in_file(found, piece, start, lines) else start
+            yield source.meta_path, piece, line_at
 
 
 # ── where the text is ───────────────────────────────────────────────────────────────────────────────────────────────

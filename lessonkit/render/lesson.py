@@ -55,7 +55,7 @@ class LessonRenderer:
         self.placed_code: set[str] = set()
         self.toggles = 0
         self.tab_sets = 0
-        self.citer = citations.Citer(bibliography, citations.numbering(reading_texts(lesson)))
+        self.citer = citations.Citer(bibliography, citations.numbering(reading_texts(lesson)), env.globals["ui"])
         self.ctx = markup.MarkupContext(
             values=lesson.values,
             figure_numbers={name: i + 1 for i, name in enumerate(dict.fromkeys(self.figure_order))},
@@ -65,6 +65,7 @@ class LessonRenderer:
             link_lesson=self.link_lesson,
             mark_term=self.mark_term,
             cite=self.citer.cite,
+            cite_narrative=self.citer.narrative,
             figure_label=env.globals["ui"].figure,
             equation_numbers=equation_numbers(src.sections),
             equation_words=(env.globals["ui"].equation_number, env.globals["ui"].equation_ref),
@@ -372,9 +373,12 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers, number_equations=False)  # same values, problem list
     # titles are repeated in links (contents, course navigation) and objectives on the index page: no marks there
     title_ctx = dataclasses.replace(ctx, mark_term=_no_mark(msg("a section title")),
-                                    cite=_no_cite(msg("a section title")), number_equations=False)
-    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark(msg("an objective (the index page shows it too)")),
-                                        cite=_no_cite(msg("an objective (the index page shows it too)")))
+                                    cite=_no_cite(msg("a section title")),
+                                    cite_narrative=_no_cite(msg("a section title"), narrative=True),
+                                    number_equations=False)
+    objective = msg("an objective (the index page shows it too)")
+    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark(objective), cite=_no_cite(objective),
+                                        cite_narrative=_no_cite(objective, narrative=True))
 
     def md(key: str, text: str, inline: bool = False, context=None) -> str:
         render = markup.render_inline if inline else markup.render_block
@@ -517,9 +521,10 @@ def _no_mark(where: Message):
     return refuse
 
 
-def _no_cite(where: Message):
-    def refuse(body: str) -> Miss:
-        return Miss(msg("citation `{citation}` in {where}", citation=f"[{body}]", where=where), "the citation in the text below it")
+def _no_cite(where: Message, narrative: bool = False):
+    def refuse(body: str, locator: str | None = None) -> Miss:
+        return Miss(msg("citation `{citation}` in {where}", citation=f"@{body}" if narrative else f"[{body}]",
+                        where=where), "the citation in the text below it")
     return refuse
 
 

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import markdown
 
-from ..features import code, equations
+from ..features import citations, code, equations
 from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
 from ..load.document import SHOWS_ONLY, Block, parse_blocks
 from ..support.errors import Miss, Problem
@@ -26,8 +26,8 @@ INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks)(?P<code_values>\{values\})?)"  # equations.CODE_SPAN, and
     + "|" + equations.DOLLAR                                                # `…`{values} (features.code)
     + r"|(?P<termref>\[\[(?P<term>[^\[\]|\n]*)(?:\|(?P<term_text>[^\[\]\n]*))?\]\])"
-    r"|(?P<cite>\[(?P<cite_body>@(?!fig:|lesson:|eq:)[^\[\]\n]*)\](?!\())"
-    r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
+    + "|" + citations.CITATION.pattern                                     # [@key], @key (features.citations)
+    + r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
     + "|" + equations.DISPLAY_MATH + "|" + equations.INLINE_MATH
     + rf"|(?P<value>{VALUE.pattern})"
     r"|@fig:(?P<figref>[\w-]*[\w])"
@@ -94,6 +94,10 @@ class MarkupContext:
     cite: Callable[[str], "str | Miss"] = lambda body: Miss(
         msg("citation `{citation}` outside a lesson's text", citation=f"[{body}]"),
         "`[@key]` only in lesson.md and lesson.yaml")
+    # `@key`: the authors and year (and the number), or a Miss (features.citations.Citer.narrative)
+    cite_narrative: Callable[[str, "str | None"], "str | Miss"] = lambda key, locator=None: Miss(
+        msg("citation `{citation}` outside a lesson's text", citation=f"@{key}"),
+        msg("`@key` only in lesson.md, lesson.yaml and the glossary's definitions"))
     figure_label: str = "Figure"  # the theme's `ui.figure` on every page (render/lesson.py passes it)
     equation_numbers: dict[str, int] = field(default_factory=dict)  # the lesson's labels → numbers (equation_numbers)
     equation_words: tuple[str, str] = ("({n})", "Eq. ({n})")  # the theme's `ui.equation_number`, `ui.equation_ref`
@@ -278,8 +282,9 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
                 ctx.problems.append(Problem(path, line, mark.message, mark.expected))
                 return stash.add(html.escape(m.group("term_text") or m.group("term")))
             return stash.add(mark)
-        if m.group("cite"):
-            cited = ctx.cite(m.group("cite_body"))
+        if m.group("cite") or m.group("narrative"):
+            cited = ctx.cite(m.group("cite_body")) if m.group("cite") else \
+                ctx.cite_narrative(m.group("cite_key"), m.group("cite_locator"))
             if isinstance(cited, Miss):
                 ctx.problems.append(Problem(path, line, cited.message, cited.expected))
                 return stash.add(html.escape(m.group(0)))

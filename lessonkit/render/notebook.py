@@ -253,6 +253,9 @@ class NotebookWriter:
             return (m.group("term_text") or m.group("term")).strip()
         if m.group("cite"):
             return self._citation(m.group("cite_body"))
+        if m.group("narrative"):
+            return self.citer.narrative_shown(m.group("cite_key"), str, str, m.group("cite_locator")) \
+                .replace("[", "\\[").replace("]", "\\]")
         if m.group("image"):
             return self._image(m.group("img_alt"), m.group("img_src"))
         if m.group("display") is not None or m.group("inline") is not None:

@@ -13,7 +13,7 @@ from ..features import glossary as terms
 from ..features import search
 from ..features.components import Components
 from ..features.coursenav import Course, course_entry, course_parts, in_course_order, pager_link
-from ..features.citations import Bibliography, lesson_references
+from ..features.citations import Bibliography, author_year_only, lesson_references
 from ..features.glossary import glossary_entry
 from ..load.siteconfig import SiteConfig
 from ..support.errors import ContentError, Problem
@@ -85,7 +85,8 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     everyone = in_course_order(sources, config.course_order()) if sources else [c.source for c in ordered]
     entries = [{**course_entry(s), "number": n} for n, s in enumerate(everyone, start=1)]
     course = Course(entries, glossary,
-                    render_definitions(glossary, problems, renderer.converters) if glossary is not None else {},
+                    render_definitions(glossary, problems, renderer.converters, renderer.bibliography, renderer.ui)
+                    if glossary is not None else {},
                     course_parts(config.parts, entries))
     contexts, entries = {}, {}
     for lesson in ordered:
@@ -133,10 +134,14 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
 
 
 def render_definitions(glossary: terms.Glossary, problems: list[Problem],
-                       converters: markup.Converters | None = None) -> dict[str, str]:
-    """Each term's definition, Markdown → HTML (inline: one or two sentences, $math$ allowed), once per build."""
+                       converters: markup.Converters | None = None, bibliography: Bibliography | None = None,
+                       ui=None) -> dict[str, str]:
+    """Each term's definition, Markdown → HTML (inline: one or two sentences, $math$ allowed, `@key` as the
+    authors and year of the course's references.bib), once per build."""
     ctx = markup.MarkupContext(values={}, figure_numbers={}, placers={}, render_callout=lambda block: "",
                                converters=converters or markup.Converters())
+    if ui is not None:
+        ctx.cite_narrative = author_year_only(bibliography, ui)
     out = {t.id: markup.render_inline(t.definition, ctx, glossary.path, t.definition_line) for t in glossary.terms}
     problems += ctx.problems
     return out
