@@ -17,7 +17,7 @@ from ..support.errors import ContentError, Problem, UsageError
 from ..support.messages import reason
 
 WORKER_POLL_SECONDS = 1.0  # how often a waiting parent checks that its workers are still alive
-START_METHODS = ("fork", "forkserver")  # how drawing workers start (Drawing.start)
+# what the fork server imports once, before it forks the drawing workers of `serve` (Drawing.start)
 FORKSERVER_PRELOAD = ["numpy", "matplotlib.figure", "matplotlib.backends.backend_svg", "lessonkit.draw.drawing"]
 
 
@@ -134,18 +134,14 @@ class Drawing:
         if count < 1 or start not in multiprocessing.get_all_start_methods():
             return
         context = multiprocessing.get_context(start)
-        if start == "fork":
-            target, shared, indices = _worker, self.jobs, list(range(len(self.jobs)))
-        else:
-            described = [describe(job, lessons[job.lesson], png) for job, png in self.jobs]
-            indices = [i for i, d in enumerate(described) if d is not None]
-            self.own = [i for i, d in enumerate(described) if d is None]
-            count = min(count, len(indices))
-            if count < 1:
-                self.own = []
-                return
+        target, shared, indices = (_worker, self.jobs, list(range(len(self.jobs)))) if start == "fork" else \
+            self._described(lessons)
+        count = min(count, len(indices))
+        if count < 1:
+            self.own = []
+            return
+        if start == "forkserver":
             context.set_forkserver_preload(FORKSERVER_PRELOAD)  # (once: when the fork server starts)
-            target, shared = _described_worker, described
         self.todo, results = context.SimpleQueue(), context.SimpleQueue()
         self.workers = [context.Process(target=target, args=(shared, self.font, self.todo, results), daemon=True)
                         for _ in range(count)]
@@ -157,6 +153,13 @@ class Drawing:
             self.todo.put(None)
         self.collector = threading.Thread(target=self._collect, args=(results, count), daemon=True)
         self.collector.start()
+
+    def _described(self, lessons: dict[str, ComputedLesson]) -> tuple:
+        """(worker, the jobs described, the indices workers may take): a job that cannot be described is the
+        parent's (`own`)."""
+        described = [describe(job, lessons[job.lesson], png) for job, png in self.jobs]
+        self.own = [i for i, d in enumerate(described) if d is None]
+        return _described_worker, described, [i for i, d in enumerate(described) if d is not None]
 
     def _collect(self, results, workers: int) -> None:
         while workers:
