@@ -28,6 +28,10 @@ in the file's own comment syntax: `<!-- literal -->` in Markdown (also inside le
 only those numbers pass on that line.
 
     check    report(source): the findings as warnings (Problems at file:line), errors under --strict
+    years    citation_years(source, bibliography): a year typed beside a citation (「Press 等，2021）[@press2022alibi]」)
+             that is not its entry's year — the one check that reads references.bib too, so it is not kept by file
+    prose    prose(source): the lesson's Markdown a student reads, piece by piece, with each offset's line (also what
+             features/foreignsyntax.py reads)
 """
 from __future__ import annotations
 
