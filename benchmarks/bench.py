@@ -163,7 +163,8 @@ def lesson_markdown(content: Path, image_dir: str) -> tuple[str, list[str], list
 
     from lessonkit.compute.registry import load_lesson_module
     from lessonkit.compute.run import compute_values
-    from lessonkit.render.markup import INLINE, lookup
+    from lessonkit.render.markup import INLINE
+    from lessonkit.support.values import lookup
     from lessonkit.support.numbers import format_value
 
     folder = content / LESSON

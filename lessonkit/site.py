@@ -19,6 +19,7 @@ from pathlib import Path
 
 from . import incremental
 from .assemble.budget import check_budget
+from .features.citations import Bibliography, lesson_references, load_references
 from .features.coursenav import in_course_order
 from .features.glossary import load_glossary
 from .load.lessons import LessonSource, find_lessons, lesson_budget, order_ties, read_lesson
@@ -44,6 +45,7 @@ class Options:
     lesson: str | None = None
     cache: Path | None = None       # cache folder; None computes and draws everything
     jobs: int | None = None         # processes drawing figures; None: one per core
+    drawing_start: str = "fork"     # how drawing workers start: fork (build) or forkserver (serve: draw/drawing.py)
     preview_script: str | None = None  # `serve`'s reload script, run by every page (its hash in each policy)
     strict: bool = False            # warnings (two lessons with one `order` …) are errors
     figure_png: bool = False        # also every lesson figure as a PNG picture (for the slides), cached like the SVG
@@ -96,10 +98,11 @@ def build(options: Options) -> BuildReport:
     ui = site_ui(dirs, config, options.content, problems)
     reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options, publication)
     kept = reuse.kept_lessons()
-    # hand-typed numbers, from a lesson's text alone: a kept page's were found when it was made
+    bibliography = load_references(options.content, problems, session.cache)       # (content/references.bib)
+    # hand-typed numbers, from a lesson's text (and its citations' years): a kept page's were found when it was made
     memos = {s.slug: incremental.FileMemo(session.cache, s.folder, "handnumbers") for s in sources}
     hand = {s.slug: incremental.anchored(kept[s.slug].warnings, s.folder) if s.slug in kept
-            else hand_typed_numbers(s, memos[s.slug]) for s in sources}
+            else hand_typed_numbers(s, memos[s.slug], bibliography, session) for s in sources}
     warnings = ([] if config.parts else order_ties(course)) + [p for s in sources for p in hand[s.slug]]
     if options.strict:  # (`order` orders nothing where parts do)
         problems += warnings
@@ -109,7 +112,7 @@ def build(options: Options) -> BuildReport:
     from . import stages  # the work: imported only when there is some (Jinja, Markdown, the lessons' numpy)
 
     made = stages.make_pages(sources, course, kept, options, session, config, glossary, dirs, ui, problems,
-                             publication)
+                             publication, bibliography)
     rendered = {slug: tuple(found) for slug, found in made.warnings.items()}  # (a link to an unpublished lesson …)
     (problems if options.strict else warnings).extend(p for found in rendered.values() for p in found)
     if problems:
@@ -151,9 +154,14 @@ def write_kept(options: Options, session: Session, config, kept: dict, kept_site
                        list(kept), [] if options.strict else warnings, {}, pages_kept=len(kept))
 
 
-def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo) -> tuple[Problem, ...]:
-    from .features import handnumbers  # (imported when some lesson is read again: its patterns take a while)
-    return tuple(dict.fromkeys(handnumbers.report(source, memo)))
+def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo, bibliography: Bibliography | None,
+                       session: Session) -> tuple[Problem, ...]:
+    """What the lesson's text warns about: hand-typed numbers, a year beside a citation that is not its entry's,
+    and another tool's syntax (Sphinx, MyST)."""
+    from .features import foreignsyntax, handnumbers  # (imported when some lesson is read again)
+    cited_from = lesson_references(bibliography, source.folder, [], session.cache)  # (its problems: when rendered)
+    return tuple(dict.fromkeys([*handnumbers.report(source, memo), *handnumbers.citation_years(source, cited_from),
+                                *foreignsyntax.report(source)]))
 
 
 def kept_pages(kept: dict) -> dict[str, bytes]:

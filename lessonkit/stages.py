@@ -13,7 +13,7 @@ from .assemble.budget import page_sizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, start_drawing
 from .features.components import Components
-from .features.citations import Bibliography, load_references
+from .features.citations import Bibliography
 from .features.glossary import Glossary
 from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource
@@ -46,12 +46,12 @@ class Made:
 
 def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: dict, options, session: Session,
                config, glossary: Glossary | None, dirs: list[Path], ui, problems: list[Problem],
-               publication: Publication | None = None) -> Made:
+               publication: Publication | None = None, bibliography: Bibliography | None = None) -> Made:
     """Every page but the kept lessons': their problems go to `problems` (nothing is made then), what it lets pass
-    to `Made.warnings`."""
-    bibliography = load_references(options.content, problems, session.cache)       # (content/references.bib)
+    to `Made.warnings`. `bibliography`: content/references.bib as loaded (features.citations)."""
     computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems)   # compute
-    with start_drawing(computed, session.cache, options.jobs, options.figure_png) as drawing:    # draw, while …
+    with start_drawing(computed, session.cache, options.jobs, options.figure_png,                # draw, while …
+                       options.drawing_start) as drawing:
         env = make_env(dirs, ui, session.templates_folder)
         rendered = render_all(computed, course, env, dirs, config, session, problems, glossary,    # … render
                               {slug: k.summary for slug, k in kept.items()}, bibliography, publication)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.cli import main
+import notebook_runs
 from lesson_folders import PROJECT, real_lessons  # noqa: F401 (re-exported)
 from run_once import made_once, shared_folder
 
@@ -84,6 +85,21 @@ def repository_untouched():
                     + "".join(f"\n  {kind}: {', '.join(paths[:12])}{' …' if len(paths) > 12 else ''}"
                               for kind, paths in (("created", created), ("changed", changed), ("deleted", deleted))
                               if paths), pytrace=False)
+
+@pytest.fixture(scope="session", autouse=True)
+def every_built_notebook_runs(tmp_path_factory):
+    """Fails the run if a lesson notebook any test built does not run top to bottom in a Python with numpy and
+    matplotlib alone (tests/notebook_runs.py): fixture lessons' notebooks included, not only content/'s."""
+    yield
+    notebooks = notebook_runs.claimed(tmp_path_factory, notebook_runs.built_notebooks(tmp_path_factory))
+    if not notebooks:
+        return
+    python = notebook_runs.plain_python_for_run(tmp_path_factory)
+    failed = notebook_runs.run_notebooks(python, notebooks, tmp_path_factory.mktemp("notebook-runs"))
+    if failed:
+        pytest.fail(f"{len(failed)} of the {len(notebooks)} notebooks built by the tests do not run without "
+                    "lessonkit:" + "".join(f"\n  {path}\n{error}" for path, error in failed), pytrace=False)
+
 
 def defines_a_shared_fixture(test_file: Path) -> bool:
     """Whether the test file defines a fixture wider than one test (a site built for the module, a handout printed

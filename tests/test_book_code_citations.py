@@ -171,13 +171,13 @@ KEYS = "li2019, nadaraya1964, unused2020, vaswani2017, watson1964, zhang2023d2l"
 def test_an_unknown_key_in_lesson_md_is_an_error_at_its_line_with_did_you_mean(tmp_path):
     assert broken(tmp_path, md=("一个权重[@watson1964]", "一个权重[@watsn1964]")) == [
         f"content/{book_lesson.SLUG}/lesson.md:3: unknown citation key `@watsn1964`; did you mean `watson1964`? "
-        f"(expected a key of content/references.bib: {KEYS})"]
+        f"(expected a key of content/references.bib or the lesson's references.bib: {KEYS})"]
 
 
 def test_an_unknown_key_in_lesson_yaml_is_an_error_at_its_line(tmp_path):
     assert broken(tmp_path, yaml=("[@nadaraya1964; @watson1964]", "[@nadaraya1964; @watson1946]")) == [
         f"content/{book_lesson.SLUG}/lesson.yaml:6: unknown citation key `@watson1946`; did you mean `watson1964`? "
-        f"(expected a key of content/references.bib: {KEYS})"]
+        f"(expected a key of content/references.bib or the lesson's references.bib: {KEYS})"]
 
 
 def test_a_citation_in_an_objective_or_a_section_title_is_refused(tmp_path):
@@ -203,6 +203,52 @@ def test_mistakes_in_references_bib_are_reported_at_their_lines(tmp_path):
         "(expected a `title = {…}` field)",
         f"content/references.bib:{bib.splitlines().index('@article{open,') + 1}: cannot read this BibTeX entry "
         "(expected `@type{key, field = {value}, …}` with its braces balanced and fields separated by commas)"]
+
+
+LOCAL_BIB = """\
+@book{goodfellow2016,
+  author    = {Goodfellow, Ian and Bengio, Yoshua and Courville, Aaron},
+  title     = {Deep Learning},
+  publisher = {MIT Press},
+  year      = {2016},
+}
+"""
+
+
+def test_a_lesson_adds_entries_of_its_own_references_bib(tmp_path):
+    """content/<slug>/references.bib adds to the course's: the lesson cites both files' keys, numbered in reading
+    order as ever; another lesson does not see the first one's entries."""
+    folder = book_lesson.write_book_lesson(tmp_path / "content")
+    (folder / "references.bib").write_text(LOCAL_BIB, encoding="utf-8")
+    md = folder / "lesson.md"
+    md.write_text(md.read_text(encoding="utf-8").replace("还有注意力[@vaswani2017]。",
+                                                         "还有注意力[@vaswani2017]和教科书[@goodfellow2016]。"),
+                  encoding="utf-8")
+    code, err = build(tmp_path)
+    assert code == 0, err
+    page = (tmp_path / "out" / PAGE).read_text(encoding="utf-8")
+    assert "还有注意力[5]和教科书[6]。" in text_of(page)
+    assert references(page) == GB_T + ["[6] GOODFELLOW I, BENGIO Y, COURVILLE A. Deep Learning[M]. MIT Press, "
+                                       "2016."]
+    other = tmp_path / "content" / "other"
+    other.mkdir()
+    (other / "lesson.yaml").write_text("title: 另一课\nsummary: 别的\nobjectives:\n  - 看\n", encoding="utf-8")
+    (other / "lesson.md").write_text("## 一 {#one}\n\n见[@goodfellow2016]。\n", encoding="utf-8")
+    code, err = build(tmp_path)
+    assert code == 1 and "content/other/lesson.md:3: unknown citation key `@goodfellow2016`" in err
+
+
+def test_a_key_in_both_the_course_and_the_lesson_file_is_an_error_naming_both(tmp_path):
+    folder = book_lesson.write_book_lesson(tmp_path / "content")
+    (folder / "references.bib").write_text(LOCAL_BIB + "\n@misc{watson1964,\n  title = {Another},\n}\n",
+                                           encoding="utf-8")
+    code, err = build(tmp_path)
+    course_line = book_lesson.BIB.splitlines().index("@article{watson1964,") + 1
+    lesson_line = LOCAL_BIB.count("\n") + 2
+    assert code == 1 and err.splitlines()[1:] == [
+        f"  content/{book_lesson.SLUG}/references.bib:{lesson_line}: entry key `watson1964` is also in "
+        f"content/references.bib (line {course_line}) (expected each key in one file: the lesson's references.bib "
+        "adds entries to the course's, it does not replace them)"]
 
 
 def test_mistakes_with_code_are_reported_at_their_lines(tmp_path):
@@ -268,3 +314,96 @@ def test_prune_removes_the_new_entry_kinds_when_unused(tmp_path):
         os.utime(path, (old, old))
     prune(cache, now=time.time(), used_since=time.time())
     assert not any(p.exists() for p in made)
+
+
+# ── author and year from the entry: `@key` ──────────────────────────────────────────────────────────────────────────
+NARRATIVE_BIB = """\
+@article{zhang2019rms,
+  author  = {Zhang, Biao and Sennrich, Rico},
+  title   = {Root Mean Square Layer Normalization},
+  journal = {NeurIPS},
+  year    = {2019},
+}
+"""
+NARRATIVE_MD = """\
+## 谁先提出 {#who}
+
+@nadaraya1964 和 @watson1964 同时提出核回归；教材 @zhang2023d2l 第 10 章讲它，@li2019 也讲。
+
+RMSNorm 来自 @zhang2019rms，注意力来自 @vaswani2017。再引一次：@nadaraya1964。@zhang2023d2l [第 10.2 节] 讲得最细。
+"""
+NARRATIVE_GLOSSARY = """\
+terms:
+  - id: kernel-regression
+    zh: 核回归
+    en: kernel regression
+    definition: 用核函数给邻居加权的平均（@nadaraya1964）。
+"""
+
+
+def narrative_lesson(root: Path, language: str | None = None) -> Path:
+    content = root / "content"
+    (content / "lesson").mkdir(parents=True)
+    (content / "references.bib").write_text(book_lesson.BIB, encoding="utf-8")
+    (content / "lesson" / "references.bib").write_text(NARRATIVE_BIB, encoding="utf-8")
+    (content / "lesson" / "lesson.yaml").write_text("title: 核回归\nsummary: 谁提出的\nobjectives:\n  - 读懂核回归\n",
+                                                   encoding="utf-8")
+    (content / "lesson" / "lesson.md").write_text(NARRATIVE_MD, encoding="utf-8")
+    (content / "glossary.yaml").write_text(NARRATIVE_GLOSSARY, encoding="utf-8")
+    if language:
+        (content / "site.yaml").write_text(f"language: {language}\n", encoding="utf-8")
+    return content / "lesson"
+
+
+@pytest.mark.parametrize("language, said", [
+    # written by hand from the entries: one author, two joined, three or more as the first and «et al.», a Chinese
+    # name whole; then the number in reading order (a narrative citation is a citation)
+    (None, ["Nadaraya（1964）[1] 和 Watson（1964）[2] 同时提出核回归；教材 Zhang 等（2023）[3] 第 10 章讲它，"
+            "李航（2019）[4] 也讲。",
+            "RMSNorm 来自 Zhang 和 Sennrich（2019）[5]，注意力来自 Vaswani 等（2017）[6]。再引一次：Nadaraya（1964）[1]。"
+            "Zhang 等（2023）[3, 第 10.2 节] 讲得最细。"]),
+    ("en", ["Nadaraya (1964) [1] 和 Watson (1964) [2] 同时提出核回归；教材 Zhang et al. (2023) [3] 第 10 章讲它，"
+            "李航 (2019) [4] 也讲。",
+            "RMSNorm 来自 Zhang and Sennrich (2019) [5]，注意力来自 Vaswani et al. (2017) [6]。再引一次："
+            "Nadaraya (1964) [1]。Zhang et al. (2023) [3, 第 10.2 节] 讲得最细。"]),
+])
+def test_a_key_alone_names_the_authors_and_the_year_of_its_entry(tmp_path, language, said):
+    narrative_lesson(tmp_path, language)
+    code, err = build(tmp_path)
+    assert code == 0, err
+    page = (tmp_path / "out" / "lesson" / "index.html").read_text(encoding="utf-8")
+    for line in said:
+        assert line in text_of(page)
+    assert len(references(page)) == 6 and references(page)[4].startswith("[5] ")
+    assert '<a class="cite" href="#ref-5">5</a>' in page
+    notebook = (tmp_path / "out" / "lesson" / "lesson.ipynb").read_text(encoding="utf-8")
+    assert said[1].replace("[", "\\\\[").replace("]", "\\\\]") in notebook   # the notebook says the same
+    glossary = (tmp_path / "out" / "glossary.html").read_text(encoding="utf-8")
+    assert ("用核函数给邻居加权的平均（Nadaraya（1964））。" if language is None else
+            "用核函数给邻居加权的平均（Nadaraya (1964)）。") in text_of(glossary)   # no number: no bibliography there
+
+
+def test_a_year_typed_beside_a_citation_must_be_its_entrys(tmp_path):
+    """The hand-typed-number report compares a year written next to a citation with the entry's: 1946 beside
+    watson1964 (whose entry says 1964) is reported; the right year, and a year beside no citation, are not."""
+    lesson = narrative_lesson(tmp_path)
+    (lesson / "lesson.md").write_text(NARRATIVE_MD + "\n核回归（Watson，1946）[@watson1964]；"
+                                      "（Nadaraya，1964）[@nadaraya1964]；@zhang2019rms（2020）提出；1990 年。\n",
+                                      encoding="utf-8")
+    code, err = build(tmp_path, "--strict")
+    assert code == 1
+    assert [line.strip() for line in err.splitlines()[1:]] == [
+        "content/lesson/lesson.md:7: year 1946 beside `[@watson1964]`, but its entry says 1964 (expected the entry's "
+        "year, or `@watson1964`: the authors and year from the references.bib entry)",
+        "content/lesson/lesson.md:7: year 2020 beside `@zhang2019rms`, but its entry says 2019 (expected the entry's "
+        "year, or `@zhang2019rms`: the authors and year from the references.bib entry)"]
+
+
+def test_a_key_alone_that_is_no_entry_or_in_a_title_is_an_error(tmp_path):
+    lesson = narrative_lesson(tmp_path)
+    (lesson / "lesson.md").write_text(NARRATIVE_MD.replace("## 谁先提出 {#who}", "## 谁先提出 @li2019 {#who}")
+                                      .replace("@watson1964", "@watsn1964"), encoding="utf-8")
+    code, err = build(tmp_path)
+    assert code == 1
+    assert "content/lesson/lesson.md:1: citation `@li2019` in a section title" in err
+    assert "content/lesson/lesson.md:3: unknown citation key `@watsn1964`; did you mean `watson1964`?" in err

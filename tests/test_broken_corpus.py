@@ -144,7 +144,8 @@ EXPECTED = {
     ],
     "md-citation-without-bibliography": [
         "md-citation-without-bibliography/lesson.md:3: citation `[@knuth1984]` but there is no content/references.bib "
-        "(expected a BibTeX file content/references.bib next to the lesson folders)",
+        "(expected a BibTeX file content/references.bib next to the lesson folders, or references.bib in the lesson's "
+        "folder)",
     ],
     "yaml-answer-unknown-figure": [
         "yaml-answer-unknown-figure/lesson.yaml:11: unknown figure `powers` (expected a figure defined with "

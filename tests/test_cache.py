@@ -419,3 +419,92 @@ def test_a_cache_that_cannot_be_written_does_not_stop_the_build(figure_lesson, r
     assert (out / "demo" / "index.html").read_bytes() == expected
     written = [p.relative_to(tmp_path / "cache").parts[0] for p in (tmp_path / "cache").rglob("*") if p.is_file()]
     assert not {"figures", "values", "pages"} & set(written)  # none of these entries was written, none half-written
+
+
+DESCRIBED_PY = """\
+import os
+import time
+from dataclasses import dataclass
+
+from lessonkit import Lesson, explorer, param
+
+lesson = Lesson()
+PIDS, WAIT = {pids!r}, {wait!r}
+
+
+def drew():
+    # say which process draws; with WAIT, hold it (60 s at most) until another process has drawn too
+    with open(PIDS, "a") as f:
+        f.write(f"{{os.getpid()}}\\n")
+    deadline = time.monotonic() + 60
+    while os.path.exists(WAIT) and set(open(PIDS).read().split()) <= {{str(os.getpid())}} \\
+            and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+@dataclass
+class Curve:                      # a value of a class lesson.py defines: pickled by reference, found again there
+    scale: float
+
+
+@lesson.value
+def curve():
+    return Curve(2.0)
+
+
+@lesson.value
+def double():                     # a value pickle cannot carry: its figure is drawn by the build itself
+    return lambda x: 2 * x
+
+
+@lesson.figure(caption="甲", alt="一条线")
+def line(plt, curve):
+    drew()
+    fig, ax = plt.subplots(figsize=(2, 1.5))
+    ax.plot([0, 1], [0, curve.scale])
+    return fig
+
+
+@lesson.figure(caption="乙", alt="一条线")
+def doubled(plt, double):
+    drew()
+    fig, ax = plt.subplots(figsize=(2, 1.5))
+    ax.plot([0, 1], [0, double(1)])
+    return fig
+
+
+@lesson.widget
+def knob(curve):
+    def state_figure(plt, k):      # a state figure's function exists only inside the widget's: run again there
+        drew()
+        fig, ax = plt.subplots(figsize=(2, 1.5))
+        ax.plot([0, 1], [0, k * curve.scale])
+        return fig
+
+    return explorer([param("k", "k", [1, 2, 3])], lambda k: {{"values": [("x", k * curve.scale)]}},
+                    figure=state_figure, alt="k = {{k}}")
+"""
+
+
+def test_workers_from_the_fork_server_draw_the_same_bytes(make_lesson, tmp_path):
+    """`serve`'s drawing workers start from the fork server and get each job described (lesson.py loaded again,
+    inputs pickled): a value of a class lesson.py defines, a widget's state figures (their function made by running
+    the widget again) and a value pickle cannot carry (drawn by the build) come out as the build's forked workers
+    and a single process draw them, byte for byte; and the workers did draw."""
+    from lessonkit.site import Options, build
+
+    pids, wait = tmp_path / "pids.txt", tmp_path / "wait"
+    make_lesson(md="## 一 {#a}\n\n{{< figure line >}}\n\n{{< figure doubled >}}\n\n{{< widget knob >}}\n",
+                py=DESCRIBED_PY.format(pids=str(pids), wait=str(wait)))
+    pages, drawn_by = {}, {}
+    for name, jobs, start in (("one", 1, "fork"), ("fork", 3, "fork"), ("forkserver", 3, "forkserver")):
+        pids.write_text("")
+        if jobs > 1:
+            wait.touch()   # a process that draws waits for another one: the workers do draw
+        report = build(Options(content=tmp_path / "content", out=tmp_path / name, themes=PROJECT_ROOT / "themes",
+                               jobs=jobs, drawing_start=start))
+        pages[name], drawn_by[name] = report.pages, pids.read_text().split()
+    wait.unlink()   # (the notebook, run at the session's end, then waits for nobody)
+    assert pages["fork"] == pages["one"] and pages["forkserver"] == pages["one"]
+    assert len(drawn_by["forkserver"]) == 5 and set(drawn_by["forkserver"]) - {str(os.getpid())}
+    assert drawn_by["one"] == [str(os.getpid())] * 5

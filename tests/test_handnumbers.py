@@ -231,3 +231,126 @@ def test_the_report_reads_text_only(make_lesson):
             return None
         """))
     assert [(p.line, p.message.params[0][1]) for p in report(read_lesson(folder))] == [(6, "96")]
+
+
+@pytest.mark.parametrize("text, count", [
+    ("看十步走到哪里", "十步"), ("三层网络", "三层"), ("## 十六个头的 ALiBi", "十六个头"), ("迭代五十次", "五十次"),
+    ("走一百步", "一百步"), ("二十层的网络", "二十层"), ("放大三倍", "三倍"), ("训练十轮", "十轮"),
+])
+def test_a_count_in_chinese_numerals_is_found(text, count):
+    """A numeral and a counter of what a lesson computes (steps, layers, heads, iterations …) is a number typed
+    by hand, like `10 步`."""
+    assert [f.number for f in findings(text, 1)] == [count]
+
+
+@pytest.mark.parametrize("text", [
+    "一个数", "一起", "一些", "一般", "十分重要", "万一", "一步一步地走", "一层一层",  # words, and 一 as "a"
+    "两者", "两次输出", "前两步", "两个位置",                                       # 两: "both", "a pair"
+    "三种结构", "四种办法", "三角形", "每十万份",                                   # no counter of a computed thing
+    "第三层", "第十步",                                                            # ordinals
+    "上百层", "数十步", "十几步", "近千层",                                         # estimates
+    "二次函数", "三次方", "三次多项式",                                             # degrees
+])
+def test_a_word_that_holds_a_chinese_numeral_is_left_alone(text):
+    assert findings(text, 1) == []
+
+
+def test_a_literal_comment_may_list_a_chinese_count(make_lesson):
+    folder = make_lesson(md="## 第一节 {#first}\n\n看十步走到哪里。<!-- literal: 十 -->\n\n"
+                            "看十步、三层。<!-- literal: 十步 -->\n")
+    assert [(p.line, p.message.params[0][1]) for p in report(read_lesson(folder))] == [(5, "三层")]
+
+
+TITLED_YAML = """\
+title: 小课
+summary: 一节用来测试的小课
+objectives:
+  - 看懂一个数
+challenges:
+  - title: 把坐标转 {title} 度
+    question: 转完在哪里？
+    answer: 在原点。
+"""
+CAPTIONED_PY = """\
+from lessonkit import Lesson, bars, explorer, param, table
+
+lesson = Lesson()
+
+
+@lesson.value
+def rot_deg():
+    return 90
+
+
+@lesson.value
+def steps():
+    return 10
+
+
+@lesson.value
+def path_table(steps):
+    return table({{"步": list(range(steps)), "x": [0.5 ** k for k in range(steps)]}},
+                 caption="{table}")
+
+
+@lesson.widget
+def knob(steps):
+    return explorer([param("k", "步数", [1, steps])], lambda k: {{"values": [("x", 0.5 ** k)]}},
+                    caption="{explorer}")
+
+
+@lesson.widget
+def shares(rot_deg):
+    return bars(["甲", "乙"], [0.25, 0.75], caption="{bars}")
+
+
+@lesson.figure(caption="下降", alt="一条线", data="path_table")
+def descent(plt, path_table):
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([0, 1], [1, 0])
+    return fig
+"""
+CAPTIONED_MD = """\
+## 第一节 {#first}
+
+{{< figure descent >}}
+
+{{< widget knob >}}
+
+{{< widget shares >}}
+"""
+
+
+def captioned(make_lesson, title: str, table: str, explorer: str, bars: str) -> None:
+    make_lesson(yaml=TITLED_YAML.format(title=title), md=CAPTIONED_MD,
+                py=CAPTIONED_PY.format(table=table, explorer=explorer, bars=bars))
+
+
+def test_a_number_in_a_title_or_caption_is_flagged_and_the_advice_works(make_lesson, run_build):
+    """A challenge title, an explorer's or bars' caption and a table's caption take `{{ value }}` as the text does,
+    so the report's advice — write {{ name }} — is one the author can follow."""
+    captioned(make_lesson, "90", "走 10 步的路径", "看 10 步", "转 90 度后")
+    code, _, err, _ = run_build("--strict")
+    assert code == 1
+    lines = sorted(line.strip().removeprefix("content/").split(": compute")[0] for line in err.splitlines()
+                   if "hand-typed" in line)
+    assert lines == ["demo/lesson.py:19: hand-typed number `10` in the caption of `table(…)`",
+                     "demo/lesson.py:25: hand-typed number `10` in the caption of `explorer(…)`",
+                     "demo/lesson.py:30: hand-typed number `90` in the caption of `bars(…)`",
+                     "demo/lesson.yaml:6: hand-typed number `90` in `challenges.0.title`"]
+    captioned(make_lesson, "{{ rot_deg }}", "走 {{ steps }} 步的路径", "看 {{ steps }} 步", "转 {{ rot_deg }} 度后")
+    code, _, err, out = run_build("--strict")
+    assert code == 0 and err == ""
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "挑战 1 · 把坐标转 90 度" in page
+    assert '<p class="ex-caption">看 10 步' in page and 'class="table-caption" id="widget-knob-caption">看 10 步</p>' in page
+    assert ">转 90 度后</p>" in page
+    assert "走 10 步的路径" in page and "{{" not in page
+
+
+def test_an_unknown_value_in_a_title_or_caption_is_an_error_at_its_line(make_lesson, run_build):
+    captioned(make_lesson, "{{ rot_dg }}", "{{ stepz }}", "{{ steps }}", "{{ steps }}")
+    code, _, err, out = run_build()
+    assert code == 1 and not out.exists()
+    assert "demo/lesson.yaml:6: unknown value `rot_dg`; did you mean `rot_deg`?" in err
+    assert "demo/lesson.py:33: unknown value `stepz`; did you mean `steps`?" in err

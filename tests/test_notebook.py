@@ -21,6 +21,7 @@ from lessonkit.cli import main
 from lessonkit.support.paths import SitePaths
 
 import book_lesson
+import notebook_runs
 import plain_python
 from lesson_folders import PROJECT, real_lessons
 
@@ -107,7 +108,7 @@ def site(tmp_path_factory, shared_cache) -> Path:
 
 @pytest.fixture(scope="module")
 def python(tmp_path_factory) -> Path:
-    return plain_python.make_plain_python(tmp_path_factory.mktemp("plain") / "venv")
+    return notebook_runs.plain_python_for_run(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
@@ -237,3 +238,54 @@ def test_the_same_lesson_gives_the_same_notebook_bytes(site, tmp_path, shared_ca
                  "--out", str(again)]) == 0
     path = SitePaths.notebook(book_lesson.SLUG)
     assert (again / path).read_bytes() == (site / path).read_bytes()
+
+
+def jupyter_heading_ids(markdown_cells: list[str]) -> list[str]:
+    """The ids Jupyter gives the headings of Markdown cells, found independently of the engine: each cell rendered
+    by Python-Markdown, each heading's text content with spaces as `-` (JupyterLab's renderMarkdown.createHeaderId,
+    nbconvert's _convert_header_id)."""
+    import html as html_module
+
+    import markdown
+
+    ids = []
+    for cell in markdown_cells:
+        rendered = markdown.markdown(cell)
+        for m in re.finditer(r"<h[1-6]>(.*?)</h[1-6]>", rendered, re.S):
+            text = html_module.unescape(re.sub(r"<[^>]+>", "", m.group(1)))
+            ids.append(text.replace(" ", "-"))
+    return ids
+
+
+def test_headings_keep_no_attribute_and_links_to_them_lead_there(make_lesson, tmp_path):
+    """`### 小标题 {#id}` shows without its `{#id}`, and a `[…](#id)` to a section or a heading leads to the heading
+    in Jupyter, which gives headings ids of its own (their text) and keeps none of the author's."""
+    make_lesson(md="""\
+        ## 从哪里来 {#origin}
+
+        先看 [后面的小标题](#deep)，再回到 [本节开头](#origin)。
+
+        ### 再深 **一** 层 {#deep}
+
+        {{ two_pow }} 个数。外面的链接 [别处](https://example.org/#deep) 不变。
+
+        ## 第二节 {#second}
+
+        #### 又一个小标题 {: #more }
+
+        回到 [第二节](#second)，看 [又一个](#more)，[不存在的](#nowhere) 原样。
+        """)
+    assert main(["build", "--quiet", "--content", str(tmp_path / "content"), "--out", str(tmp_path / "out"),
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    notebook = json.loads((tmp_path / "out" / SitePaths.notebook("demo")).read_text(encoding="utf-8"))
+    cells = ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"]
+    text = "\n".join(cells)
+    assert "{#" not in text and "{:" not in text
+    assert "### 再深 **一** 层\n" in text and "#### 又一个小标题\n" in text
+    # written by hand: the headings as Jupyter shows them, spaces as -
+    assert "[后面的小标题](#再深-一-层)" in text and "[本节开头](#1-从哪里来)" in text
+    assert "[第二节](#2-第二节)" in text and "[又一个](#又一个小标题)" in text
+    assert "[不存在的](#nowhere)" in text and "(https://example.org/#deep)" in text
+    ids = jupyter_heading_ids(cells)
+    targets = re.findall(r"\]\(#([^)]+)\)", text)
+    assert set(targets) - set(ids) == {"nowhere"}, (targets, ids)

@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from lessonkit.support.numbers import FormatError, format_value
+from lessonkit.support.numbers import FormatError, format_answer, format_value
 
 
 @pytest.mark.parametrize("value, spec, expected", [
@@ -84,3 +84,13 @@ def test_sig_rounds_whole_digits_in_math_mode_and_the_default_keeps_them():
     assert format_value(179636, "sig1", math_mode=True) == r"2 \times 10^{5}"
     assert format_value(9412.34) == "9412"          # no spec: 3 significant figures, whole-number digits kept
     assert format_value(179636) == "179636"         # an integer with no spec prints exactly
+
+
+@pytest.mark.parametrize("x, spec, shown", [
+    (22, None, "22"), (22.0, None, "22"), (0.22 * 100, None, "22"), (-3.0, None, "\u22123"),
+    (21.996, None, "22.0"), (0.5, None, "0.500"), (22.0, ".1f", "22.0"), (1e6, None, "1000000"),
+])
+def test_an_answer_key_prints_a_whole_number_whole(x, spec, shown):
+    """Worked by hand: a whole number (up to floating-point error: 0.22 × 100 = 22.000000000000004) has no
+    significant figures to show; 21.996 is not whole and keeps three; a spec is obeyed."""
+    assert format_answer(x, spec) == shown

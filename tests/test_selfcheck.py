@@ -297,3 +297,45 @@ def test_self_checks_on_their_own_are_checked(make_lesson, run_build):
     assert code == 1
     assert "lesson.md:3: unknown self-check `pwo`; did you mean `pow`?" in err
     assert "lesson.yaml:6: self-check `pow` is never placed" in err
+
+
+WHOLE_PY = PY + """
+
+@lesson.value
+def count():
+    return 22
+
+
+@lesson.value
+def halved():
+    return 44 / 2
+
+
+@lesson.value
+def share():
+    return 0.22
+"""
+WHOLE = HEAD + """\
+  - title: 数一数
+    question: 几步？
+    answer: 见上。
+    check:
+      fields:
+        - {label: 步数, answer: count}
+        - {label: 一半, answer: halved}
+        - {label: 百分比, answer: share, scale: 100, unit: "%"}
+        - {label: 剩下, answer: remain}
+"""
+
+
+def test_a_whole_answer_prints_whole_in_the_key(make_lesson, run_build):
+    """22 (an int), 44 / 2 (the float 22.0) and 0.22 × 100 (22.000000000000004) print as 22 in the key; a fraction
+    keeps its three significant figures (0.9⁹⁶: 4.05 × 10⁻⁵)."""
+    folder = make_lesson(yaml=WHOLE, md=MD, py=WHOLE_PY)
+    problems = []
+    field_keys = [f.key for f in compute_lesson(read_lesson(folder), problems).checks["challenges.0"].fields]
+    assert problems == [] and field_keys == ["22", "22", "22 %", "4.05 × 10⁻⁵"]
+    code, _, err, out = run_build()
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert code == 0, err
+    assert re.findall(r"答案：([^（<]*)（", page) == ["22", "22", "22 %", "4.05 × 10⁻⁵"]   # the printed key

@@ -249,7 +249,8 @@ def test_served_page_runs_the_reload_script_under_its_own_policy_and_build_never
 
 def test_init_new_serve_edit_build_as_a_new_author_would(tmp_path):
     """The guide's path: `init` a course, `new` a lesson, `serve` from the course's folder, edit and see the change,
-    then `build` (commands run as processes, as `python -m lessonkit`, from the course's own folder)."""
+    then `build` (commands run as processes, as `python -m lessonkit`, from the course's own folder). `serve --jobs
+    2`: the edited lesson's figures are drawn again by a worker from the fork server while the server runs."""
     course = tmp_path / "course"
     content = course / "content"
     command = [sys.executable, "-m", "lessonkit"]
@@ -258,7 +259,7 @@ def test_init_new_serve_edit_build_as_a_new_author_would(tmp_path):
                    timeout=120)
     subprocess.run([*command, "new", "my-first-lesson"], check=True, capture_output=True, env=env, cwd=content,
                    timeout=120)
-    proc = subprocess.Popen([*command, "serve", "--port", "0"], env=env, cwd=course,
+    proc = subprocess.Popen([*command, "serve", "--port", "0", "--jobs", "2"], env=env, cwd=course,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     output = Lines(proc)
     try:
@@ -298,3 +299,122 @@ def test_busy_port_is_a_usage_error(make_lesson, tmp_path, capsys, monkeypatch):
 def test_missing_content_folder_is_a_usage_error(tmp_path, capsys):
     assert main(["serve", "--port", "0", "--content", str(tmp_path / "nothing")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+# A lock another thread holds when the build starts its drawing workers, as one of the preview's server threads may
+# hold one (sys.stderr's, a logging handler's …) at any moment; the figures take it too. The thread holds it until a
+# second process has drawn (60 s at most); while WAIT exists (during the tests' builds, not in the notebook).
+LOCKED_PY = """\
+import os
+import threading
+import time
+
+from lessonkit import Lesson
+
+lesson = Lesson()
+LOCK = threading.Lock()
+PIDS, WAIT = {pids!r}, {wait!r}
+
+
+def two_have_drawn():
+    return len(set(open(PIDS).read().split())) >= 2 or not os.path.exists(WAIT)
+
+
+def until(done):
+    deadline = time.monotonic() + 60
+    while not done() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+@lesson.value
+def held():
+    ready = threading.Event()
+
+    def hold():
+        with LOCK:
+            ready.set()
+            until(two_have_drawn)
+
+    threading.Thread(target=hold, daemon=True).start()
+    ready.wait()
+    return 1
+
+
+def drawn(plt):
+    with open(PIDS, "a") as f:
+        f.write(f"{{os.getpid()}}\\n")
+    with LOCK:
+        fig, ax = plt.subplots(figsize=(2, 1.5))
+        ax.set_title(f"pid {{os.getpid()}}")
+    return fig
+
+
+@lesson.figure(caption="甲", alt="一条线")
+def first(plt, held):
+    return drawn(plt)
+
+
+@lesson.figure(caption="乙", alt="一条线")
+def second(plt, held):
+    return drawn(plt)
+"""
+LOCKED_MD = "## 第一节 {#first}\n\n{{< figure first >}}\n\n{{< figure second >}}\n"
+BUILD_SCRIPT = """\
+import os
+import sys
+from pathlib import Path
+
+from lessonkit.site import Options, build
+
+if __name__ == "__main__":
+    content, out, themes, start = sys.argv[1:]
+    build(Options(content=Path(content), out=Path(out), themes=Path(themes), jobs=2, drawing_start=start))
+    print(os.getpid(), flush=True)
+"""
+
+
+def build_with_a_held_lock(tmp_path: Path, make_lesson, start: str, timeout: float) -> tuple[int, str]:
+    """Build the lesson above in a process of its own with two drawing processes started by `start`: (its pid, the
+    page); TimeoutExpired when it hangs (its whole process group is then killed)."""
+    pids, wait = tmp_path / "pids.txt", tmp_path / "wait"
+    pids.write_text("")
+    wait.touch()
+    make_lesson(md=LOCKED_MD, py=LOCKED_PY.format(pids=str(pids), wait=str(wait)))
+    script = tmp_path / "build_it.py"
+    script.write_text(BUILD_SCRIPT, encoding="utf-8")
+    out = tmp_path / f"out-{start}"
+    proc = subprocess.Popen([sys.executable, str(script), str(tmp_path / "content"), str(out),
+                             str(PROJECT / "themes"), start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(PROJECT)}, start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.communicate()
+        raise
+    finally:
+        wait.unlink()
+    assert proc.returncode == 0, stderr
+    return int(stdout.split()[-1]), (out / "demo" / "index.html").read_text(encoding="utf-8")
+
+
+def test_drawing_workers_from_the_fork_server_ignore_a_lock_another_thread_held(tmp_path, make_lesson):
+    """`serve` runs HTTP threads while it builds: its drawing workers come from the fork server (started afresh,
+    one thread), which loads lesson.py again and so holds none of this process's locks. A worker draws one figure
+    at once (its process is not the build's), then the thread lets go and the build draws the other."""
+    pid, page = build_with_a_held_lock(tmp_path, make_lesson, "forkserver", timeout=120)
+    drawn_by = set(map(int, re.findall(r"pid (\d+)", page)))
+    assert len(drawn_by) == 2 and pid in drawn_by   # one figure by a worker, one by the build itself
+
+
+def test_a_forked_drawing_worker_would_wait_for_ever_on_that_lock(tmp_path, make_lesson):
+    """Why `serve` does not fork them: a forked child inherits the lock as held, with no thread left to release it
+    (the build would wait for that worker for ever; here the thread holds it 60 s, and the build is given 30). This
+    is the hazard the fork server avoids."""
+    with pytest.raises(subprocess.TimeoutExpired):
+        build_with_a_held_lock(tmp_path, make_lesson, "fork", timeout=30)
+
+
+def test_serve_accepts_jobs(make_lesson, tmp_path, capsys):
+    assert main(["serve", "--jobs", "2", "--port", "0", "--content", str(tmp_path / "missing")]) == 2
+    assert "does not exist" in capsys.readouterr().err   # (not an unknown option: that is exit 2 too, said so)

@@ -37,6 +37,10 @@ def add_output_options(p: argparse.ArgumentParser, say, out_help=None) -> None:
     p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                    help=say("cache folder (default: the project's .cache/lessonkit/); `clean` empties it"))
     p.add_argument("--no-cache", action="store_true", help=say("draw every figure; neither read nor write the cache"))
+    add_jobs_option(p, say)
+
+
+def add_jobs_option(p: argparse.ArgumentParser, say) -> None:
     p.add_argument("--jobs", type=int, metavar="N", help=say("processes drawing figures (default: one per core)"))
 
 

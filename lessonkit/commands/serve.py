@@ -14,7 +14,7 @@ import signal
 from pathlib import Path
 
 from ..support.messages import msg
-from .build import add_edition_options, add_site_options, edition
+from .build import add_edition_options, add_jobs_option, add_site_options, edition
 
 HELP = msg("preview the site in the browser, rebuilt and reloaded on every save")
 DESCRIPTION = msg("Preview the site at http://127.0.0.1:8000/. Saving a file under content/ or themes/ rebuilds the "
@@ -24,6 +24,7 @@ DESCRIPTION = msg("Preview the site at http://127.0.0.1:8000/. Saving a file und
 
 def add_arguments(p: argparse.ArgumentParser, say) -> None:
     add_site_options(p, say)
+    add_jobs_option(p, say)
     p.add_argument("--port", type=int, default=8000, help=say("port to listen on (default: 8000; 0 picks a free one)"))
     p.add_argument("--host", default="127.0.0.1",
                    help=say("address to listen on (default: 127.0.0.1, this computer only)"))
@@ -35,12 +36,12 @@ def run(args: argparse.Namespace) -> int:
     from ..site import Options
     from .preview import Preview, shown
 
-    # jobs=1: forking drawing workers from a process running server threads can deadlock the child; with the cache
-    # only the figures an edit changed are drawn anyway
+    # drawing workers come from a fork server (a process started afresh, single-threaded): forking them from this
+    # process, which runs the server's threads, could copy a lock one of them holds and leave the child waiting;
     # drafts too (marked): the preview is where a draft is written
     options = Options(content=args.content.resolve(), out=Path("."), themes=args.themes_dir.resolve(),
-                      theme=args.theme, lesson=args.lesson, jobs=1, cache=args.project.cache,
-                      **{**edition(args), "drafts": True})
+                      theme=args.theme, lesson=args.lesson, jobs=args.jobs, drawing_start="forkserver",
+                      cache=args.project.cache, **{**edition(args), "drafts": True})
     say = args.say
     preview = Preview(options, quiet=args.quiet, verbose=args.verbose, say=say)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl+C: the temporary site is removed

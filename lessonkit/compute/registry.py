@@ -60,11 +60,13 @@ KIND = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")   # a component folder's name, 
 
 @dataclass
 class Lesson:
-    """Registry a lesson module fills with its decorated functions."""
-    values: dict[str, Callable] = field(default_factory=dict)
-    figures: dict[str, FigureSpec] = field(default_factory=dict)
-    widgets: dict[str, WidgetSpec] = field(default_factory=dict)
-    code_path: Path | None = field(default_factory=lambda: _creating_module_file())
+    """Registry a lesson module fills with its decorated functions. Made as `Lesson()`, with nothing to pass: the
+    notebook's stand-in (features/notebook_standin.py) has the same public methods with the same parameters
+    (tests/test_notebook_standin.py compares them)."""
+    values: dict[str, Callable] = field(default_factory=dict, init=False)
+    figures: dict[str, FigureSpec] = field(default_factory=dict, init=False)
+    widgets: dict[str, WidgetSpec] = field(default_factory=dict, init=False)
+    code_path: Path | None = field(default_factory=lambda: _creating_module_file(), init=False)
 
     def path(self, name: str) -> Path:
         """The data file `name` in this lesson's folder; a clear error for a missing file or a path leading out."""

@@ -10,6 +10,7 @@ from ..features import figdata, selfcheck
 from ..support.errors import ContentError, Problem
 from ..support.messages import as_message, msg, reason
 from ..support.suggest import did_you_mean
+from ..support.values import filled
 from .registry import KIND, Lesson, inputs_of, load_lesson_module, problem_from_exception
 
 
@@ -97,6 +98,72 @@ class FigureJob:
 
 
 @dataclass(frozen=True)
+class DescribedJob:
+    """A FigureJob as a process that did not fork from the build can draw it (a `forkserver` worker: `serve`):
+    where its function is — lesson.py and the figure's name, or the widget whose state figure it is — and its
+    inputs pickled (they are unpickled once lesson.py is loaded again, whose classes they may be made of).
+    job_from() makes the FigureJob again, from lesson.py as it is then."""
+    lesson: str
+    name: str
+    path: Path
+    line: int | None
+    files_digest: str | None           # lesson.py and its data files when the build read them
+    data: dict | None
+    widget: str | None                 # None: `name` is a `@lesson.figure`; else the widget whose state figure it is
+    inputs: bytes                      # pickled: the figure's values (args), or the widget's values by name
+    kwargs: dict[str, Any]
+    png: bool = False
+
+
+def describe(job: FigureJob, lesson: "ComputedLesson", png: bool) -> DescribedJob | None:
+    """The job as data, or None when its inputs cannot be pickled (the building process then draws it)."""
+    import pickle
+
+    widget = None if job.name in lesson.registry.figures else job.name.split("--", 1)[0]
+    inputs = job.args if widget is None else \
+        {n: lesson.values[n] for n in lesson.registry.widgets[widget].inputs if n in lesson.values}
+    try:
+        pickled = pickle.dumps(inputs, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dumps(job.kwargs)
+    except Exception:  # a value pickle cannot carry (a generator, a lambda, an open file …)
+        return None
+    return DescribedJob(job.lesson, job.name, job.path, job.line, job.files_digest, job.data, widget, pickled,
+                        job.kwargs, png)
+
+
+_LOADED: dict[Path, tuple[Lesson, str | None]] = {}   # a drawing worker's lesson.py registries (one build each)
+_DRAWERS: dict[tuple[Path, str], dict[str, Callable]] = {}  # … and its widgets' state-figure functions
+
+
+def job_from(described: DescribedJob) -> FigureJob | None:
+    """The FigureJob a description stands for, its function from lesson.py loaded again in this process; None when
+    lesson.py or its data changed since the build read them (the building process then draws it from what it has)."""
+    import pickle
+
+    from ..support.cache import lesson_files_digest
+
+    path = described.path
+    if path not in _LOADED:
+        digest = lesson_files_digest(path.parent) if described.files_digest else None
+        _LOADED[path] = (load_lesson_module(path), digest)
+    registry, digest = _LOADED[path]
+    if described.files_digest and digest != described.files_digest:
+        return None
+    inputs = pickle.loads(described.inputs)
+    if described.widget is None:
+        func, args = registry.figures[described.name].func, tuple(inputs)
+    else:
+        if (path, described.widget) not in _DRAWERS:  # its state figures' functions, from running it once here
+            built = compute_widgets(registry, inputs, path, [], only={described.widget})
+            _DRAWERS[path, described.widget] = built[described.widget][1] if described.widget in built else {}
+        func, args = _DRAWERS[path, described.widget].get(described.name), ()
+        if func is None:
+            return None
+    return FigureJob(described.lesson, described.name, func, args, described.kwargs, path, described.line,
+                     described.files_digest, described.data)
+
+
+@dataclass(frozen=True)
 class ComputedLesson:
     """What a lesson's code computed; read-only from here on (the draw and render stages only read it)."""
     source: Any                                        # load.lessons.LessonSource
@@ -159,12 +226,16 @@ def explicit_data(spec, values: dict[str, Any], path: Path, line: int | None, pr
                                 "the name of a `@lesson.value` holding a table"))
         return None
     try:
-        return figdata.explicit(values[spec.data])
+        data = figdata.explicit(values[spec.data])
     except ValueError as exc:
         problems.append(Problem(path, line, msg("figure `{name}`: the value `{data}` is not figure data: {problem}",
                                                 name=spec.name, data=spec.data, problem=reason(exc)),
                                 "a table: `table(…)`, a dict of columns, a list of dicts or a list of rows"))
         return None
+    for table in data["tables"]:  # a `table(caption=…)` titles it, with `{{ value }}` as in the text
+        table["title"], misses = filled(table["title"], values)
+        problems += [Problem(path, line, miss.message, miss.expected) for miss in misses]
+    return data
 
 
 def figure_jobs(slug: str, registry: Lesson, values: dict[str, Any], widgets: dict[str, ComputedWidget],

@@ -11,12 +11,14 @@ import traceback
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..compute.run import ComputedLesson, FigureJob
+from ..compute.run import ComputedLesson, DescribedJob, FigureJob, describe, job_from
 from ..support.cache import FigureCache, Uncacheable, engine_digest, figure_key
 from ..support.errors import ContentError, Problem, UsageError
 from ..support.messages import reason
 
 WORKER_POLL_SECONDS = 1.0  # how often a waiting parent checks that its workers are still alive
+# what the fork server imports once, before it forks the drawing workers of `serve` (Drawing.start)
+FORKSERVER_PRELOAD = ["numpy", "matplotlib.figure", "matplotlib.backends.backend_svg", "lessonkit.draw.drawing"]
 
 
 @dataclass(frozen=True)
@@ -46,10 +48,11 @@ class Drawn:
 
 
 def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None,
-                  png: bool = False) -> "Drawing":
+                  png: bool = False, start: str = "fork") -> "Drawing":
     """Take every figure whose key is in the cache from there; start drawing the rest (across cores). matplotlib
     is imported only when something must be drawn or the installed fonts changed. `png`: the lessons' own figures
-    (not widgets' state figures) also as PNG pictures, drawn in the same run as their SVG and cached beside it."""
+    (not widgets' state figures) also as PNG pictures, drawn in the same run as their SVG and cached beside it.
+    `start`: how the drawing workers start (Drawing.start)."""
     todo = [job for lesson in computed for job in lesson.figure_jobs]
     pictures = {(lesson.slug, name) for lesson in computed for name in lesson.registry.figures} if png else set()
     if not todo:
@@ -74,7 +77,7 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
             stats.cached += 1
     stats.drawn = len(to_draw)
     drawing = Drawing(stats, done, to_draw, cache, pictures, font.family)
-    drawing.start(jobs)
+    drawing.start(jobs, start, {lesson.slug: lesson for lesson in computed})
     return drawing
 
 
@@ -95,11 +98,19 @@ def _font_choice():
 
 
 class Drawing:
-    """Figures being drawn: by forked worker processes while the parent renders, then by the parent too, once its
-    own work is done (so `jobs` processes draw, the parent one of them, and no core runs three at once). Workers
-    inherit the jobs at fork: nothing but an index goes out, a figure or the author's problems come back (a single
-    figure goes to a worker too, drawn while the parent renders). With one core (`--jobs 1`) or no fork, the parent
-    draws them all in `finish()`. The bytes are the same either way (tests/test_cache.py)."""
+    """Figures being drawn: by worker processes while the parent renders, then by the parent too, once its own work
+    is done (so `jobs` processes draw, the parent one of them, and no core runs three at once). A figure or the
+    author's problems come back (a single figure goes to a worker too, drawn while the parent renders). With one
+    core (`--jobs 1`) or no way to start workers, the parent draws them all in `finish()`. How workers start:
+
+      fork        (`build`) forked from the build, they inherit the jobs: nothing but an index goes out.
+      forkserver  (`serve`, whose HTTP threads a fork would copy, perhaps holding a lock the child then waits on for
+                  ever) forked from multiprocessing's fork server, a process started afresh and single-threaded,
+                  with numpy and matplotlib imported once; each job goes out described (compute/run.py's
+                  DescribedJob: lesson.py loaded again there, inputs pickled). A job whose inputs cannot be pickled,
+                  or whose lesson.py changed meanwhile, is drawn by the parent.
+
+    The bytes are the same either way (tests/test_cache.py, tests/test_serve.py)."""
 
     def __init__(self, stats: DrawStats, done: Drawn, to_draw: list[tuple[FigureJob, str | None]],
                  cache: FigureCache, pictures: set[FigureKey], font: str | None):
@@ -107,11 +118,12 @@ class Drawing:
         # each figure to draw, and whether it is wanted as PNG too: what workers inherit and the parent draws from
         self.jobs = [(job, (job.lesson, job.name) in pictures) for job, _ in to_draw]
         self.workers: list = []
+        self.own: list[int] = []       # the figures only the parent can draw (not described: see DescribedJob)
         self.todo = None               # the figures' indices, taken by workers and parent alike; None: stop
         self.collector = None          # a thread reading the workers' results as they come (so no worker waits)
         self.results: list[tuple[int, tuple[str, Any]]] = []
 
-    def start(self, jobs: int | None) -> None:
+    def start(self, jobs: int | None, start: str = "fork", lessons: dict[str, ComputedLesson] | None = None) -> None:
         if not self.to_draw:
             return
         import multiprocessing
@@ -119,20 +131,35 @@ class Drawing:
         from .figures import preload
         preload()
         count = min((jobs or _cores()) - 1, len(self.to_draw))  # the parent draws as well, after rendering
-        if count < 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if count < 1 or start not in multiprocessing.get_all_start_methods():
             return
-        context = multiprocessing.get_context("fork")
+        context = multiprocessing.get_context(start)
+        target, shared, indices = (_worker, self.jobs, list(range(len(self.jobs)))) if start == "fork" else \
+            self._described(lessons)
+        count = min(count, len(indices))
+        if count < 1:
+            self.own = []
+            return
+        if start == "forkserver":
+            context.set_forkserver_preload(FORKSERVER_PRELOAD)  # (once: when the fork server starts)
         self.todo, results = context.SimpleQueue(), context.SimpleQueue()
-        self.workers = [context.Process(target=_worker, args=(self.jobs, self.font, self.todo, results), daemon=True)
+        self.workers = [context.Process(target=target, args=(shared, self.font, self.todo, results), daemon=True)
                         for _ in range(count)]
         for worker in self.workers:
             worker.start()
-        for i in range(len(self.jobs)):
+        for i in indices:
             self.todo.put(i)
         for _ in range(count + 1):  # one stop for each worker and one for the parent
             self.todo.put(None)
         self.collector = threading.Thread(target=self._collect, args=(results, count), daemon=True)
         self.collector.start()
+
+    def _described(self, lessons: dict[str, ComputedLesson]) -> tuple:
+        """(worker, the jobs described, the indices workers may take): a job that cannot be described is the
+        parent's (`own`)."""
+        described = [describe(job, lessons[job.lesson], png) for job, png in self.jobs]
+        self.own = [i for i, d in enumerate(described) if d is None]
+        return _described_worker, described, [i for i, d in enumerate(described) if d is not None]
 
     def _collect(self, results, workers: int) -> None:
         while workers:
@@ -147,7 +174,7 @@ class Drawing:
         author's problems of those that could not be drawn."""
         if not self.to_draw:
             return self.done
-        indices = iter(self.todo.get, None) if self.todo is not None else range(len(self.to_draw))
+        indices = [*self.own, *iter(self.todo.get, None)] if self.todo is not None else range(len(self.to_draw))
         own = [(i, draw_job(self.jobs[i][0], self.font, self.jobs[i][1])) for i in indices]
         if self.collector is not None:
             while self.collector.is_alive():
@@ -158,7 +185,9 @@ class Drawing:
                         raise RuntimeError("the figure-drawing workers exited before every figure was drawn")
             self.collector = None
             self._close()
-        self._store(self.results + own)
+        stale = [i for i, (kind, _) in self.results if kind == "stale"]  # lesson.py changed under a described job
+        own += [(i, draw_job(self.jobs[i][0], self.font, self.jobs[i][1])) for i in stale]
+        self._store([r for r in self.results if r[1][0] != "stale"] + own)
         return self.done
 
     def _store(self, results: list[tuple[int, tuple[str, Any]]]) -> None:
@@ -203,6 +232,18 @@ def _worker(jobs: list[tuple[FigureJob, bool]], font: str, todo, results) -> Non
         job, png = jobs[index]
         try:
             results.put((index, draw_job(job, font, png)))
+        except BaseException:  # our bug: its traceback goes to the parent, which raises it
+            results.put((index, ("bug", traceback.format_exc())))
+    results.put((None, None))  # this worker is done
+
+
+def _described_worker(described: list[DescribedJob | None], font: str, todo, results) -> None:
+    """A process from the fork server: draw the described jobs whose index arrives until None does ("stale": the
+    job's lesson.py changed since the build read it, so the build draws it)."""
+    for index in iter(todo.get, None):
+        try:
+            job = job_from(described[index])
+            results.put((index, ("stale", None) if job is None else draw_job(job, font, described[index].png)))
         except BaseException:  # our bug: its traceback goes to the parent, which raises it
             results.put((index, ("bug", traceback.format_exc())))
     results.put((None, None))  # this worker is done

@@ -1,14 +1,21 @@
-"""Citations: `content/references.bib` (BibTeX, read with bibtexparser), `[@key]` / `[@key1; @key2]` /
-`[@key, 第 2.3 节]` in lesson.md and in the Markdown of lesson.yaml, and each lesson's numbered 参考文献.
+"""Citations: `content/references.bib` (BibTeX, read with bibtexparser) and a lesson's own
+`content/<slug>/references.bib`, `[@key]` / `[@key1; @key2]` / `[@key, 第 2.3 节]` in lesson.md and in the Markdown
+of lesson.yaml, a narrative `@key` (the authors and the entry's year, then its number: 「Press 等（2022）[3]」,
+"Press et al. (2022) [3]"; in the glossary's definitions without a number), and each lesson's numbered 参考文献.
 
-    load     load_references(content, problems, cache): the .bib file as plain `Reference`s, each with its line; its
-             mistakes (an entry that does not parse, a key twice, an entry without a title) at references.bib:LINE.
-             Parsed once per version of the file: the result is kept in the build's cache (references/<key>.json),
-             so a warm build never imports the parser.
+    syntax   CITATION: both forms, the one pattern render/markup.py's inline syntax and this module's scan use.
+
+    load     load_references(content, problems, cache): the course's .bib file as plain `Reference`s, each with its
+             line; its mistakes (an entry that does not parse, a key twice, an entry without a title) at
+             references.bib:LINE. Parsed once per version of the file: the result is kept in the build's cache
+             (references/<key>.json), so a warm build never imports the parser. lesson_references(course, folder,
+             …): the course's entries and those of the lesson's own references.bib, a key in both an error naming
+             both files and lines.
     model    numbering(texts): the keys in the order a reader meets them (GB/T 7714's 顺序编码制: numbered by first
              citation), from the lesson's texts in page order, code never searched.
     place    Citer.cite(body) → the links `[1, 3–5]` (or a Miss: an unknown key with did-you-mean, a citation that
-             cannot be read); Citer.entries() → the lesson's bibliography, each entry as runs of text.
+             cannot be read); Citer.narrative(key) → 「Press 等（2022）[3]」; Citer.entries() → the lesson's
+             bibliography, each entry as runs of text.
     format   entry_runs(reference, ui): the entry in the style the site's language names (`ui.reference_style`):
              `gb7714` (GB/T 7714-2015, numeric) or `numbered` (the common numbered style of English papers), in the
              theme's words (et al., 等, vol., pp. …); runs are (text, kind) pairs: "" plain, "i" italic, "a URL" a link,
@@ -29,7 +36,14 @@ from ..support.messages import msg, reason
 from ..support.suggest import did_you_mean
 
 BIB_FILE = "references.bib"
-CITATION = re.compile(r"\[(?P<body>@(?!fig:|lesson:|eq:)[^\[\]\n]*)\](?!\()")
+# `[@key]`, `[@a; @b]`, `[@key, locator]`; and a key alone, `@key` (Pandoc's author-in-text form), with a locator
+# `@key [第 2.3 节]`: a letter, digit or _, then those and inner punctuation (`@Boyd.Vandenberghe.2004。` ends at the
+# 4), not after a Latin letter or digit (an e-mail address), never `@fig:` / `@eq:` / `@lesson:` (references of
+# their own)
+KEY = r"[A-Za-z0-9_](?:[A-Za-z0-9_]|[:.#$%&+?~/-](?=[A-Za-z0-9_]))*"
+CITATION = re.compile(r"(?P<cite>\[(?P<cite_body>@(?!fig:|lesson:|eq:)[^\[\]\n]*)\](?!\())"
+                      rf"|(?P<narrative>(?<![A-Za-z0-9_@.\[\\])@(?!fig:|lesson:|eq:)(?P<cite_key>{KEY})"
+                      r"(?: ?\[(?P<cite_locator>[^\[\]@\n]+)\](?!\())?)")
 ITEM = re.compile(r"^\s*@(?P<key>[^\s;,@\[\]{}]+)\s*(?:,\s*(?P<locator>[^;]*?))?\s*$")
 CODE_SPAN = re.compile(r"(`+).+?\1", re.S)
 FORMAT = "citations-2"          # the cached form of a parsed file; bump when Reference changes
@@ -59,14 +73,36 @@ class Reference:
 class Bibliography:
     path: Path
     entries: dict[str, Reference] = field(default_factory=dict)
-    unread: bool = False              # the file could not be read at all (reported there)
-    digest: str = ""                  # of the file's bytes and its reading (what a notebook's cache key names)
+    unread: bool = False              # a file could not be read at all (reported there)
+    digest: str = ""                  # of the files' bytes and their reading (what a notebook's cache key names)
 
 
 # ── load ────────────────────────────────────────────────────────────────────────────────────────────────────────────
 def load_references(content_dir: Path, problems: list[Problem], cache=None) -> Bibliography | None:
     """content/references.bib, or None when the course has none. Problems go to `problems`."""
-    path = content_dir / BIB_FILE
+    return _load_bib(content_dir / BIB_FILE, problems, cache)
+
+
+def lesson_references(course: Bibliography | None, folder: Path, problems: list[Problem],
+                      cache=None) -> Bibliography | None:
+    """What a lesson cites from: the course's references.bib and the lesson's own (`content/<slug>/references.bib`)
+    together; a key in both is a problem at the lesson's entry that names the course's (each key means one work)."""
+    own = _load_bib(folder / BIB_FILE, problems, cache)
+    if own is None:
+        return course
+    if course is None:
+        return own
+    for key in sorted(own.entries.keys() & course.entries.keys(), key=lambda k: own.entries[k].line):
+        problems.append(Problem(own.path, own.entries[key].line,
+                                msg("entry key `{key}` is also in {file} (line {line})", key=key,
+                                    file=f"{course.path.parent.name}/{BIB_FILE}", line=course.entries[key].line),
+                                msg("each key in one file: the lesson's {file} adds entries to the course's, it "
+                                    "does not replace them", file=BIB_FILE)))
+    return Bibliography(own.path, {**course.entries, **own.entries}, course.unread or own.unread,
+                        hashlib.sha256(f"{course.digest}\0{own.digest}".encode()).hexdigest())
+
+
+def _load_bib(path: Path, problems: list[Problem], cache=None) -> Bibliography | None:
     if not path.is_file():
         return None
     try:
@@ -182,8 +218,15 @@ def keys_in(text: str) -> list[str]:
     for block in walk(parse_blocks(text.splitlines(), 1, Path("."), [])):
         if block.kind == "text":
             for m in CITATION.finditer(CODE_SPAN.sub("", "\n".join(block.lines))):
-                found += [item.group("key") for item in map(ITEM.match, m.group("body").split(";")) if item]
+                found += keys_of(m)
     return found
+
+
+def keys_of(m: re.Match) -> list[str]:
+    """The keys of one CITATION match, in order."""
+    if m.group("narrative"):
+        return [m.group("cite_key")]
+    return [item.group("key") for item in map(ITEM.match, m.group("cite_body").split(";")) if item]
 
 
 def numbering(texts: Iterable[str]) -> dict[str, int]:
@@ -200,8 +243,8 @@ class Citer:
     """One lesson's citations: numbers in reading order (a key met only where the scan did not look gets the next
     number when it is placed), links to its bibliography, and the bibliography itself."""
 
-    def __init__(self, bibliography: Bibliography | None, numbers: dict[str, int]):
-        self.bibliography = bibliography
+    def __init__(self, bibliography: Bibliography | None, numbers: dict[str, int], ui=None):
+        self.bibliography, self.ui = bibliography, ui
         self.numbers = {k: n for k, n in numbers.items() if bibliography and k in bibliography.entries}
         self.numbers = {k: i for i, k in enumerate(sorted(self.numbers, key=self.numbers.get), start=1)}
         self.cited: dict[str, None] = {}
@@ -212,23 +255,56 @@ class Citer:
         if not body.strip() or not all(items):
             return Miss(msg("cannot read the citation `{citation}`", citation=f"[{body}]"),
                         "`[@key]`, `[@key1; @key2]` or `[@key, locator]` with keys from content/references.bib")
-        if self.bibliography is None:
-            return Miss(msg("citation `{citation}` but there is no content/references.bib",
-                            citation=f"[@{items[0].group('key')}]"),
-                        "a BibTeX file content/references.bib next to the lesson folders")
+        missing = self._unknown([item.group("key") for item in items], f"[@{items[0].group('key')}]")
+        if missing is not None:
+            return missing
         if self.bibliography.unread:
             return "[?]"
-        known = self.bibliography.entries
         for item in items:
-            if item.group("key") not in known:
-                key = item.group("key")
-                keys = ", ".join(sorted(known)[:12]) + (", …" if len(known) > 12 else "")
-                return Miss(msg("unknown citation key `@{key}`{hint}", key=key, hint=did_you_mean(key, known)),
-                            msg("a key of content/references.bib: {keys}", keys=keys or msg("none")))
-        for item in items:
-            self.cited.setdefault(item.group("key"), None)
-            self.numbers.setdefault(item.group("key"), len(self.numbers) + 1)
+            self._count(item.group("key"))
         return self.shown(body, lambda n: f'<a class="cite" href="#ref-{n}">{n}</a>', html.escape)
+
+    def narrative(self, key: str, locator: str | None = None) -> str | Miss:
+        """The HTML of one `@key`: the authors and year, then the entry's numbered link (「Press 等（2022）[3]」),
+        with its locator (`@key [第 2 节]`: 「[3, 第 2 节]」)."""
+        missing = self._unknown([key], f"@{key}")
+        if missing is not None:
+            return missing
+        if self.bibliography.unread:
+            return html.escape(f"@{key}")
+        found = author_year(self.bibliography.entries[key], self.ui)
+        if isinstance(found, Miss):
+            return found
+        self._count(key)
+        return self.narrative_shown(key, lambda n: f'<a class="cite" href="#ref-{n}">{n}</a>', html.escape, locator)
+
+    def narrative_shown(self, key: str, number, text=str, locator: str | None = None) -> str:
+        """A narrative citation the page placed, written with `number(n)` and `text(…)` (the notebook: plain)."""
+        found = author_year(self.bibliography.entries[key], self.ui) \
+            if self.bibliography is not None and key in self.bibliography.entries and key in self.numbers else None
+        if not isinstance(found, str):
+            return text(f"@{key}")
+        where = f", {text(locator.strip())}" if locator else ""
+        return self.ui.cite_narrative.format(author_year=text(found), number=f"[{number(self.numbers[key])}{where}]")
+
+    def _unknown(self, keys: list[str], citation: str) -> Miss | None:
+        """Why these keys cannot be cited here, or None."""
+        if self.bibliography is None:
+            return Miss(msg("citation `{citation}` but there is no content/references.bib", citation=citation),
+                        msg("a BibTeX file content/references.bib next to the lesson folders, or references.bib in "
+                            "the lesson's folder"))
+        known = self.bibliography.entries
+        for key in keys:
+            if key not in known and not self.bibliography.unread:
+                shown = ", ".join(sorted(known)[:12]) + (", …" if len(known) > 12 else "")
+                return Miss(msg("unknown citation key `@{key}`{hint}", key=key, hint=did_you_mean(key, known)),
+                            msg("a key of content/references.bib or the lesson's references.bib: {keys}",
+                                keys=shown or msg("none")))
+        return None
+
+    def _count(self, key: str) -> None:
+        self.cited.setdefault(key, None)
+        self.numbers.setdefault(key, len(self.numbers) + 1)
 
     def shown(self, body: str, number, text=str) -> str:
         """A citation the page placed, written with `number(n)` for each number and `text(…)` for its locators
@@ -283,7 +359,50 @@ def runs_markdown(runs: list[tuple[str, str]]) -> str:
     return "".join(out)
 
 
+def author_year_only(bibliography: Bibliography | None, ui):
+    """`@key` where no bibliography is printed (the glossary's definitions): the authors and year alone."""
+    def shown(key: str, locator: str | None = None) -> str | Miss:
+        if bibliography is None or key not in bibliography.entries:
+            known = bibliography.entries if bibliography else {}
+            return Miss(msg("unknown citation key `@{key}`{hint}", key=key, hint=did_you_mean(key, known)),
+                        msg("a key of content/references.bib: {keys}", keys=", ".join(sorted(known)) or msg("none")))
+        found = author_year(bibliography.entries[key], ui)
+        return found if isinstance(found, Miss) else html.escape(found + (f" [{locator.strip()}]" if locator else ""))
+    return shown
+
+
 # ── format ──────────────────────────────────────────────────────────────────────────────────────────────────────────
+def author_year(ref: Reference, ui) -> str | Miss:
+    """「Press 等（2022）」, "Press et al. (2022)": the family names (one; two joined; the first and «et al.» for three
+    or more, or a list ending `and others`) and the entry's year, in the site's words."""
+    names = ref.authors or ref.editors
+    if not names:
+        return Miss(msg("entry `{key}` has no author, which `@{key}` shows", key=ref.key),
+                    msg("an `author = {…}` field, or the citation `[@{key}]`", key=ref.key))
+    if not ref.fields.get("year"):
+        return Miss(msg("entry `{key}` has no year, which `@{key}` shows", key=ref.key),
+                    msg("a `year = {…}` field, or the citation `[@{key}]`", key=ref.key))
+    family = [_family_name(n) for n in names]
+    if len(family) == 1 and not ref.more_authors:
+        authors = family[0]
+    elif len(family) == 2 and not ref.more_authors:
+        authors = ui.cite_two_authors.format(first=family[0], second=family[1])
+    else:
+        authors = ui.cite_many_authors.format(first=family[0])
+    text = ui.cite_author_year.format(authors=authors, year=ref.fields["year"])
+    return re.sub(rf"(?<={CJK.pattern}) (?={CJK.pattern})", "", text)  # 李航和张三: no space between Chinese words
+
+
+def _family_name(name: Name) -> str:
+    """How a narrative citation names a person: the family name with its particle (van der Maaten); a body's name
+    or a Chinese name whole (李航)."""
+    if name.corporate:
+        return name.last.strip("{}")
+    if CJK.search(name.last + name.first):
+        return name.last + name.first
+    return name.last
+
+
 def entry_runs(ref: Reference, ui) -> list[tuple[str, str]]:
     style = ui.reference_style
     return gb7714(ref, ui) if style == "gb7714" else numbered(ref, ui)

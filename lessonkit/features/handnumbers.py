@@ -5,8 +5,10 @@ run), so a build that takes every page from the cache still reports it, for the 
 
 Where it looks: lesson.md; lesson.yaml's prose (title, summary, intro, objectives, question, challenges, checks,
 sources — not a self-check's value names, units or known wrong answers); the `caption=` and `alt=` of every
-`@lesson.figure` in lesson.py (read with `ast`); the text between the tags of the lesson's own components
-(`widgets/<kind>/widget.html`, Jinja tags and comments left out).
+`@lesson.figure` and the `caption=` of every `explorer(…)`, `bars(…)` and `table(…)` in lesson.py (read with `ast`);
+the text between the tags of the lesson's own components (`widgets/<kind>/widget.html`, Jinja tags and comments
+left out). Numbers in digits, and counts in Chinese numerals: a numeral followed by a counter of what a lesson
+computes or sets (「十步」「三层」「十六个头」, CN_COUNT); 「一个」「一起」「一些」「一般」「十分」「万一」「三种」 are words.
 
 What is not a measured number, and left alone:
   - `{{ value }}` placeholders (with their format), `{{< directive >}}`, code spans and code blocks, HTML comments
@@ -26,6 +28,10 @@ in the file's own comment syntax: `<!-- literal -->` in Markdown (also inside le
 only those numbers pass on that line.
 
     check    report(source): the findings as warnings (Problems at file:line), errors under --strict
+    years    citation_years(source, bibliography): a year typed beside a citation (「Press 等，2021）[@press2022alibi]」)
+             that is not its entry's year — the one check that reads references.bib too, so it is not kept by file
+    prose    prose(source): the lesson's Markdown a student reads, piece by piece, with each offset's line (also what
+             features/foreignsyntax.py reads)
 """
 from __future__ import annotations
 
@@ -41,10 +47,12 @@ from ..load.document import parse_blocks, walk
 from ..support.errors import Problem
 from ..support import pysource
 from ..support.messages import Message, msg
+from .citations import CITATION, keys_of
 
 PROSE_KEYS = ("title", "summary", "intro", "objectives", "question", "challenges", "checks", "sources")
 NOT_PROSE = ("id", "unit", "format", "value")   # a self-check's names and a known wrong answer, typed as students do
 COMPONENTS = "widgets"
+CAPTIONED_BUILDERS = ("explorer", "bars", "table")   # widget builders whose `caption=` a student reads
 
 MARKER = re.compile(r"<!--\s*literal\b(?P<a>[^>]*?)-->|\{#\s*literal\b(?P<b>[^#]*?)#\}|(?:^|\s)#\s*literal\b(?P<c>.*)$")
 NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:[.,]\d+)*")
@@ -60,7 +68,7 @@ BEFORE_YEARS = [
 ANY_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)")             # in a bibliography entry (`sources`)
 YEAR = re.compile(r"(?<=[(（])\s*(?:19|20)\d\d(?!\d)|(?<![\d.])(?:19|20)\d\d(?=\s*(?:年|\)|）|\[@))")
 AFTER_YEARS = [
-    re.compile(r"\[-?@[^\]]*\]"),                                      # citations, with their locators
+    CITATION,                                                          # citations (with their locators), `@key`
     re.compile(r"@(?:fig|eq|tab|sec|lesson):[\w#:.-]+"),               # cross-references
     re.compile(r"\]\([^)]*\)|<https?://[^>]*>|https?://[^\s)>\]]+|www\.[^\s)>\]]+"),  # link targets and URLs
     re.compile(r"</?[A-Za-z][^>]*>", re.S),                            # HTML tags (their attributes)
@@ -80,6 +88,17 @@ NOTATION = [
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*:[\w./-]*\w"),   # prefixed identifiers: arXiv:1706.03762
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"),  # identifiers: fp16, GPT-2, IWSLT14
 ]
+# a Chinese numeral counting what a lesson computes or sets — steps, layers, rounds, passes, batches, times,
+# iterations, heads (「十步」「三层」「十六个头」, 个 before such a noun) — but not a bare 一 or 两, the words for
+# "a" and "both / a pair" (「一个」「一步一步」「两者」「两次」「前两步」), not an ordinal (「第三层」), not an estimate
+# (「上百层」「数十步」「十几步」), not a word that merely holds a numeral (「一起」「一些」「一般」「十分」「万一」
+# 「三种」「三角」: none is followed by such a counter), nor 「二次函数」「三次方」 (the degree of a polynomial).
+CN_NUMERAL = "〇零一二两三四五六七八九十百千万亿"
+CN_COUNT = re.compile(
+    rf"(?<![第上数几成近好{CN_NUMERAL}])(?P<n>[{CN_NUMERAL}]+)"
+    r"(?P<counter>步|层|轮|遍|批|倍|头|次(?!方|幂|函数|型|项|多项式|曲线|根)"
+    r"|个(?:头|层|样本|参数|元素|神经元|通道|批次|周期|词元|token))")
+CN_WORDS = ("一", "两")   # the article and the pair: words, not counts
 TEMPLATE_CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|<!--.*?-->|<[^>]*>", re.S)
 
 
@@ -101,6 +120,54 @@ def report(source, memo: Callable | None = None) -> list[Problem]:
              (source.code_path, lambda: _figure_texts(source.code_path)),
              *((t, lambda t=t: _template(t)) for t in sorted(folder.glob("*/widget.html")))]
     return [problem for path, find in parts for problem in (memo(path, find) if path is not None else find())]
+
+
+def citation_years(source, bibliography) -> list[Problem]:
+    """A year typed beside a citation that is not its entry's year (「Press 等，2021）[@press2022alibi]」 when the
+    entry says 2022): the text says one year, the bibliography another. `bibliography`: what the lesson cites from
+    (features.citations.lesson_references), or None."""
+    if bibliography is None:
+        return []
+    problems = []
+    for path, text, line_at in prose(source):
+        text = BEFORE_YEARS[1].sub(lambda m: _blank(m.group()), text)  # (code spans)
+        for m in CITATION.finditer(text):
+            before = re.search(r"(?<![\d.])((?:19|20)\d\d)[a-z]?\s*[)）]?\s*$", text[max(0, m.start() - 12):m.start()])
+            after = re.match(r"\s*[(（]\s*((?:19|20)\d\d)(?!\d)", text[m.end():])
+            keys = [k for k in keys_of(m) if k in bibliography.entries]
+            years = sorted({bibliography.entries[k].fields.get("year", "")[:4] for k in keys} - {""})
+            for typed in (before, after):
+                if typed and years and typed.group(1) not in years:
+                    problems.append(Problem(path, line_at(m.start()),
+                                            msg("year {year} beside `{citation}`, but its entry says {entry}",
+                                                year=typed.group(1), citation=m.group(0), entry=" / ".join(years)),
+                                            msg("the entry's year, or `@{key}`: the authors and year from the "
+                                                "references.bib entry", key=keys[0])))
+    return problems
+
+
+def prose(source) -> Iterator[tuple[Path, str, Callable[[int], int]]]:
+    """Each piece of Markdown a student reads of a lesson — lesson.md's text blocks and container titles,
+    lesson.yaml's prose (PROSE_KEYS) — with a function from an offset in it to its line in the file (a value that
+    does not keep its lines, folded or quoted, is placed at its key)."""
+    text = _read(source.body_path)
+    for block in walk(parse_blocks(text.splitlines(), 1, source.body_path, [])) if text is not None else ():
+        if block.kind == "text" or (block.kind == "container" and block.arg):
+            piece = "\n".join(block.lines) if block.kind == "text" else block.arg
+            yield source.body_path, piece, lambda offset, piece=piece, first=block.line: \
+                first + piece.count("\n", 0, offset)
+    raw = _read(source.meta_path)
+    if raw is None or not isinstance(source.meta, dict):
+        return
+    lines = raw.splitlines()
+    for key in PROSE_KEYS:
+        for path, piece in prose_texts(source.meta.get(key), key):
+            start = source.meta_lines.get(path) or source.meta_lines.get(key) or 1
+
+            def line_at(offset: int, piece=piece, start=start) -> int:
+                found = Finding(start + piece.count("\n", 0, offset), "", False)
+                return found.line if _in_file(found, piece, start, lines) else start
+            yield source.meta_path, piece, line_at
 
 
 # ── where the text is ───────────────────────────────────────────────────────────────────────────────────────────────
@@ -131,7 +198,7 @@ def _yaml_fields(source) -> list[Problem]:
     lines = raw.splitlines()
     found: list[tuple[str, Finding]] = []
     for key in PROSE_KEYS:
-        for path, text in _texts(source.meta.get(key), key):
+        for path, text in prose_texts(source.meta.get(key), key):
             start = source.meta_lines.get(path) or source.meta_lines.get(key) or 1
             found += [(path, f if _in_file(f, text, start, lines) else Finding(start, f.number, f.in_math))
                       for f in findings(text, start, bibliography=key == "sources")]
@@ -148,18 +215,18 @@ def _in_file(finding: Finding, text: str, start: int, lines: list[str]) -> bool:
     return finding.line <= len(lines) and shown in lines[finding.line - 1]
 
 
-def _texts(value, path: str) -> Iterator[tuple[str, str]]:
+def prose_texts(value, path: str) -> Iterator[tuple[str, str]]:
     """(key path, text) of every string under a prose key: `challenges.1.check.fields.0.label` …"""
     if isinstance(value, str):
         yield path, value
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            yield from _texts(item, f"{path}.{i}")
+            yield from prose_texts(item, f"{path}.{i}")
     elif isinstance(value, dict):
         for key, item in value.items():
             if key in NOT_PROSE or (key == "answer" and ".check." in f"{path}."):
                 continue
-            yield from _texts(item, f"{path}.{key}")
+            yield from prose_texts(item, f"{path}.{key}")
 
 
 def _figure_texts(code_path: Path | None) -> list[Problem]:
@@ -185,6 +252,16 @@ def _figure_texts(code_path: Path | None) -> list[Problem]:
                         else msg("the alt text of figure `{name}`", name=name)
                     found = _string_findings(keyword.value, strings)
                     problems += [_problem(code_path, f, place) for f in _unmarked(found, lines)]
+    for call in ast.walk(tree) if tree is not None else ():  # explorer(…, caption="…"), bars(…), table(…)
+        builder = getattr(call, "func", None)
+        builder = getattr(builder, "id", None) or getattr(builder, "attr", None)
+        if isinstance(call, ast.Call) and builder in CAPTIONED_BUILDERS:
+            for keyword in call.keywords:
+                if keyword.arg == "caption" and isinstance(keyword.value, ast.Constant) \
+                        and isinstance(keyword.value.value, str):
+                    found = _string_findings(keyword.value, strings)
+                    problems += [_problem(code_path, f, msg("the caption of `{builder}(…)`", builder=builder))
+                                 for f in _unmarked(found, lines)]
     return problems
 
 
@@ -249,6 +326,7 @@ def scan(text: str, bibliography: bool = False) -> list[tuple[int, str, bool]]:
     for pattern in NOTATION:
         text = pattern.sub(lambda m: _blank(m.group()), text)
     found += [(n.start(), n.group(), False) for n in NUMBER.finditer(text)]
+    found += [(n.start(), n.group(), False) for n in CN_COUNT.finditer(text) if n.group("n") not in CN_WORDS]
     return sorted(found)
 
 
@@ -262,10 +340,17 @@ def _unmarked(found: list[Finding], lines: list[str]) -> list[Finding]:
             kept.append(finding)
             continue
         words = (marker.group("a") or marker.group("b") or marker.group("c") or "").strip().lstrip(":").split()
-        listed = [w for w in words if NUMBER.fullmatch(w)]  # other words say why
-        if listed and finding.number not in listed:
+        listed = [w for w in words if NUMBER.fullmatch(w) or CN_COUNT.fullmatch(w)
+                  or re.fullmatch(f"[{CN_NUMERAL}]+", w)]  # other words say why
+        if listed and finding.number not in listed and _numeral(finding.number) not in listed:
             kept.append(finding)
     return kept
+
+
+def _numeral(number: str) -> str:
+    """A count's numeral without its counter (「十步」 → 十); a number in digits as it is."""
+    count = CN_COUNT.fullmatch(number)
+    return count.group("n") if count else number
 
 
 def _problem(path: Path, finding: Finding, place: Message) -> Problem:

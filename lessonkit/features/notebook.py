@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import __all__ as PUBLIC  # what lesson.py may import from lessonkit, and the setup cell defines
 from ..support import pysource
 
 FORMAT = "notebook-1"
-PUBLIC = ("Lesson", "bars", "explorer", "format_value", "param", "table")   # what lesson.py may import (lessonkit)
-SKIPPED_FILES = ("lesson.md", "lesson.yaml", "lesson.py")
+SKIPPED_FILES = ("lesson.md", "lesson.yaml", "lesson.py", "references.bib")   # the lesson's text, not its data
 SKIPPED_FOLDERS = ("widgets", "__pycache__")
 
 

@@ -3,8 +3,9 @@ support/numbers.py's, into the notebook's setup cell): a registry with lessonkit
 computed when asked for, the `plt` a figure function gets, and placeholders for the widget builders. It needs
 numpy and matplotlib only; the engine itself never imports it.
 
-Lesson code runs unchanged: `lesson = Lesson()`, `@lesson.value`, `@lesson.figure(caption=…, alt=…)`,
-`@lesson.widget`, `lesson.read_text(…)`, `lesson.path(…)`. `lesson.get(NAME)` computes a value (its inputs first,
+Lesson code runs unchanged: `lesson = Lesson()`, `@lesson.value`, `@lesson.figure(caption=…, alt=…, name=…,
+data=…)`, `@lesson.widget`, `lesson.read_text(…)`, `lesson.path(…)`: every public method of the engine's registry
+(compute/registry.py) with the same parameters, which tests/test_notebook_standin.py compares. `lesson.get(NAME)` computes a value (its inputs first,
 each once, like the engine); `lesson.draw(NAME)` draws a figure from the values it asks for.
 """
 import base64
@@ -23,7 +24,8 @@ class Lesson:
         self.values[func.__name__] = func
         return func
 
-    def figure(self, *, caption, alt, name=None):
+    def figure(self, *, caption, alt, name=None, data=None):
+        """`data` names the value the page shows as the figure's data table: nothing to do here."""
         def register(func):
             self.figures[name or func.__name__] = func
             return func

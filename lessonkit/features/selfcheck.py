@@ -37,7 +37,7 @@ from ..support.errors import Problem
 from ..support.messages import Message, as_message, joined, msg, reason
 from ..support.suggest import did_you_mean
 from ..support.jsondata import json_for_script
-from ..support.numbers import SUPERSCRIPT, FormatError, format_value
+from ..support.numbers import SUPERSCRIPT, FormatError, format_answer, format_value
 from ..support.values import lookup
 
 DEFAULT_TOLERANCE = {"relative": 0.01}
@@ -215,7 +215,7 @@ class ModelBuilder:
                          msg("`{absolute: …}` for an answer that is 0"))
             return None
         try:
-            shown = format_value(expected, fmt)
+            shown = format_answer(expected, fmt)
         except FormatError as exc:
             self.problem(f"{key}.format", msg("cannot show the answer: {reason}", reason=reason(exc)),
                          msg("a format spec such as sig3 or .2f"))

@@ -38,6 +38,7 @@ from .draft import FigureDataHole, FigureHole, Holes
 from .mount import mount
 from .questions import LessonPackage, PlacedCheck, lesson_package
 
+CAPTIONED = ("explorer", "bars")  # the builders' kinds whose caption (plain text) may hold `{{ value }}`
 CALLOUT_TEMPLATES = {"cards": "partials/cards.html", "card": "partials/card.html", "state": "partials/state.html"}
 
 
@@ -60,7 +61,7 @@ class LessonRenderer:
         self.toggles = 0
         self.tab_sets = 0
         self.tables = 0
-        self.citer = citations.Citer(bibliography, citations.numbering(reading_texts(lesson)))
+        self.citer = citations.Citer(bibliography, citations.numbering(reading_texts(lesson)), env.globals["ui"])
         self.ctx = markup.MarkupContext(
             values=lesson.values,
             figure_numbers={name: i + 1 for i, name in enumerate(dict.fromkeys(self.figure_order))},
@@ -70,6 +71,7 @@ class LessonRenderer:
             link_lesson=self.link_lesson,
             mark_term=self.mark_term,
             cite=self.citer.cite,
+            cite_narrative=self.citer.narrative,
             figure_label=env.globals["ui"].figure,
             equation_numbers=equation_numbers(src.sections),
             equation_words=(env.globals["ui"].equation_number, env.globals["ui"].equation_ref),
@@ -126,6 +128,9 @@ class LessonRenderer:
         figures = {f_name.split("--", 1)[1]: self.holes.mark(FigureHole(lesson.slug, f_name))
                    for f_name, _, _ in widget.figures}
         data = spoken(widget.data, self.env.globals["ui"])  # a builder's words (yes/no, joins) in the site's language
+        if widget.kind in CAPTIONED and isinstance(data.get("caption"), str):  # `{{ value }}` as in the text
+            data = {**data, "caption": markup.render_text(data["caption"], self.ctx, lesson.source.code_path,
+                                                          widget.line or 1)}
         context = {"id": f"widget-{name}", "name": name, "kind": widget.kind, "data": data, "figures": figures}
         inner = self.render_component(component, context, widget, name)
         if inner is None:
@@ -410,9 +415,12 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
     yaml_ctx = dataclasses.replace(ctx, placers=yaml_placers, number_equations=False)  # same values, problem list
     # titles are repeated in links (contents, course navigation) and objectives on the index page: no marks there
     title_ctx = dataclasses.replace(ctx, mark_term=_no_mark(msg("a section title")),
-                                    cite=_no_cite(msg("a section title")), number_equations=False)
-    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark(msg("an objective (the index page shows it too)")),
-                                        cite=_no_cite(msg("an objective (the index page shows it too)")))
+                                    cite=_no_cite(msg("a section title")),
+                                    cite_narrative=_no_cite(msg("a section title"), narrative=True),
+                                    number_equations=False)
+    objective = msg("an objective (the index page shows it too)")
+    objective_ctx = dataclasses.replace(yaml_ctx, mark_term=_no_mark(objective), cite=_no_cite(objective),
+                                        cite_narrative=_no_cite(objective, narrative=True))
 
     def md(key: str, text: str, inline: bool = False, context=None) -> str:
         render = markup.render_inline if inline else markup.render_block
@@ -458,7 +466,9 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         "objectives": [md(f"objectives.{i}", o, inline=True, context=objective_ctx) for i, o in texts("objectives")],
         "question": md("question", text("question")),
         "sections": sections,
-        "challenges": [{"id": f"challenge-{n}", "number": n, "title": c.get("title"),
+        "challenges": [{"id": f"challenge-{n}", "number": n,
+                        "title": markup.render_text(_str(c.get("title")), yaml_ctx, meta_path,
+                                                    lines.get(f"challenges.{n - 1}.title", 1)),
                         "question": md(f"challenges.{n - 1}.question", _str(c.get("question"))),
                         **dict(zip(("answer", "answer_print"), answer(n, _str(c.get("answer"))))),
                         "check": checks.place(f"challenges.{n - 1}", f"check-{n}")}
@@ -582,9 +592,10 @@ def _no_mark(where: Message):
     return refuse
 
 
-def _no_cite(where: Message):
-    def refuse(body: str) -> Miss:
-        return Miss(msg("citation `{citation}` in {where}", citation=f"[{body}]", where=where), "the citation in the text below it")
+def _no_cite(where: Message, narrative: bool = False):
+    def refuse(body: str, locator: str | None = None) -> Miss:
+        return Miss(msg("citation `{citation}` in {where}", citation=f"@{body}" if narrative else f"[{body}]",
+                        where=where), "the citation in the text below it")
     return refuse
 
 

@@ -14,23 +14,22 @@ from typing import Any, Callable
 
 import markdown
 
-from ..features import code, equations
+from ..features import citations, code, equations
 from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
 from ..load.document import SHOWS_ONLY, Block, parse_blocks
 from ..support.errors import Miss, Notice, Problem
-from ..support.numbers import FormatError, format_value
-from ..support.messages import Message, msg, reason
+from ..support.messages import Message, msg
 from ..support.suggest import did_you_mean
-from ..support.values import lookup
+from ..support.values import VALUE, shown
 
 INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks)(?P<code_values>\{values\})?)"  # equations.CODE_SPAN, and
     + "|" + equations.DOLLAR                                                # `…`{values} (features.code)
     + r"|(?P<termref>\[\[(?P<term>[^\[\]|\n]*)(?:\|(?P<term_text>[^\[\]\n]*))?\]\])"
-    r"|(?P<cite>\[(?P<cite_body>@(?!fig:|lesson:|eq:)[^\[\]\n]*)\](?!\())"
-    r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
+    + "|" + citations.CITATION.pattern                                     # [@key], @key (features.citations)
+    + r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
     + "|" + equations.DISPLAY_MATH + "|" + equations.INLINE_MATH
-    + r"|(?P<value>\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\})"
+    + rf"|(?P<value>{VALUE.pattern})"
     r"|@fig:(?P<figref>[\w-]*[\w])"
     rf"|@eq:(?P<eqref>{equations.NAME})"
     r"|@lesson:(?P<lesson>[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9])"
@@ -95,6 +94,10 @@ class MarkupContext:
     cite: Callable[[str], "str | Miss"] = lambda body: Miss(
         msg("citation `{citation}` outside a lesson's text", citation=f"[{body}]"),
         "`[@key]` only in lesson.md and lesson.yaml")
+    # `@key`: the authors and year (and the number), or a Miss (features.citations.Citer.narrative)
+    cite_narrative: Callable[[str, "str | None"], "str | Miss"] = lambda key, locator=None: Miss(
+        msg("citation `{citation}` outside a lesson's text", citation=f"@{key}"),
+        msg("`@key` only in lesson.md, lesson.yaml and the glossary's definitions"))
     figure_label: str = "Figure"  # the theme's `ui.figure` on every page (render/lesson.py passes it)
     equation_numbers: dict[str, int] = field(default_factory=dict)  # the lesson's labels → numbers (equation_numbers)
     equation_words: tuple[str, str] = ("({n})", "Eq. ({n})")  # the theme's `ui.equation_number`, `ui.equation_ref`
@@ -195,7 +198,7 @@ def _fence(block: Block, ctx: MarkupContext, path: Path) -> str:
     return f'<pre class="highlight" data-widget="{code.KIND}" tabindex="0"><code{cls}>{shown}</code></pre>'
 
 
-VALUE_IN_CODE = re.compile(r"\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\}")
+VALUE_IN_CODE = VALUE
 
 
 def values_in_code(text: str, ctx: MarkupContext, path: Path, first_line: int) -> str:
@@ -284,8 +287,9 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
                 ctx.problems.append(Problem(path, line, mark.message, mark.expected))
                 return stash.add(html.escape(m.group("term_text") or m.group("term")))
             return stash.add(mark)
-        if m.group("cite"):
-            cited = ctx.cite(m.group("cite_body"))
+        if m.group("cite") or m.group("narrative"):
+            cited = ctx.cite(m.group("cite_body")) if m.group("cite") else \
+                ctx.cite_narrative(m.group("cite_key"), m.group("cite_locator"))
             if isinstance(cited, Miss):
                 ctx.problems.append(Problem(path, line, cited.message, cited.expected))
                 return stash.add(html.escape(m.group(0)))
@@ -491,18 +495,11 @@ def _char(code: int, reference: str) -> str:
 
 
 def _value_text(name: str, spec: str | None, ctx: MarkupContext, path: Path, line: int, math_mode: bool) -> str:
-    try:
-        return format_value(lookup(name, ctx.values), spec, math_mode=math_mode)
-    except KeyError as exc:
-        missing = exc.args[0]
-        ctx.problems.append(Problem(path, line, msg("unknown value `{name}`{hint}", name=missing,
-                                                    hint=did_you_mean(missing.split(".")[0], ctx.values)),
-                                    msg("a value defined in lesson.py: {names}",
-                                        names=", ".join(sorted(ctx.values)) or msg("none"))))
-    except FormatError as exc:
-        ctx.problems.append(Problem(path, line, msg("cannot show value `{name}`: {reason}", name=name,
-                                                    reason=reason(exc)), "a finite number, list or string"))
-    return "?"
+    result = shown(name, spec, ctx.values, math_mode=math_mode)
+    if isinstance(result, Miss):
+        ctx.problems.append(Problem(path, line, result.message, result.expected))
+        return "?"
+    return result
 
 
 def _figure_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:

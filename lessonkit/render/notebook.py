@@ -19,7 +19,7 @@ from ..draw import figures as drawing
 from ..features import citations, code as listings, notebook, notebook_standin
 from ..features.equations import equation_numbers
 from ..features.notebook import Cell
-from ..load.document import Block, parse_blocks
+from ..load.document import Block, parse_blocks, walk
 from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..support import numbers
 from ..support.paths import SitePaths
@@ -75,6 +75,8 @@ class NotebookWriter:
         self.ctx = markup.MarkupContext(values=lesson.values, figure_numbers=self.figure_numbers, placers={},
                                         render_callout=lambda block: "")  # its problems: the page reported them
         self.equation_numbers = equation_numbers(lesson.source.sections)
+        self.anchors: dict[str, str] = {}
+        self.anchors = self.heading_anchors()
         self.out: list[Cell] = []
         self.text: list[str] = []
         self.attachments: list[tuple[str, str, str]] = []
@@ -100,12 +102,29 @@ class NotebookWriter:
             values = {name: tuple(inspect.signature(f).parameters) for name, f in self.lesson.registry.values.items()}
             self.out += notebook.code_cells(src.code_path.read_text(encoding="utf-8"), values)
         for n, section in enumerate(src.sections, start=1):
-            self.markdown(f"## {n} {self.inline(section.title)}")
+            self.markdown(self.section_heading(n, section))
             self.walk(section.blocks, src.body_path)
         self.challenges()
         self.references()
         self.flush()
         return self.out
+
+    def section_heading(self, n: int, section) -> str:
+        return f"## {n} {self.inline(section.title)}"
+
+    def heading_anchors(self) -> dict[str, str]:
+        """Each heading id of lesson.md (a section's, a `### 小标题 {#id}`'s) → the anchor Jupyter gives that heading
+        in the notebook: its text with spaces as `-` (JupyterLab, Notebook 7 and nbconvert alike; they keep no `id`
+        of the author's, and an `<a id>` does not survive JupyterLab's sanitizer), so `[…](#id)` still leads there."""
+        anchors: dict[str, str] = {}
+        for n, section in enumerate(self.lesson.source.sections, start=1):
+            anchors[section.id] = jupyter_anchor(self.section_heading(n, section))
+            for block in walk(section.blocks):
+                for line in block.lines if block.kind == "text" else ():
+                    heading = HEADING_ID.match(line)
+                    if heading:
+                        anchors.setdefault(heading.group("id"), jupyter_anchor(self.inline(heading.group("heading"))))
+        return anchors
 
     def setup(self) -> Cell:
         rc = drawing.style("")
@@ -222,7 +241,10 @@ class NotebookWriter:
     def inline(self, text: str, path: Path | None = None) -> str:
         """lessonkit's inline syntax as Jupyter's Markdown: values formatted, references as the page numbers them."""
         path = path or self.lesson.source.body_path
-        return markup.INLINE.sub(lambda m: self._inline(m, path), text)
+        text = HEADING_ID.sub(lambda m: m.group("heading"), text)  # Jupyter shows a `{#id}` as it is
+        text = markup.INLINE.sub(lambda m: self._inline(m, path), text)
+        return LOCAL_LINK.sub(lambda m: f"](#{self.anchors[m.group('id')]})" if m.group("id") in self.anchors
+                              else m.group(0), text)
 
     def _inline(self, m: re.Match, path: Path) -> str:
         ctx = self.ctx
@@ -233,6 +255,9 @@ class NotebookWriter:
             return (m.group("term_text") or m.group("term")).strip()
         if m.group("cite"):
             return self._citation(m.group("cite_body"))
+        if m.group("narrative"):
+            return self.citer.narrative_shown(m.group("cite_key"), str, str, m.group("cite_locator")) \
+                .replace("[", "\\[").replace("]", "\\]")
         if m.group("image"):
             return self._image(m.group("img_alt"), m.group("img_src"))
         if m.group("display") is not None or m.group("inline") is not None:
@@ -268,6 +293,21 @@ class NotebookWriter:
             return alt
         self.attachments.append((name, kind[0], base64.b64encode(file.read_bytes()).decode("ascii")))
         return f"![{alt}](attachment:{name})"
+
+
+HEADING_ID = re.compile(r"(?m)^(?P<heading>#{1,6}[ \t].*?)[ \t]*\{:?[ \t]*#(?P<id>[A-Za-z][\w-]*)[^}\n]*\}[ \t]*$")
+LOCAL_LINK = re.compile(r"\]\(#(?P<id>[A-Za-z][\w-]*)\)")
+
+
+def jupyter_anchor(heading: str) -> str:
+    """The id Jupyter gives a Markdown heading: its text as shown (no `#`, no emphasis or code marks), spaces as
+    `-`; parentheses escaped for a link's target."""
+    text = re.sub(r"^#+[ \t]+", "", heading.strip())
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)          # a link: its text
+    text = re.sub(r"(`+)(.+?)\1", r"\2", text)                       # code: its text
+    text = re.sub(r"(\*{1,2})(?=\S)(.+?)(?<=\S)\1", r"\2", text)                # emphasis: its text
+    text = re.sub(r"\\([\\`*_{}\[\]()#+.!-])", r"\1", text)                  # an escaped character: itself
+    return re.sub(r"([()])", r"\\\1", text.replace(" ", "-"))
 
 
 def _str(value: Any) -> str:

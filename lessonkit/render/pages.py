@@ -14,7 +14,7 @@ from ..features import glossary as terms
 from ..features import search
 from ..features.components import Components
 from ..features.coursenav import Course, course_entry, course_parts, in_course_order, pager_link
-from ..features.citations import Bibliography
+from ..features.citations import Bibliography, author_year_only, lesson_references
 from ..features.glossary import glossary_entry
 from ..load.release import Edition, Publication
 from ..load.siteconfig import SiteConfig
@@ -34,7 +34,8 @@ from .templates import theme_problem
 @dataclass
 class Renderer:
     """What rendering one site needs: the theme's templates, its components, the build's markers and converters,
-    the course's bibliography (features.citations) and the build's cache (for the notebooks)."""
+    the course's bibliography (features.citations; a lesson's own references.bib adds to it) and the build's cache
+    (for the notebooks)."""
     env: jinja2.Environment
     components: Components
     holes: Holes
@@ -93,20 +94,22 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     everyone = in_course_order(sources, config.course_order()) if sources else [c.source for c in ordered]
     entries = [{**course_entry(s), "number": n} for n, s in enumerate(everyone, start=1)]
     course = Course(entries, glossary,
-                    render_definitions(glossary, problems, renderer.converters) if glossary is not None else {},
+                    render_definitions(glossary, problems, renderer.converters, renderer.bibliography, renderer.ui)
+                    if glossary is not None else {},
                     course_parts(config.parts, entries), frozenset(publication.left_out()))
     contexts, entries, warnings = {}, {}, {}
     for lesson in ordered:
+        bibliography = lesson_references(renderer.bibliography, lesson.source.folder, problems, renderer.cache)
         try:
             context = lesson_context(lesson, env, renderer.components, course, holes, renderer.converters,
-                                     renderer.bibliography, publication.of(lesson.slug), teacher, lms)
+                                     bibliography, publication.of(lesson.slug), teacher, lms)
         except ContentError as err:
             problems += err.problems
             continue
         warnings[lesson.slug] = context.pop("warnings")
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
-        notebook, entry = lesson_notebook(lesson, context, renderer.ui, course, renderer.cache, renderer.bibliography)
+        notebook, entry = lesson_notebook(lesson, context, renderer.ui, course, renderer.cache, bibliography)
         context["files"] = (notebook,)
         entries[context["slug"]] = (entry,) if entry else ()
         contexts[context["slug"]] = context
@@ -147,10 +150,14 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
 
 
 def render_definitions(glossary: terms.Glossary, problems: list[Problem],
-                       converters: markup.Converters | None = None) -> dict[str, str]:
-    """Each term's definition, Markdown → HTML (inline: one or two sentences, $math$ allowed), once per build."""
+                       converters: markup.Converters | None = None, bibliography: Bibliography | None = None,
+                       ui=None) -> dict[str, str]:
+    """Each term's definition, Markdown → HTML (inline: one or two sentences, $math$ allowed, `@key` as the
+    authors and year of the course's references.bib), once per build."""
     ctx = markup.MarkupContext(values={}, figure_numbers={}, placers={}, render_callout=lambda block: "",
                                converters=converters or markup.Converters())
+    if ui is not None:
+        ctx.cite_narrative = author_year_only(bibliography, ui)
     out = {t.id: markup.render_inline(t.definition, ctx, glossary.path, t.definition_line) for t in glossary.terms}
     problems += ctx.problems
     return out

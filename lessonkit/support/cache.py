@@ -63,7 +63,8 @@ def engine_source_digest(packages: tuple[str, ...] | None = None) -> str:
     return h.hexdigest()
 
 
-SKIPPED_IN_LESSON = {"lesson.md", "lesson.yaml", "__pycache__", "widgets"}  # the text, and the components' own code
+SKIPPED_IN_LESSON = {"lesson.md", "lesson.yaml", "references.bib", "__pycache__", "widgets"}  # the text (its
+# bibliography too), and the components' own code
 # Where matplotlib (via fontconfig or its own directory scan) finds fonts on Linux, macOS and Windows.
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/usr/lib/X11/fonts", "/usr/X11R6/lib/X11/fonts",
              "~/.fonts", "~/.local/share/fonts", "/Library/Fonts", "/System/Library/Fonts", "~/Library/Fonts",

@@ -40,6 +40,16 @@ def format_value(value, spec: str | None = None, *, math_mode: bool = False) -> 
     raise FormatError(msg("a {type} cannot be shown as text", type=type(value).__name__))
 
 
+def format_answer(x: float, spec: str | None = None) -> str:
+    """An answer key as the printed key shows it: a whole number (an int, or a float that is one up to floating-point
+    error, such as 0.22 × 100) with no spec prints whole — 22, not 22.0: three significant figures would claim a
+    precision a count never had; anything else as format_value writes it."""
+    x = float(x)
+    if spec is None and math.isfinite(x) and abs(x) < 2 ** 53 and abs(x - round(x)) <= 1e-9 * max(1.0, abs(x)):
+        return _integer(int(round(x)), None, False)
+    return format_value(x, spec)
+
+
 def _integer(n: int, spec: str | None, math_mode: bool) -> str:
     """Integers print exactly; a Python spec such as `,` or `03d` applies to the integer itself."""
     if spec is None:

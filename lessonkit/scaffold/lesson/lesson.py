@@ -50,4 +50,5 @@ def stack(factor, grow_factor, depth):
         return {"values": [(f"每层 ×{factor:g}", factor ** n), (f"每层 ×{grow_factor:g}", grow_factor ** n)]}
 
     return explorer(params=[param("n", "层数", list(range(depth + 1)), control="stepper", initial=1)],
-                    state=state, key=[0, depth], bars="log", caption="信号大小（第 0 层 = 1）")
+                    state=state, key=[0, depth], bars="log",
+                    caption="信号大小（第 0 层 = 1）")  # literal: 1 (every signal starts whole)
