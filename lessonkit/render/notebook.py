@@ -23,6 +23,7 @@ from ..load.plan import wants_output
 from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..support import numbers
 from ..support.paths import SitePaths
+from ..support.values import reference
 from . import markup
 
 
@@ -266,11 +267,11 @@ class NotebookWriter:
             if number is not None:  # the page's number, as Jupyter's MathJax writes one
                 formula = formula[:-2].rstrip() + f" \\tag{{{number}}}\n$$"
             return re.sub(markup.VALUE_IN_CODE.pattern, lambda v: markup._value_text(
-                v.group("value_name"), v.group("value_spec"), ctx, path, 1, math_mode=True), formula)
+                *reference(v), ctx, path, 1, math_mode=True), formula)
         if m.groupdict().get("eqref"):
             return self.ui.equation_ref.format(n=self.equation_numbers.get(m.group("eqref"), "?"))
         if m.group("value"):
-            return markup._value_text(m.group("value_name"), m.group("value_spec"), ctx, path, 1, math_mode=False)
+            return markup._value_text(*reference(m), ctx, path, 1, math_mode=False)
         if m.group("lesson"):
             target = self.course.find(m.group("lesson"))
             return target["title"] if target else m.group(0)
