@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..support.errors import Problem
+from ..support.errors import ContentError, Problem
 from ..support.messages import msg, reason
 
 HEADER = re.compile(r"^# %%(?P<rest>.*)$")
@@ -137,27 +137,51 @@ def _options(text: str, kind: str, path: Path, line: int, problems: list[Problem
 
 @dataclass
 class CellRun:
-    """What running the code cells left: the namespace and what each named cell printed."""
+    """What running the cells left: the namespace, what each named cell printed, and the value of its last line
+    when that is an expression (what Jupyter shows after the printed text; not after a `;`, nor None)."""
     namespace: dict[str, Any]
     printed: dict[str, str] = field(default_factory=dict)
+    results: dict[str, Any] = field(default_factory=dict)
 
 
-def run_cells(cells: list[Cell], path: Path, namespace: dict[str, Any]) -> CellRun:
-    """Run the code cells in order in `namespace` (figure and Markdown cells are not run here), each compiled as
-    the file's own lines so that an error names lesson.py and the line inside the cell. Raises CellError."""
+def run_cells(cells: list[Cell], path: Path, namespace: dict[str, Any], draw=None, after=None) -> CellRun:
+    """Run the code cells in order in `namespace`, each compiled as the file's own lines so that an error names
+    lesson.py and the line inside the cell. Raises CellError. A figure cell is run by `draw(cell, run)` (which calls
+    `run()` with pyplot routed to a figure of its own), or left out without one; `after(cell)` is called after each
+    code cell (to find what it drew). Markdown cells are never run."""
     run = CellRun(namespace)
     for index, cell in enumerate(cells):
-        if cell.kind != "code":
+        if cell.kind == "markdown" or (cell.kind == "figure" and draw is None):
             continue
-        code = compile("\n" * (cell.first - 1) + cell.body, str(path), "exec")
+        key = cell.name or f"#{index + 1}"
         out = io.StringIO()
         try:
-            with contextlib.redirect_stdout(out):
-                exec(code, namespace)
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                if cell.kind == "figure":
+                    draw(cell, lambda: _execute(cell, path, namespace))
+                else:
+                    result = _execute(cell, path, namespace)
+                    if result is not None:
+                        run.results[key] = result
+                    if after is not None:
+                        after(cell)
+        except (CellError, ContentError):
+            raise
         except Exception as exc:
             raise CellError(cell, exc) from None
-        run.printed[cell.name or f"#{index + 1}"] = out.getvalue()
+        run.printed[key] = out.getvalue()
     return run
+
+
+def _execute(cell: Cell, path: Path, namespace: dict[str, Any]) -> Any:
+    """Run one cell; the value of its last line when that is an expression not ended by `;`, else None."""
+    tree = ast.parse("\n" * (cell.first - 1) + cell.body, str(path))
+    last = tree.body[-1] if tree.body else None
+    shown = isinstance(last, ast.Expr) and not cell.body.rstrip().endswith(";")
+    if shown:
+        tree.body.pop()
+    exec(compile(tree, str(path), "exec"), namespace)
+    return eval(compile(ast.Expression(last.value), str(path), "eval"), namespace) if shown else None
 
 
 class CellError(Exception):

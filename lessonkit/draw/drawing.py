@@ -58,10 +58,7 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
     pictures = {(lesson.slug, name) for lesson in computed for name in lesson.registry.figures} if png else set()
     if not todo:
         return Drawing(DrawStats(), Drawn(), [], cache, set(), None)
-    font = cache.font()
-    if font is None:
-        font = _font_choice()
-        cache.put_font(font)
+    font = figure_font(cache)
     engine = engine_digest()
     stats, done, to_draw = DrawStats(font=font.family), Drawn(), []
     for job in todo:
@@ -82,7 +79,19 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
     return drawing
 
 
+def figure_font(cache: FigureCache | None):
+    """The figures' font (support/cache.py FontChoice): the one the cache remembers, else found and remembered."""
+    font = cache.font() if cache is not None else None
+    if font is None:
+        font = _font_choice()
+        if cache is not None:
+            cache.put_font(font)
+    return font
+
+
 def _key(engine: str, font, job: FigureJob) -> str | None:
+    if job.files_digest is None:  # what it is drawn from could not be hashed (a figure cell's input): drawn anew
+        return None
     inputs = list(job.args) + [[k, job.kwargs[k]] for k in sorted(job.kwargs)] + [["data", job.data]]
     try:
         return figure_key(engine, job.files_digest, font, job.name, inputs)

@@ -108,15 +108,20 @@ def _place(block: Block, path: Path, challenge: int = 0) -> Place:
 
 def declared_figures(code_path: Path | None) -> dict[str, str]:
     """The figure functions lesson.py declares, read from its source without running it (function name → figure
-    name: `@lesson.figure(…, name=…)` or the function's own name), for links from other lessons, which are made
-    before any lesson's code runs."""
+    name: `@lesson.figure(…, name=…)` or the function's own name; a figure cell's name → itself), for links from
+    other lessons, which are made before any lesson's code runs."""
     import ast
 
+    from ..compute.cells import is_cell_file, split_cells
+
     try:
-        tree = pysource.parse(code_path.read_text(encoding="utf-8")) if code_path is not None else None
+        text = code_path.read_text(encoding="utf-8") if code_path is not None else ""
+        tree = pysource.parse(text) if code_path is not None else None
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return {}
     found = {}
+    if is_cell_file(text):  # a figure cell is shown by its name (compute/cells.py)
+        found = {c.name: c.name for c in split_cells(text, code_path)[0] if c.kind == "figure"}
     for node in tree.body if tree is not None else ():
         for deco in getattr(node, "decorator_list", ()):
             if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "figure":

@@ -93,7 +93,7 @@ class LessonRenderer:
         if name not in lesson.registry.figures:
             return unknown("figure", name, lesson.registry.figures)
         spec = lesson.registry.figures[name]
-        path, line = lesson.source.code_path, spec.func.__code__.co_firstlineno
+        path, line = lesson.source.code_path, spec.line
         alt = markup.render_text(spec.alt, self.ctx, path, line)
         if not alt.strip():
             return Miss(msg("figure `{name}` has an empty alt text", name=name),
@@ -156,7 +156,7 @@ class LessonRenderer:
         if name in self.placed_code:
             return Miss(msg("code `{name}` is shown twice", name=name), "each function's code shown once")
         self.placed_code.add(name)
-        figure = next((f.name for f in registry.figures.values() if f.func.__name__ == name), None)
+        figure = next((f.name for f in registry.figures.values() if f.code_name == name), None)
         context: dict[str, Any] = {"id": f"code-{name}", "name": name, "first": shown.first, "last": shown.last,
                                    "html": self.ctx.converters.highlighter.html(shown.text, "python")
                                    or listings.plain(shown.text), "output": None, "output_html": "", "cut": False,

@@ -190,7 +190,7 @@ class NotebookWriter:
             shown = listings.listing(self.lesson.source.code_path, name)
             if shown is not None:
                 self.markdown(f"`{name}` · {self.ui.code_lines.format(first=shown.first, last=shown.last)}")
-            figure = next((f.name for f in registry.figures.values() if f.func.__name__ == name), None)
+            figure = next((f.name for f in registry.figures.values() if f.code_name == name), None)
             if not wants_output(block.args):
                 return
             if name in registry.values:
