@@ -26,6 +26,7 @@ from . import markup
 from .draft import HEAD, POLICY, SCRIPTS, STYLE, Holes, PageDraft
 from ..support.cache import FigureCache
 from .lesson import lesson_context
+from .placers import PageSetting
 from .questions import LessonPackage
 from .notebook import lesson_notebook
 from .templates import theme_problem
@@ -101,8 +102,9 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     for lesson in ordered:
         bibliography = lesson_references(renderer.bibliography, lesson.source.folder, problems, renderer.cache)
         try:
-            context = lesson_context(lesson, env, renderer.components, course, holes, renderer.converters,
-                                     bibliography, publication.of(lesson.slug), teacher, lms)
+            setting = PageSetting(env, renderer.ui, renderer.components, course, holes, renderer.converters,
+                                  bibliography, publication.of(lesson.slug), teacher, lms)
+            context = lesson_context(lesson, setting)
         except ContentError as err:
             problems += err.problems
             continue
