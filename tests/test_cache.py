@@ -401,3 +401,41 @@ def test_workers_from_the_fork_server_draw_the_same_bytes(make_lesson, tmp_path)
     assert pages["fork"] == pages["one"] and pages["forkserver"] == pages["one"]
     assert len(drawn_by["forkserver"]) == 5 and set(drawn_by["forkserver"]) - {str(os.getpid())}
     assert drawn_by["one"] == [str(os.getpid())] * 5
+
+
+SHARED_FIGURE = """
+@lesson.figure(caption="图N", alt="图N")
+def fN(plt):
+    with open(PIDS, "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    drew = lambda: open(PIDS).read().split()  # noqa: E731
+    if os.getpid() == BUILD_PID:       # the build's figure waits (till STOP_AT) until a worker drew the 3 others …
+        while len([p for p in drew() if p != str(BUILD_PID)]) < 3 and time.time() < STOP_AT:
+            time.sleep(0.01)
+    else:                              # … and a worker holds its first figure until the build has begun drawing
+        deadline = time.monotonic() + 60
+        while str(BUILD_PID) not in drew() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    fig, ax = plt.subplots(figsize=(1, 1))
+    ax.plot([0, 1], [0, N])
+    return fig
+"""
+
+
+@pytest.mark.parametrize("start", ["fork", "forkserver"])
+def test_the_build_takes_one_figure_at_a_time_so_a_worker_takes_the_others(make_lesson, tmp_path, start):
+    """Once its pages are rendered the build draws too, one figure at a time from the same queue as the workers:
+    while it draws a slow one, a free worker takes the next (it does not keep them all for itself). Here the build's
+    figure lasts until a worker has drawn the three others, however late the worker starts (30 s at most)."""
+    from lessonkit.site import Options, build
+
+    pids = tmp_path / "pids.txt"
+    py = (f"import os, time\nfrom lessonkit import Lesson\nlesson = Lesson()\nPIDS, BUILD_PID = {str(pids)!r}, "
+          f"{os.getpid()}\nSTOP_AT = time.time() + 30\n"
+          + "".join(SHARED_FIGURE.replace("N", str(i)) for i in range(4)))
+    make_lesson(md="## 一 {#a}\n\n" + "".join(f"{{{{< figure f{i} >}}}}\n\n" for i in range(4)), py=py)
+    pids.write_text("")
+    build(Options(content=tmp_path / "content", out=tmp_path / "out", themes=PROJECT_ROOT / "themes", jobs=2,
+                  drawing_start=start))
+    drew = pids.read_text().split()
+    assert len(drew) == 4 and drew.count(str(os.getpid())) == 1, drew   # the worker drew the three others

@@ -6,6 +6,7 @@ by (lesson slug, figure name). Assembly puts them into the pages."""
 from __future__ import annotations
 
 import copy
+import itertools
 import threading
 import traceback
 from dataclasses import dataclass, field, replace
@@ -194,7 +195,9 @@ class Drawing:
         author's problems of those that could not be drawn."""
         if not self.to_draw:
             return self.done
-        indices = [*self.own, *iter(self.todo.get, None)] if self.todo is not None else range(len(self.to_draw))
+        # one index at a time (a worker takes the next while the parent draws): the parent's own first
+        indices = itertools.chain(self.own, iter(self.todo.get, None)) if self.todo is not None else \
+            range(len(self.to_draw))
         own = [(i, draw_job(self.jobs[i][0], self.font, self.jobs[i][1])) for i in indices]
         if self.collector is not None:
             while self.collector.is_alive():
