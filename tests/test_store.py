@@ -188,3 +188,46 @@ def test_a_folder_is_a_store_only_if_it_holds_nothing_else(store, tmp_path):
     assert looks_like_store(tmp_path / "cache")
     (tmp_path / "cache" / "thesis.tex").write_text("mine")
     assert not looks_like_store(tmp_path / "cache")
+
+
+def test_kinds_are_data_a_new_kind_needs_no_code_in_the_store(store, tmp_path):
+    """A kind is its folder, suffix and codec: one made here is kept where it says, with its codec."""
+    from lessonkit.support.store import JSON, TEXT, Kind
+    notes = Kind("notes", ".md", TEXT)
+    tally = Kind("", ".json", JSON, prefix="tally-", keys=r"[a-z]+")
+    store.put_text(notes, H1, "# 笔记\n")
+    store.put_json(tally, "today", {"n": 3})
+    assert (tmp_path / "cache" / "notes" / f"{H1}.md").read_text(encoding="utf-8") == "# 笔记\n"
+    assert (tmp_path / "cache" / "tally-today.json").is_file()
+    assert store.get_text(notes, H1) == "# 笔记\n" and store.get_json(tally, "today") == {"n": 3}
+    with pytest.raises(ValueError):
+        store.put_json(tally, "Today1", {})                         # not a key of this kind
+    assert not is_entry("notes", f"{H1}.md")                        # not one of lessonkit's kinds: not its to prune
+
+
+def test_a_kind_another_library_writes_is_only_located(store, tmp_path):
+    assert store.folder_of(TEMPLATES) == tmp_path / "cache" / "templates"
+    with pytest.raises(AssertionError):
+        store.put_text(TEMPLATES, "0123abcd", "compiled")
+    with pytest.raises(AssertionError):
+        store.get_bytes(TEMPLATES, "0123abcd")
+
+
+def test_a_missing_entry_reads_as_missing_and_reading_writes_nothing(store, tmp_path):
+    assert (store.get_json(SCRIPTS, H1), store.get_pickle(VALUES, H1), store.get_bytes(FIGURE_PNG, H1),
+            store.get_text(NOTEBOOKS, H1), store.get_json(FONT), store.get_json(MATHML, "3.81.1")) == (None,) * 6
+    assert not (tmp_path / "cache").exists()
+
+
+def test_json_that_is_not_utf8_reads_as_missing(store):
+    path = store.path(REFERENCES, H1)
+    path.parent.mkdir(parents=True)
+    path.write_bytes('{"title": "注意力"}'.encode("gb18030"))
+    assert store.get_json(REFERENCES, H1) is None
+
+
+def test_a_write_replaces_the_entry_and_leaves_no_temporary_file(store, tmp_path):
+    store.put_json(SCRIPTS, H1, [[1, "first", None]])
+    store.put_json(SCRIPTS, H1, [])
+    assert store.get_json(SCRIPTS, H1) == []
+    assert os.listdir(tmp_path / "cache" / "scripts") == [f"{H1}.json"]
