@@ -80,3 +80,39 @@ def test_every_kind_of_entry_is_pruned_when_old_and_kept_when_used(tmp_path, kin
     assert prune(c, now=NOW, used_since=NOW - 60).files == 1 and not old.exists()
     recent = entry(c, kind.entry(sample_key(kind)), PRUNE_AFTER_DAYS - 1)
     assert prune(c, now=NOW, used_since=NOW - 60).files == 0 and recent.exists()
+
+
+def test_a_file_named_like_another_kinds_entry_or_a_folder_is_not_lessonkits(tmp_path):
+    c = tmp_path / "cache"
+    entry(c, f"values/{H1}.json", 90)           # values are pickles: a .json there is not ours
+    entry(c, f"scripts/{H1}.pickle", 90)        # scripts' checks are JSON
+    entry(c, f"figures/{H2[:-1]}.svg", 90)      # 63 hex digits: no key
+    entry(c, "mathml-.json", 90)                # a version is at least one character
+    (c / "figures" / f"{H3}.svg").mkdir()        # a folder named like an entry
+    os.utime(c / "figures" / f"{H3}.svg", (NOW - 90 * DAY, NOW - 90 * DAY))
+    result = prune(c, now=NOW, used_since=NOW - 60, max_bytes=0)
+    assert result.files == 0 and (c / "figures" / f"{H3}.svg").is_dir()
+    assert present(c) == sorted([f"values/{H1}.json", f"scripts/{H1}.pickle", f"figures/{H2[:-1]}.svg",
+                                 "mathml-.json"])
+
+
+def test_an_entry_goes_once_it_is_more_than_30_days_unused(tmp_path):
+    c = tmp_path / "cache"
+    entry(c, f"figures/{H1}.svg", 30)                     # exactly 30 days: still kept
+    entry(c, f"figures/{H2}.svg", 30 + 1 / 86400)         # 30 days and a second: gone
+    prune(c, now=NOW, used_since=NOW - 60)
+    assert present(c) == [f"figures/{H1}.svg"]
+
+
+def test_a_temporary_file_counts_for_nothing_until_it_is_a_day_old(tmp_path):
+    """A build writing an entry right now is not slowed down: its temporary file is neither removed nor counted
+    against the cap; one left a day ago by a killed build goes, wherever it is."""
+    c = tmp_path / "cache"
+    entry(c, f"pages/.{H1}.pickle.77.tmp", 0.01, size=1000)
+    entry(c, ".font.json.78.tmp", 1.5, size=7)
+    entry(c, f"notebooks/.{H2}.ipynb.79.tmp", 2, size=5)
+    entry(c, f"values/{H3}.pickle", 2, size=10)
+    result = prune(c, now=NOW, used_since=NOW - 60, max_bytes=50)
+    # the 1000-byte fresh temporary file stays and is not counted: 10 bytes kept (≤ 50), the two old ones (12) gone
+    assert present(c) == sorted([f"pages/.{H1}.pickle.77.tmp", f"values/{H3}.pickle"])
+    assert (result.files, result.bytes, result.kept_bytes) == (2, 12, 10)
