@@ -12,7 +12,7 @@ from lessonkit.support.cachekeys import (FIGURE_ENGINE, Uncacheable, code_shape_
                                          feed_value, figure_key, folder_digest, lesson_files_digest, package_version,
                                          values_key)
 from lessonkit.support.font import FontChoice
-from lessonkit.support.store import PAGES, Store
+from lessonkit.support.store import Store
 
 EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"   # SHA-256 of no bytes at all
 
