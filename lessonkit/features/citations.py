@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..load.document import parse_blocks, walk
 from ..support.errors import Miss, Problem
 from ..support.messages import msg, reason
 from ..support.store import REFERENCES
@@ -214,13 +213,9 @@ def latex_text(value: str) -> str:
 
 # ── model: the order a reader meets the citations ───────────────────────────────────────────────────────────────────
 def keys_in(text: str) -> list[str]:
-    """The keys cited in a run of lesson Markdown, in order; code blocks and code spans are never searched."""
-    found = []
-    for block in walk(parse_blocks(text.splitlines(), 1, Path("."), [])):
-        if block.kind == "text":
-            for m in CITATION.finditer(CODE_SPAN.sub("", "\n".join(block.lines))):
-                found += keys_of(m)
-    return found
+    """The keys cited in a text block of lesson Markdown (as load/plan.py parsed it: code blocks are blocks of
+    their own), in order; code spans are never searched."""
+    return [key for m in CITATION.finditer(CODE_SPAN.sub("", text)) for key in keys_of(m)]
 
 
 def keys_of(m: re.Match) -> list[str]:

@@ -19,12 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..load.document import parse_blocks, walk
 from ..support import pysource
 
 KIND = "code"                 # the component every highlighted block mounts (its CSS)
 OUTPUT_LIMIT = 1500           # characters of a value's output shown; the rest is cut, and the page says so
-OPTIONS = ("output=false", "output=true")
 
 
 @dataclass(frozen=True)
@@ -49,53 +47,6 @@ def functions(code_path: Path) -> list[str]:
     """Every module-level function and class of lesson.py, for «did you mean»."""
     tree = pysource.parse(code_path.read_text(encoding="utf-8"))
     return [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-
-
-def figure_places(source, figure_of: dict[str, str]) -> list[tuple[str, Path, int, int]]:
-    """Where a lesson's figures are placed, in reading order — (name, file, line, challenge number or 0): in
-    lesson.md by `{{< figure NAME >}}` or as the output of `{{< code FUNCTION >}}`, then in the challenges'
-    answers. Their numbers follow this order, on the page and in links from other lessons. `figure_of`: the figure
-    each figure function draws (function name → figure name)."""
-    places = []
-    for block in (b for s in source.sections for b in walk(s.blocks) if b.kind == "directive"):
-        if block.name == "figure":
-            places.append((block.arg, source.body_path, block.line, 0))
-        elif block.name == "code" and block.arg in figure_of and wants_output(block.args):
-            places.append((figure_of[block.arg], source.body_path, block.line, 0))
-    challenges = source.meta.get("challenges")
-    for n, challenge in enumerate(challenges if isinstance(challenges, list) else [], start=1):
-        answer = challenge.get("answer") if isinstance(challenge, dict) else None
-        if not isinstance(answer, str):
-            continue
-        first = source.meta_lines.get(f"challenges.{n - 1}.answer", 1)
-        for block in walk(parse_blocks(answer.splitlines(), first, source.meta_path, [])):
-            if block.kind == "directive" and block.name == "figure":
-                places.append((block.arg, source.meta_path, block.line, n))
-    return places
-
-
-def declared_figures(code_path: Path | None) -> dict[str, str]:
-    """The figure functions lesson.py declares, read from its source without running it (function name → figure
-    name: `@lesson.figure(…, name=…)` or the function's own name), for the course's contents, which are made
-    before any lesson's code runs."""
-    try:
-        tree = pysource.parse(code_path.read_text(encoding="utf-8")) if code_path is not None else None
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
-        return {}
-    found = {}
-    for node in tree.body if tree is not None else ():
-        for deco in getattr(node, "decorator_list", ()):
-            if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "figure":
-                named = [k.value.value for k in deco.keywords if k.arg == "name" and isinstance(k.value, ast.Constant)]
-                found[node.name] = named[0] if named else node.name
-    return found
-
-
-def wants_output(args: tuple[str, ...]) -> bool | None:
-    """`output=false` → False; nothing or `output=true` → True; anything else None (the author's mistake)."""
-    if any(a.lower() not in OPTIONS for a in args) or len(args) > 1:
-        return None
-    return not args or args[0].lower() == "output=true"
 
 
 def output_text(value: Any) -> tuple[str, bool]:

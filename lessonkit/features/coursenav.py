@@ -6,10 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..load.document import placements
 from ..support.paths import SitePaths
-from .code import declared_figures, figure_places
-from .equations import equation_numbers
 from .glossary import Glossary
 
 UNORDERED = 10**6  # lessons without `order` come after those with one, by slug
@@ -56,13 +53,10 @@ class Course:
 def course_entry(source) -> dict[str, Any]:
     """A lesson as the course contents list it: title, address from the site root, numbered sections."""
     title = source.meta.get("title") if isinstance(source.meta.get("title"), str) else source.slug
-    shows_code = bool(placements(source.sections, "code"))  # only then lesson.py is read (parsing it costs)
-    figure_of = declared_figures(source.code_path) if shows_code else {}
-    figures = dict.fromkeys(name for name, *_ in figure_places(source, figure_of))
     return {"slug": source.slug, "title": title, "url": SitePaths.lesson(source.slug),
             "sections": [{"id": s.id, "number": n, "title": s.title} for n, s in enumerate(source.sections, start=1)],
-            "figures": {name: n for n, name in enumerate(figures, start=1)},  # for `@lesson:SLUG#fig:NAME`
-            "equations": equation_numbers(source.sections)}                  # for `@lesson:SLUG#eq:NAME`
+            "figures": source.plan.figures,       # for `@lesson:SLUG#fig:NAME`
+            "equations": source.plan.equations}   # for `@lesson:SLUG#eq:NAME`
 
 
 def pager_link(page: str, context: dict[str, Any]) -> dict[str, str]:

@@ -27,15 +27,6 @@ from dataclasses import dataclass
 from ..support.messages import Message, msg
 
 KIND = "equation"                     # the CSS-only component a numbered or aligned formula mounts
-NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?"
-# What in a line of Markdown is code, an escaped dollar, display math (with its label) or inline math: render/markup.py
-# builds its INLINE pattern from these, and equation_numbers reads the labels with the same ones.
-CODE_SPAN = r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks))"
-DOLLAR = r"(?P<dollar>\\\$)"
-DISPLAY_MATH = r"\$\$(?P<display>.+?)\$\$(?:[ \t]*\{#(?P<eq_attr>[^}\n]*)\})?"
-INLINE_MATH = r"\$(?P<inline>[^$\n]+?)\$"
-_MATH = re.compile("|".join((CODE_SPAN, DOLLAR, DISPLAY_MATH, INLINE_MATH)), re.DOTALL)
-LABEL = re.compile(rf"eq:(?P<name>{NAME})")   # what `{#…}` after a display equation must say
 ALIGNING = ("aligned", "split", "cases", "array", "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix",
             "smallmatrix")
 MATRICES = ("matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "smallmatrix")
@@ -175,23 +166,6 @@ def unknown_commands(mathml: str) -> list[str]:
 def lays_out_a_table(mathml: str) -> bool:
     """True for math whose table cells need the component's alignment rules."""
     return bool(_TABLE.search(mathml))
-
-
-def equation_numbers(sections) -> dict[str, int]:
-    """Each label of a display equation in lesson.md's sections (load.document.SectionSource) → its number, in
-    reading order (a label used twice keeps its first number): what `@eq:NAME` and `@lesson:SLUG#eq:NAME` show."""
-    from ..load.document import walk
-
-    names = []
-    for section in sections:
-        for block in walk(section.blocks):
-            if block.kind != "text":
-                continue
-            for m in _MATH.finditer("\n".join(block.lines)):
-                label = LABEL.fullmatch(m.group("eq_attr").strip()) if m.group("eq_attr") else None
-                if m.group("display") is not None and label:
-                    names.append(label.group("name"))
-    return {name: number for number, name in enumerate(dict.fromkeys(names), start=1)}
 
 
 def equation_html(math_block: str, name: str, number_text: str) -> str:

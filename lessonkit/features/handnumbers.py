@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..load.document import parse_blocks, walk
+from ..load.document import walk
 from ..support.errors import Problem
 from ..support import pysource
 from ..support.messages import Message, msg
@@ -115,7 +115,7 @@ def report(source, memo: Callable | None = None) -> list[Problem]:
     alone: `memo(path, find)` may return what `find()` returned for the same bytes before."""
     memo = memo or (lambda path, find: find())
     folder = source.folder / COMPONENTS
-    parts = [(source.body_path, lambda: _markdown_file(source.body_path)),
+    parts = [(source.body_path, lambda: _markdown_file(source)),
              (source.meta_path, lambda: _yaml_fields(source)),
              (source.code_path, lambda: _figure_texts(source.code_path)),
              *((t, lambda t=t: _template(t)) for t in sorted(folder.glob("*/widget.html")))]
@@ -150,12 +150,8 @@ def prose(source) -> Iterator[tuple[Path, str, Callable[[int], int]]]:
     """Each piece of Markdown a student reads of a lesson — lesson.md's text blocks and container titles,
     lesson.yaml's prose (PROSE_KEYS) — with a function from an offset in it to its line in the file (a value that
     does not keep its lines, folded or quoted, is placed at its key)."""
-    text = _read(source.body_path)
-    for block in walk(parse_blocks(text.splitlines(), 1, source.body_path, [])) if text is not None else ():
-        if block.kind == "text" or (block.kind == "container" and block.arg):
-            piece = "\n".join(block.lines) if block.kind == "text" else block.arg
-            yield source.body_path, piece, lambda offset, piece=piece, first=block.line: \
-                first + piece.count("\n", 0, offset)
+    for first, piece in _markdown_pieces(source):
+        yield source.body_path, piece, lambda offset, piece=piece, first=first: first + piece.count("\n", 0, offset)
     raw = _read(source.meta_path)
     if raw is None or not isinstance(source.meta, dict):
         return
@@ -171,18 +167,25 @@ def prose(source) -> Iterator[tuple[Path, str, Callable[[int], int]]]:
 
 
 # ── where the text is ───────────────────────────────────────────────────────────────────────────────────────────────
-def _markdown_file(path: Path) -> list[Problem]:
-    text = _read(path)
+def _markdown_pieces(source) -> Iterator[tuple[int, str]]:
+    """(first line, text) of what a reader reads of lesson.md, as load parsed it: each section's heading, its text
+    blocks and its containers' titles."""
+    for section in source.sections:
+        yield section.line, section.title
+        for block in walk(section.blocks):
+            if block.kind == "text":
+                yield block.line, "\n".join(block.lines)
+            elif block.kind == "container" and block.arg:
+                yield block.line, block.arg
+
+
+def _markdown_file(source) -> list[Problem]:
+    text = _read(source.body_path)  # its lines: the place a number stands, and a `literal` comment on its line
     if text is None:
         return []
     lines = text.splitlines()
-    found = []
-    for block in walk(parse_blocks(lines, 1, path, [])):
-        if block.kind == "text":
-            found += findings("\n".join(block.lines), block.line)
-        elif block.kind == "container" and block.arg:
-            found += findings(block.arg, block.line)
-    return [_problem(path, f, _markdown_place(f, lines)) for f in _unmarked(found, lines)]
+    found = [f for first, piece in _markdown_pieces(source) for f in findings(piece, first)]
+    return [_problem(source.body_path, f, _markdown_place(f, lines)) for f in _unmarked(found, lines)]
 
 
 def _markdown_place(finding: Finding, lines: list[str]) -> Message:

@@ -12,6 +12,7 @@ from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
 from . import lms, release
+from .plan import LessonPlan, make_plan
 from .schema import check_lesson_meta
 from .budget import Budget, budget_from
 from .yamltext import misread_text, syntax_problem
@@ -42,6 +43,7 @@ class LessonSource:
     code_path: Path | None = None
     problems: list[Problem] = field(default_factory=list)
     code_readable: bool = True  # False: lesson.py exists but is not text we may run
+    plan: LessonPlan = field(default_factory=LessonPlan)  # its text read once (load/plan.py)
 
     @property
     def meta_path(self) -> Path:
@@ -92,8 +94,9 @@ def read_lesson(folder: Path) -> LessonSource:
     readable = True
     if code_path.exists():
         readable = _inside(code_path, folder, problems) and read_text(code_path, problems) is not None
-    return LessonSource(slug, folder, meta, meta_lines, sections, body_path,
-                        code_path if code_path.exists() else None, problems, readable)
+    code_path = code_path if code_path.exists() else None
+    plan = make_plan(meta, meta_lines, sections, meta_path, body_path, code_path if readable else None, problems)
+    return LessonSource(slug, folder, meta, meta_lines, sections, body_path, code_path, problems, readable, plan)
 
 
 def _budget_problems(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:

@@ -17,13 +17,13 @@ from ..features import citations
 from ..features import code as listings
 from ..features import glossary as terms
 from ..features import notes, tabs
-from ..features.equations import equation_numbers
 from ..features.glossary import glossary_entry
 from ..features.components import Component, Components
 from ..features.coursenav import Course, course_entry
 from ..features.selfcheck import Placement
 from ..features.widgets import table_data
-from ..load.document import parse_blocks, walk
+from ..load.document import walk
+from ..load.plan import Place, wants_output
 from ..load.release import Release
 from ..support import csp as content_security
 from ..support.errors import ContentError, Miss, Notice, Problem, UsageError
@@ -53,8 +53,8 @@ class LessonRenderer:
         self.lms = lms  # a page for a learning platform's package: it stands alone (no links to other pages)
         self.page = SitePaths.lesson(lesson.slug)
         src = lesson.source
-        self.figure_places = figure_placements(lesson)
-        self.figure_order = [name for name, _, _, _ in self.figure_places]
+        self.figure_places = src.plan.figure_places   # (load/plan.py: figure numbers have one source)
+        self.figure_order = [place.name for place in self.figure_places]
         self.placed_widgets: set[str] = set()
         self.placed_checks: set[str] = set()
         self.placed_code: set[str] = set()
@@ -64,7 +64,7 @@ class LessonRenderer:
         self.citer = citations.Citer(bibliography, citations.numbering(reading_texts(lesson)), env.globals["ui"])
         self.ctx = markup.MarkupContext(
             values=lesson.values,
-            figure_numbers={name: i + 1 for i, name in enumerate(dict.fromkeys(self.figure_order))},
+            figure_numbers=src.plan.figures,
             placers={"figure": self.figure, "widget": self.widget, "table": self.table, "check": self.check,
                      "code": self.code},
             render_callout=self.container,
@@ -73,7 +73,7 @@ class LessonRenderer:
             cite=self.citer.cite,
             cite_narrative=self.citer.narrative,
             figure_label=env.globals["ui"].figure,
-            equation_numbers=equation_numbers(src.sections),
+            equation_numbers=src.plan.equations,
             equation_words=(env.globals["ui"].equation_number, env.globals["ui"].equation_ref),
             number_equations=True,
             converters=converters,
@@ -142,7 +142,7 @@ class LessonRenderer:
         """`{{< code NAME >}}`: the source of lesson.py's function NAME, then what it computed — a value as the page
         writes it, the figure or the widget placed right here (`output=false`: the source alone)."""
         lesson, registry = self.lesson, self.lesson.registry
-        output = listings.wants_output(args)
+        output = wants_output(args)
         if output is None:
             return Miss(msg("cannot read `{args}` in `{{< code {name} >}}`", args=" ".join(args), name=name),
                         "nothing after the function's name, or `output=false` to show its source alone")
@@ -423,8 +423,12 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
                                         cite_narrative=_no_cite(objective, narrative=True))
 
     def md(key: str, text: str, inline: bool = False, context=None) -> str:
-        render = markup.render_inline if inline else markup.render_block
-        return render(text, context or yaml_ctx, meta_path, lines.get(key, 1))
+        """A lesson.yaml field's Markdown: inline text, or the blocks the plan parsed at load (load/plan.py)."""
+        if inline:
+            return markup.render_inline(text, context or yaml_ctx, meta_path, lines.get(key, 1))
+        if text.strip() and key not in src.plan.fields:  # our bug: every block field is parsed at load
+            raise KeyError(f"lesson.yaml field {key} is not in the lesson's plan")
+        return markup.render_blocks(src.plan.blocks(key), context or yaml_ctx, meta_path)
 
     def text(key: str) -> str:
         return meta.get(key) if isinstance(meta.get(key), str) else ""
@@ -444,7 +448,7 @@ def lesson_context(lesson: ComputedLesson, env: jinja2.Environment, components: 
         shown = md(f"challenges.{n - 1}.answer", text, context=answer_ctx)
         if not release.answers:  # checked, then left out: not in the page, its search text or its notebook
             return "", ""
-        if not any(place[1] == meta_path and place[3] == n for place in renderer.figure_places):
+        if not any(place.challenge == n for place in renderer.figure_places):
             return shown, shown
         return shown, md(f"challenges.{n - 1}.answer", text, context=print_ctx)
     checks = Placement(lesson.checks, env.globals["ui"], md,
@@ -528,10 +532,10 @@ def scorm_id(cid: str, k: int) -> str:
     return cid if SCORM_ID.fullmatch(cid) else f"selfcheck-{k + 1}"
 
 
-def _check_placements(places: list[tuple], problems: list[Problem]) -> None:
+def _check_placements(places: list[Place], problems: list[Problem]) -> None:
     """A figure placed twice would be two figures with one id and one number."""
     first: dict[str, tuple[Path, int]] = {}
-    for name, path, line, _ in places:
+    for name, path, line in ((p.name, p.path, p.line) for p in places):
         if name in first:
             (at, at_line), file = first[name], first[name][0].name
             problems.append(Problem(path, line, msg("figure `{name}` is placed twice (first at line {line})",
@@ -546,34 +550,31 @@ def _challenges(meta: dict[str, Any]) -> list[dict[str, Any]]:
     return [c if isinstance(c, dict) else {} for c in items] if isinstance(items, list) else []
 
 
-def figure_placements(lesson: ComputedLesson) -> list[tuple[str, Path, int, int]]:
-    """Where the lesson's figures are placed, in reading order (features.code.figure_places)."""
-    return listings.figure_places(lesson.source, {spec.func.__name__: name
-                                                  for name, spec in lesson.registry.figures.items()})
-
-
 def reading_texts(lesson: ComputedLesson):
-    """The lesson's Markdown in the order the page shows it — head, sections (a placed figure's caption where it
-    stands), challenges, the sources — for the citations' numbers."""
-    src, meta = lesson.source, lesson.source.meta
-    figures = {name: spec.caption for name, spec in lesson.registry.figures.items()}
-    by_function = {spec.func.__name__: name for name, spec in lesson.registry.figures.items()}
+    """The lesson's text blocks in the order the page shows them — head, sections (a placed figure's caption where
+    it stands), challenges, the sources — for the citations' numbers; Markdown fields as the plan parsed them."""
+    src, meta, plan = lesson.source, lesson.source.meta, lesson.source.plan
+    captions = {name: spec.caption for name, spec in lesson.registry.figures.items()}
     strings = lambda value: [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)]  # noqa: E731
-    yield from strings(meta.get("intro")) + strings(meta.get("objectives")) + strings(meta.get("question"))
+
+    def read(blocks, kinds=("figure", "code")):
+        for block in walk(blocks):
+            if block.kind == "text":
+                yield "\n".join(block.lines)
+            elif block.kind == "directive" and block.name in kinds:
+                name = plan.figure_functions.get(block.arg, block.arg) if block.name == "code" else block.arg
+                yield captions.get(name, "")
+    yield from read(plan.blocks("intro"))
+    yield from strings(meta.get("objectives"))
+    yield from read(plan.blocks("question"))
     for section in src.sections:
         yield section.title
-        for block in walk(section.blocks):
-            if block.kind == "text":
-                yield "\n".join(block.lines)
-            elif block.kind == "directive" and block.name in ("figure", "code"):
-                yield figures.get(by_function.get(block.arg, block.arg) if block.name == "code" else block.arg, "")
-    for challenge in _challenges(meta):
-        yield from strings(challenge.get("question")) + strings(challenge.get("hints"))
-        for block in walk(parse_blocks(_str(challenge.get("answer")).splitlines(), 1, src.meta_path, [])):
-            if block.kind == "text":
-                yield "\n".join(block.lines)
-            elif block.kind == "directive" and block.name == "figure":
-                yield figures.get(block.arg, "")
+        yield from read(section.blocks)
+    for n, challenge in enumerate(_challenges(meta)):
+        yield from read(plan.blocks(f"challenges.{n}.question"))
+        for j, _ in enumerate(strings(challenge.get("hints"))):
+            yield from read(plan.blocks(f"challenges.{n}.hints.{j}"))
+        yield from read(plan.blocks(f"challenges.{n}.answer"), kinds=("figure",))
     yield from strings(meta.get("sources"))
 
 

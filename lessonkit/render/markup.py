@@ -16,6 +16,7 @@ import markdown
 
 from ..features import citations, code, equations
 from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
+from ..load import syntax
 from ..load.document import SHOWS_ONLY, Block, parse_blocks
 from ..support.errors import Miss, Notice, Problem
 from ..support.messages import Message, msg
@@ -23,17 +24,17 @@ from ..support.suggest import did_you_mean
 from ..support.values import VALUE, shown
 
 INLINE = re.compile(
-    r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks)(?P<code_values>\{values\})?)"  # equations.CODE_SPAN, and
-    + "|" + equations.DOLLAR                                                # `…`{values} (features.code)
+    r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks)(?P<code_values>\{values\})?)"  # syntax.CODE_SPAN, and
+    + "|" + syntax.DOLLAR                                                # `…`{values} (features.code)
     + r"|(?P<termref>\[\[(?P<term>[^\[\]|\n]*)(?:\|(?P<term_text>[^\[\]\n]*))?\]\])"
     + "|" + citations.CITATION.pattern                                     # [@key], @key (features.citations)
     + r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
-    + "|" + equations.DISPLAY_MATH + "|" + equations.INLINE_MATH
+    + "|" + syntax.DISPLAY_MATH + "|" + syntax.INLINE_MATH
     + rf"|(?P<value>{VALUE.pattern})"
     r"|@fig:(?P<figref>[\w-]*[\w])"
-    rf"|@eq:(?P<eqref>{equations.NAME})"
+    rf"|@eq:(?P<eqref>{syntax.NAME})"
     r"|@lesson:(?P<lesson>[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9])"
-    rf"(?:#(?P<lesson_section>eq:{equations.NAME}|fig:[\w-]*[\w]|[A-Za-z][\w-]*[\w]|[A-Za-z]))?",
+    rf"(?:#(?P<lesson_section>eq:{syntax.NAME}|fig:[\w-]*[\w]|[A-Za-z][\w-]*[\w]|[A-Za-z]))?",
     re.DOTALL,
 )
 # raw HTML the page's Content-Security-Policy would block, or that would fetch something
@@ -416,7 +417,7 @@ def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -
 
 def _numbered(block: str, attribute: str, ctx: MarkupContext, path: Path, line: int) -> str:
     """A display equation followed by `{#eq:NAME}`: numbered in lesson.md, a problem anywhere else."""
-    label = equations.LABEL.fullmatch(attribute.strip())
+    label = syntax.LABEL.fullmatch(attribute.strip())
     if label is None:
         ctx.problems.append(Problem(path, line, msg("cannot read the equation label `{#{label}}`", label=attribute),
                                     msg("`{#eq:NAME}` right after the closing `$$`, NAME made of ASCII letters, "

@@ -17,9 +17,9 @@ from typing import Any
 from ..compute.run import ComputedLesson
 from ..draw import figures as drawing
 from ..features import citations, code as listings, notebook, notebook_standin
-from ..features.equations import equation_numbers
 from ..features.notebook import Cell
-from ..load.document import Block, parse_blocks, walk
+from ..load.document import Block, walk
+from ..load.plan import wants_output
 from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..support import numbers
 from ..support.paths import SitePaths
@@ -67,15 +67,12 @@ def _bytes(path: Path) -> str:
 
 class NotebookWriter:
     def __init__(self, lesson: ComputedLesson, context: dict[str, Any], ui, course):
-        from .lesson import figure_placements
-
         self.lesson, self.context, self.ui, self.course = lesson, context, ui, course
-        order = [name for name, _, _, _ in figure_placements(lesson)]
-        self.figure_numbers = {name: i + 1 for i, name in enumerate(dict.fromkeys(order))}
+        self.figure_numbers = lesson.source.plan.figures
         self.citer: citations.Citer = context["cited"]
         self.ctx = markup.MarkupContext(values=lesson.values, figure_numbers=self.figure_numbers, placers={},
                                         render_callout=lambda block: "")  # its problems: the page reported them
-        self.equation_numbers = equation_numbers(lesson.source.sections)
+        self.equation_numbers = lesson.source.plan.equations
         self.anchors: dict[str, str] = {}
         self.anchors = self.heading_anchors()
         self.out: list[Cell] = []
@@ -86,16 +83,16 @@ class NotebookWriter:
     def cells(self) -> list[Cell]:
         src, meta, ui = self.lesson.source, self.lesson.source.meta, self.ui
         self.markdown(f"# {self.inline(_str(meta.get('title')))}")
-        for key in ("summary", "intro"):
-            if _str(meta.get(key)):
-                self.blocks(_str(meta.get(key)), src.meta_path)
+        if _str(meta.get("summary")):
+            self.markdown(self.inline(_str(meta["summary"]), src.meta_path))
+        self.field("intro")
         self.markdown(f"*{ui.notebook_about}*")
         if isinstance(meta.get("objectives"), list):
             self.markdown(f"**{ui.objectives}**\n\n" + "\n".join(f"- {self.inline(o)}" for o in meta["objectives"]
                                                                  if isinstance(o, str)))
         if _str(meta.get("question")):
             self.markdown(f"**{ui.question}**")
-            self.blocks(_str(meta["question"]), src.meta_path)
+            self.field("question")
         self.flush()
         self.out += [Cell("markdown", f"## {ui.notebook_setup}\n\n{ui.notebook_setup_about}"), self.setup()]
         self.out.append(Cell("markdown", f"## {ui.notebook_code}\n\n{ui.notebook_code_about}"))
@@ -136,22 +133,22 @@ class NotebookWriter:
                                    notebook.data_files(self.lesson.source.folder))
 
     def challenges(self) -> None:
-        meta, ui, path = self.lesson.source.meta, self.ui, self.lesson.source.meta_path
-        items = [c for c in meta.get("challenges") or [] if isinstance(c, dict)] \
-            if isinstance(meta.get("challenges"), list) else []
+        meta, ui = self.lesson.source.meta, self.ui
+        items = meta.get("challenges") if isinstance(meta.get("challenges"), list) else []
         if not items:
             return
         self.markdown(f"## {ui.challenges}")
         for n, challenge in enumerate(items, start=1):
+            challenge = challenge if isinstance(challenge, dict) else {}
             self.markdown(f"### {ui.challenge} {n} · {self.inline(_str(challenge.get('title')))}")
-            self.blocks(_str(challenge.get("question")), path)
+            self.field(f"challenges.{n - 1}.question")
             hints = [h for h in challenge.get("hints") or [] if isinstance(h, str)]
             if hints:
                 self.markdown(f"**{ui.notebook_hints}**\n\n" + "\n".join(f"{i}. {self.inline(h)}"
                                                                        for i, h in enumerate(hints, start=1)))
             if self.context.get("answers", True):  # hidden answers are in no file of the students' site
                 self.markdown(f"**{ui.notebook_answer}**")
-                self.blocks(_str(challenge.get("answer")), path)
+                self.field(f"challenges.{n - 1}.answer")
 
     def references(self) -> None:
         ui = self.ui
@@ -164,8 +161,9 @@ class NotebookWriter:
             self.markdown(f"## {ui.sources}\n\n" + "\n".join(f"- {self.inline(s)}" for s in sources))
 
     # ── blocks ──────────────────────────────────────────────────────────────────────────────────────────────────────
-    def blocks(self, text: str, path: Path) -> None:
-        self.walk(parse_blocks(text.splitlines(), 1, path, []), path)
+    def field(self, key: str) -> None:
+        """A lesson.yaml field's Markdown, as the plan parsed it at load (load/plan.py)."""
+        self.walk(self.lesson.source.plan.blocks(key), self.lesson.source.meta_path)
 
     def walk(self, blocks: list[Block], path: Path) -> None:
         for block in blocks:
@@ -193,7 +191,7 @@ class NotebookWriter:
             if shown is not None:
                 self.markdown(f"`{name}` · {self.ui.code_lines.format(first=shown.first, last=shown.last)}")
             figure = next((f.name for f in registry.figures.values() if f.func.__name__ == name), None)
-            if not listings.wants_output(block.args):
+            if not wants_output(block.args):
                 return
             if name in registry.values:
                 self.code(f"lesson.get({name!r})")
@@ -207,14 +205,15 @@ class NotebookWriter:
             head, *rest = name.split(".")
             self.code(f"lesson.get({head!r})" + "".join(f"[{int(k)}]" if k.isdigit() else f"[{k!r}]" for k in rest))
         elif block.name == "check":
-            entry = next((e for e in self.lesson.source.meta.get("checks") or []
+            entries = self.lesson.source.meta.get("checks")
+            found = next((i for i, e in enumerate(entries if isinstance(entries, list) else [])
                           if isinstance(e, dict) and e.get("id") == name), None)
-            if entry is not None:
+            if found is not None:
                 self.markdown(f"**{self.ui.selfcheck}**")
-                self.blocks(_str(entry.get("question")), path)
-                if _str(entry.get("answer")) and self.context.get("answers", True):
+                self.field(f"checks.{found}.question")
+                if _str(entries[found].get("answer")) and self.context.get("answers", True):
                     self.markdown(f"**{self.ui.notebook_answer}**")
-                    self.blocks(_str(entry.get("answer")), path)
+                    self.field(f"checks.{found}.answer")
 
     def figure(self, name: str) -> None:
         spec = self.lesson.registry.figures.get(name)

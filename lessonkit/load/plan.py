@@ -1,0 +1,132 @@
+"""A lesson's plan: its text read once, at load, into what every later stage needs of it.
+
+lesson.md is parsed into sections of blocks (load/document.py); the Markdown fields of lesson.yaml are parsed here,
+once, into blocks of their own; and the reading order is recorded: every directive that places something (a
+figure, a widget, a self-check, a code listing, a table) in the order a reader meets it — lesson.md's sections,
+then the challenges' answers — so figure numbers, equation numbers and what is placed where have exactly one source.
+Course navigation, links from other lessons, the page, citations, the hand-typed-number report, the notebook and
+the slides read the plan; nothing after load parses a lesson's text again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..support import pysource
+from ..support.errors import Problem
+from .document import Block, SectionSource, parse_blocks, walk
+from .syntax import equation_numbers
+
+# lesson.yaml's fields written in Markdown blocks (a list's items each their own field: `challenges.0.answer`)
+BLOCK_FIELDS = ("intro", "question")
+ITEM_BLOCK_FIELDS = {"challenges": ("question", "answer"), "checks": ("question", "answer")}
+OUTPUT_OPTIONS = ("output=false", "output=true")
+
+
+@dataclass(frozen=True)
+class Place:
+    """One directive placing something, where the reader meets it."""
+    kind: str                       # figure | widget | check | code | table
+    name: str
+    args: tuple[str, ...]
+    path: Path
+    line: int
+    challenge: int = 0              # the challenge (1-based) whose answer places it; 0: lesson.md
+
+
+@dataclass
+class LessonPlan:
+    fields: dict[str, list[Block]] = field(default_factory=dict)   # lesson.yaml key → its Markdown, parsed
+    places: tuple[Place, ...] = ()                                  # in reading order
+    figure_functions: dict[str, str] = field(default_factory=dict)  # lesson.py: figure function → figure name
+    equations: dict[str, int] = field(default_factory=dict)         # `{#eq:NAME}` → its number
+
+    def placed(self, kind: str) -> list[Place]:
+        return [p for p in self.places if p.kind == kind]
+
+    @property
+    def figure_places(self) -> list[Place]:
+        """Where figures are placed, in reading order: `{{< figure NAME >}}`, and `{{< code FUNCTION >}}` of a
+        figure function (its output is the figure), named by the figure."""
+        found = []
+        for place in self.places:
+            if place.kind == "figure":
+                found.append(place)
+            elif place.kind == "code" and place.name in self.figure_functions and wants_output(place.args):
+                found.append(Place("figure", self.figure_functions[place.name], (), place.path, place.line,
+                                   place.challenge))
+        return found
+
+    @property
+    def figures(self) -> dict[str, int]:
+        """Each placed figure's number: the one source, on the page and in links from other lessons."""
+        return {name: n for n, name in enumerate(dict.fromkeys(p.name for p in self.figure_places), start=1)}
+
+    def blocks(self, key: str) -> list[Block]:
+        return self.fields.get(key, [])
+
+
+def make_plan(meta: dict[str, Any], lines: dict[str, int], sections: list[SectionSource], meta_path: Path,
+              body_path: Path, code_path: Path | None, problems: list[Problem]) -> LessonPlan:
+    """The plan of a lesson read as far as it could be (a broken field is left out: reported where it was read)."""
+    plan = LessonPlan(fields=dict(_fields(meta, lines, meta_path, problems)))
+    places = [_place(b, body_path) for s in sections for b in walk(s.blocks) if b.kind == "directive"]
+    for n, challenge in enumerate(_items(meta, "challenges"), start=1):
+        places += [_place(b, meta_path, n) for b in walk(plan.blocks(f"challenges.{n - 1}.answer"))
+                   if b.kind == "directive"]
+    plan.places = tuple(places)
+    if any(p.kind == "code" for p in places):  # only then lesson.py is read (parsing it costs)
+        plan.figure_functions = declared_figures(code_path)
+    plan.equations = equation_numbers(sections)
+    return plan
+
+
+def _fields(meta: dict[str, Any], lines: dict[str, int], path: Path,
+            problems: list[Problem]) -> Iterator[tuple[str, list[Block]]]:
+    for key in BLOCK_FIELDS:
+        if isinstance(meta.get(key), str):
+            yield key, parse_blocks(meta[key].splitlines(), lines.get(key, 1), path, problems)
+    for list_key, keys in ITEM_BLOCK_FIELDS.items():
+        for i, item in enumerate(_items(meta, list_key)):
+            texts = [(f"{list_key}.{i}.{key}", item.get(key)) for key in keys]
+            hints = item.get("hints") if isinstance(item.get("hints"), list) else []
+            texts += [(f"{list_key}.{i}.hints.{j}", hint) for j, hint in enumerate(hints)]
+            for name, text in texts:
+                if isinstance(text, str):
+                    yield name, parse_blocks(text.splitlines(), lines.get(name, 1), path, problems)
+
+
+def _items(meta: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    items = meta.get(key)
+    return [i if isinstance(i, dict) else {} for i in items] if isinstance(items, list) else []
+
+
+def _place(block: Block, path: Path, challenge: int = 0) -> Place:
+    return Place(block.name, block.arg, block.args, path, block.line, challenge)
+
+
+def declared_figures(code_path: Path | None) -> dict[str, str]:
+    """The figure functions lesson.py declares, read from its source without running it (function name → figure
+    name: `@lesson.figure(…, name=…)` or the function's own name), for links from other lessons, which are made
+    before any lesson's code runs."""
+    import ast
+
+    try:
+        tree = pysource.parse(code_path.read_text(encoding="utf-8")) if code_path is not None else None
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return {}
+    found = {}
+    for node in tree.body if tree is not None else ():
+        for deco in getattr(node, "decorator_list", ()):
+            if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "figure":
+                named = [k.value.value for k in deco.keywords if k.arg == "name" and isinstance(k.value, ast.Constant)]
+                found[node.name] = named[0] if named else node.name
+    return found
+
+
+def wants_output(args: tuple[str, ...]) -> bool | None:
+    """`output=false` → False; nothing or `output=true` → True; anything else None (the author's mistake)."""
+    if any(a.lower() not in OUTPUT_OPTIONS for a in args) or len(args) > 1:
+        return None
+    return not args or args[0].lower() == "output=true"
