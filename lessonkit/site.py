@@ -26,13 +26,15 @@ from .load.lessons import LessonSource, find_lessons, lesson_budget, order_ties,
 from .load.release import Edition, Publication, build_day, release_of
 from .load.siteconfig import Budget, check_parts, load_site_config
 from .load.theme import theme_dirs
-from .support.cache import FigureCache, prune
 from .support.errors import ContentError, Problem, UsageError
 from .support.messages import msg, reason
 from .support.i18n import DEFAULT as DEFAULT_LANGUAGE
 from .support.i18n import UiStrings, available_languages, load_ui
+from .support.font import saved_font
 from .support.paths import SitePaths
+from .support.prune import prune
 from .support.session import Session
+from .support.store import Store
 from .write.output import write_site
 
 
@@ -86,7 +88,7 @@ def build(options: Options) -> BuildReport:
     stage (reading, lesson code, figures, Markdown); only a build without problems writes anything. Pages whose
     inputs did not change since a build that wrote them are taken from the cache (lessonkit/incremental.py)."""
     started, build_began = time.perf_counter(), time.time()
-    session = Session(FigureCache(options.cache), preview_script=options.preview_script)
+    session = Session(Store(options.cache), preview_script=options.preview_script)
     problems: list[Problem] = []
     config = load_site_config(options.content, problems)                          # load
     glossary = load_glossary(options.content, problems)
@@ -148,7 +150,7 @@ def write_kept(options: Options, session: Session, config, kept: dict, kept_site
     write_site(site, options.out)
     if session.cache.enabled:
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)
-    font = session.cache.font()
+    font = saved_font(session.cache)
     return BuildReport(site, font.family if font else None, time.perf_counter() - started, sizes, gzip_sizes, 0,
                        sum(k.figures for k in kept.values()), config.budget, sizes.get(SitePaths.SEARCH_INDEX, 0),
                        list(kept), [] if options.strict else warnings, {}, pages_kept=len(kept))

@@ -23,11 +23,12 @@ from .render import markup
 from .render.draft import Holes, PageDraft
 from .render.pages import Rendered, Renderer, render_site
 from .render.templates import make_env, theme_problem
-from .support.cache import FigureCache, code_shape_entries, values_key
+from .support.cachekeys import code_shape_entries, package_version, values_key
 from .support.errors import ContentError, Problem
 from .support.i18n import UnknownUiString
 from .support.paths import SitePaths
 from .support.session import Session
+from .support.store import FIGURE, HIGHLIGHTS, MATHML, VALUES, Kind, Store
 
 
 @dataclass
@@ -70,17 +71,17 @@ def made_of(computed: list[ComputedLesson], drawn, rendered: dict[str, tuple[str
     """The cache entries each lesson page was made from (its values, its figures, what rendering it read): while
     the page is kept they are kept too (cache.prune keeps what a build touches), so an edit to its text later finds
     its figures drawn."""
-    found: dict[str, list[str]] = {c.slug: [f"values/{values_key(c.files_digest)}.pickle",
+    found: dict[str, list[str]] = {c.slug: [VALUES.entry(values_key(c.files_digest)),
                                             *code_shape_entries(c.source.folder)] if c.files_digest else []
                                    for c in computed}
     for slug, entries in rendered.items():
         found.setdefault(slug, []).extend(entries)
     for (slug, _), key in drawn.keys.items():
-        found.setdefault(slug, []).extend(f"figures/{key}.{kind}" for kind in ("svg", "json", "png"))
+        found.setdefault(slug, []).extend(kind.entry(key) for kind in FIGURE)
     return {slug: tuple(paths) for slug, paths in found.items()}
 
 
-def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[Problem]) -> list[ComputedLesson]:
+def compute_all(sources: list[LessonSource], cache: Store, problems: list[Problem]) -> list[ComputedLesson]:
     """Run each lesson's code. A lesson whose values cannot be computed is left out (its Markdown would only
     report every value as unknown); a failing widget is reported and the rest still run."""
     computed = []
@@ -100,16 +101,22 @@ def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env:
                bibliography: Bibliography | None = None, publication: Publication | None = None):
     """Every page's draft (but the kept lessons'), with MathML conversions and highlighted code taken from (and
     added to) the cache."""
-    session.mathml = session.cache.get_math()
+    session.mathml = memo(session.cache, MATHML, "latex2mathml")
     known_math = len(session.mathml)
-    converters = markup.Converters(session.mathml, session.cache.get_highlights())
+    converters = markup.Converters(session.mathml, memo(session.cache, HIGHLIGHTS, "pygments"))
     renderer = Renderer(env, Components(dirs), Holes(), converters, bibliography, session.cache, publication)
     rendered = render_site(computed, renderer, config, problems, sources, glossary, kept)
     if len(session.mathml) > known_math:
-        session.cache.put_math(session.mathml)
+        session.cache.put_json(MATHML, package_version("latex2mathml"), session.mathml)
     if converters.highlighter.added:
-        session.cache.put_highlights(converters.highlighter.memo)
+        session.cache.put_json(HIGHLIGHTS, package_version("pygments"), converters.highlighter.memo)
     return rendered
+
+
+def memo(cache: Store, kind: Kind, package: str) -> dict[str, str]:
+    """What earlier builds converted with this version of `package` (so a warm build need not import it)."""
+    saved = cache.get_json(kind, package_version(package))
+    return saved if isinstance(saved, dict) else {}
 
 
 def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLesson], dirs: list[Path],

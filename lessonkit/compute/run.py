@@ -140,7 +140,7 @@ def job_from(described: DescribedJob) -> FigureJob | None:
     lesson.py or its data changed since the build read them (the building process then draws it from what it has)."""
     import pickle
 
-    from ..support.cache import lesson_files_digest
+    from ..support.cachekeys import lesson_files_digest
 
     path = described.path
     if path not in _LOADED:
@@ -183,12 +183,13 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
     """Values and widget data, from the cache when lesson.py and its data files are unchanged. A widget whose
     figures the engine draws (an explorer's `figure=`) is run on every build: its figure functions cannot be
     cached, and the draw stage needs them when a figure is not in the figure cache."""
-    from ..support.cache import lesson_files_digest, values_key
+    from ..support.cachekeys import lesson_files_digest, values_key
+    from ..support.store import VALUES
 
     registry = load_lesson_module(source.code_path) if source.code_path else Lesson()
     path = source.code_path or source.folder / "lesson.py"
     files = lesson_files_digest(source.folder, cache) if cache is not None and cache.enabled else None
-    saved = cache.get_values(values_key(files)) if files else None
+    saved = cache.get_pickle(VALUES, values_key(files)) if files else None
     if isinstance(saved, tuple) and len(saved) == 3:
         values, widgets, rerun = saved
         # lines as the code stands (the cache keys lesson.py by its syntax: a comment edit may have moved them)
@@ -206,7 +207,7 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
         drawers = {name: drawer for _, funcs in built.values() for name, drawer in funcs.items()}
         if files and not widget_problems:
             rerun = sorted(name for name, widget in widgets.items() if widget.figures)
-            cache.put_values(values_key(files), (values, {n: w for n, w in widgets.items() if n not in rerun}, rerun))
+            cache.put_pickle(VALUES, values_key(files), (values, {n: w for n, w in widgets.items() if n not in rerun}, rerun))
     jobs = figure_jobs(source.slug, registry, values, widgets, drawers, path, files, problems)
     checks = selfcheck.model(source.meta, source.meta_lines, source.meta_path, values, problems)
     return ComputedLesson(source, values, widgets, registry, jobs, files, checks)

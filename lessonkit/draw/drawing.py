@@ -13,9 +13,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..compute.run import ComputedLesson, DescribedJob, FigureJob, describe, job_from
-from ..support.cache import FigureCache, Uncacheable, engine_digest, figure_key
+from ..support.cachekeys import Uncacheable, engine_digest, figure_key
+from ..support.font import keep_font, saved_font
 from ..support.errors import ContentError, Problem, UsageError
 from ..support.messages import reason
+from ..support.store import FIGURE_DATA, FIGURE_PNG, FIGURE_SVG, Store
 
 WORKER_POLL_SECONDS = 1.0  # how often a waiting parent checks that its workers are still alive
 # what the fork server imports once, before it forks the drawing workers of `serve` (Drawing.start)
@@ -48,7 +50,7 @@ class Drawn:
     keys: dict[FigureKey, str] = field(default_factory=dict)  # each figure's cache key (what a kept page was made of)
 
 
-def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None,
+def start_drawing(computed: list[ComputedLesson], cache: Store, jobs: int | None,
                   png: bool = False, start: str = "fork") -> "Drawing":
     """Take every figure whose key is in the cache from there; start drawing the rest (across cores). matplotlib
     is imported only when something must be drawn or the installed fonts changed. `png`: the lessons' own figures
@@ -58,19 +60,19 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
     pictures = {(lesson.slug, name) for lesson in computed for name in lesson.registry.figures} if png else set()
     if not todo:
         return Drawing(DrawStats(), Drawn(), [], cache, set(), None)
-    font = cache.font()
+    font = saved_font(cache)
     if font is None:
         font = _font_choice()
-        cache.put_font(font)
+        keep_font(cache, font)
     engine = engine_digest()
     stats, done, to_draw = DrawStats(font=font.family), Drawn(), []
     for job in todo:
         key = _key(engine, font, job) if cache.enabled else None
         if key:
             done.keys[(job.lesson, job.name)] = key
-        saved = cache.get_figure(key) if key else None
+        saved = cached_figure(cache, key) if key else None
         wants_png = (job.lesson, job.name) in pictures
-        picture = cache.get_png(key) if saved is not None and wants_png else None
+        picture = cache.get_bytes(FIGURE_PNG, key) if saved is not None and wants_png else None
         if saved is None or (wants_png and picture is None):
             to_draw.append((job, key))
         else:
@@ -80,6 +82,24 @@ def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int 
     drawing = Drawing(stats, done, to_draw, cache, pictures, font.family)
     drawing.start(jobs, start, {lesson.slug: lesson for lesson in computed})
     return drawing
+
+
+def cached_figure(cache: Store, key: str) -> tuple[str, dict, dict] | None:
+    """A drawn figure as the store keeps it: its SVG and beside it the numbers it plots (features.figdata) and its
+    colours' dark counterparts (features.palette); None unless both entries are whole."""
+    svg = cache.get_text(FIGURE_SVG, key)
+    saved = cache.get_json(FIGURE_DATA, key) if svg is not None else None
+    if not isinstance(saved, dict) or not isinstance(saved.get("data"), dict) \
+            or not isinstance(saved.get("palette"), dict):
+        return None
+    return svg, saved["data"], saved["palette"]
+
+
+def keep_figure(cache: Store, key: str, figure: DrawnFigure) -> None:
+    cache.put_json(FIGURE_DATA, key, {"data": figure.data, "palette": figure.palette})
+    cache.put_text(FIGURE_SVG, key, figure.svg)
+    if figure.png is not None:
+        cache.put_bytes(FIGURE_PNG, key, figure.png)
 
 
 def _key(engine: str, font, job: FigureJob) -> str | None:
@@ -114,7 +134,7 @@ class Drawing:
     The bytes are the same either way (tests/test_cache.py, tests/test_serve.py)."""
 
     def __init__(self, stats: DrawStats, done: Drawn, to_draw: list[tuple[FigureJob, str | None]],
-                 cache: FigureCache, pictures: set[FigureKey], font: str | None):
+                 cache: Store, pictures: set[FigureKey], font: str | None):
         self.stats, self.done, self.to_draw, self.cache, self.font = stats, done, to_draw, cache, font
         # each figure to draw, and whether it is wanted as PNG too: what workers inherit and the parent draws from
         self.jobs = [(job, (job.lesson, job.name) in pictures) for job, _ in to_draw]
@@ -204,9 +224,7 @@ class Drawing:
                 continue
             self.done.figures[(job.lesson, job.name)] = result
             if key:
-                self.cache.put_figure(key, result.svg, result.data, result.palette)
-                if result.png is not None:
-                    self.cache.put_png(key, result.png)
+                keep_figure(self.cache, key, result)
 
     def _close(self) -> None:
         for worker in self.workers:

@@ -52,7 +52,7 @@ def font_choice():
 
     from matplotlib import font_manager
 
-    from ..support.cache import FontChoice
+    from ..support.font import FontChoice
 
     family = find_cjk_font()
     found = font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)

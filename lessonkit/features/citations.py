@@ -8,7 +8,7 @@ of lesson.yaml, a narrative `@key` (the authors and the entry's year, then its n
     load     load_references(content, problems, cache): the course's .bib file as plain `Reference`s, each with its
              line; its mistakes (an entry that does not parse, a key twice, an entry without a title) at
              references.bib:LINE. Parsed once per version of the file: the result is kept in the build's cache
-             (references/<key>.json), so a warm build never imports the parser. lesson_references(course, folder,
+             (the store's REFERENCES), so a warm build never imports the parser. lesson_references(course, folder,
              …): the course's entries and those of the lesson's own references.bib, a key in both an error naming
              both files and lines.
     model    numbering(texts): the keys in the order a reader meets them (GB/T 7714's 顺序编码制: numbered by first
@@ -32,6 +32,7 @@ from typing import Any, Iterable
 
 from ..support.errors import Miss, Problem
 from ..support.messages import msg, reason
+from ..support.store import REFERENCES
 from ..support.suggest import did_you_mean
 
 BIB_FILE = "references.bib"
@@ -112,18 +113,18 @@ def _load_bib(path: Path, problems: list[Problem], cache=None) -> Bibliography |
                                 "a UTF-8 BibTeX file"))
         return Bibliography(path, unread=True)
     key = _cache_key(data)
-    saved = cache.get_record("references", key) if cache is not None else None
+    saved = cache.get_json(REFERENCES, key) if cache is not None else None
     if not (isinstance(saved, dict) and saved.get("format") == FORMAT):
         saved = {"format": FORMAT, **parse_bibtex(text)}
         if cache is not None:
-            cache.put_record("references", key, saved)
+            cache.put_json(REFERENCES, key, saved)
     problems += _problems(path, saved)
     entries = {e["key"]: _reference(e) for e in saved["entries"]}
     return Bibliography(path, entries, digest=key)
 
 
 def _cache_key(data: bytes) -> str:
-    from ..support.cache import engine_source_digest, package_version
+    from ..support.cachekeys import engine_source_digest, package_version
 
     h = hashlib.sha256(f"{FORMAT}\0bibtexparser {package_version('bibtexparser')}\0".encode())
     h.update(engine_source_digest().encode())

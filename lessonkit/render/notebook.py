@@ -23,6 +23,7 @@ from ..load.plan import wants_output
 from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..support import numbers
 from ..support.paths import SitePaths
+from ..support.store import NOTEBOOKS
 from . import markup
 
 
@@ -40,17 +41,17 @@ def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course,
                                     bibliography.digest if bibliography else "",
                                     course.lessons, ui.lang, {k: ui[k] for k in ui.keys()},
                                     context.get("answers", True))  # (hidden answers leave it without them)
-        saved = cache.get_file("notebooks", f"{key}.ipynb")
+        saved = cache.get_text(NOTEBOOKS, key)
         if saved is not None:
-            return (path, saved), f"notebooks/{key}.ipynb"
+            return (path, saved), NOTEBOOKS.entry(key)
     text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course).cells(), ui.lang)
     if key is not None:
-        cache.put_file("notebooks", f"{key}.ipynb", text)
-    return (path, text), f"notebooks/{key}.ipynb" if key is not None else None
+        cache.put_text(NOTEBOOKS, key, text)
+    return (path, text), NOTEBOOKS.entry(key) if key is not None else None
 
 
 def numbers_version() -> str:
-    from ..support.cache import package_version
+    from ..support.cachekeys import package_version
 
     return f"numpy {package_version('numpy')} matplotlib {package_version('matplotlib')}"
 

@@ -25,7 +25,7 @@ from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
 from .draft import HEAD, POLICY, SCRIPTS, STYLE, Holes, PageDraft
-from ..support.cache import FigureCache
+from ..support.store import Store
 from .lesson import lesson_context
 from .placers import PageSetting
 from .questions import LessonPackage
@@ -43,7 +43,7 @@ class Renderer:
     holes: Holes
     converters: markup.Converters
     bibliography: Bibliography | None = None
-    cache: FigureCache | None = None
+    cache: Store | None = None
     publication: Publication | None = None    # load/release.py: the edition and each lesson's release
 
     @property
