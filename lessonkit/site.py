@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import incremental
 from .assemble.budget import check_budget
-from .features.citations import Bibliography, lesson_references, load_references
+from .features.bibtex import Bibliography, lesson_references, load_references
 from .features.coursenav import in_course_order
 from .features.glossary import load_glossary
 from .load.lessons import LessonSource, find_lessons, lesson_budget, order_ties, read_lesson

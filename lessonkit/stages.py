@@ -13,7 +13,7 @@ from .assemble.budget import page_sizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, start_drawing
 from .features.components import Components
-from .features.citations import Bibliography
+from .features.bibtex import Bibliography
 from .features.glossary import Glossary
 from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource

@@ -17,6 +17,8 @@ from typing import Any
 from ..compute.run import ComputedLesson
 from ..draw import figures as drawing
 from ..features import citations, code as listings, notebook, notebook_standin
+from ..features.bibstyle import runs_markdown
+from ..features.bibtex import Bibliography
 from ..features.notebook import Cell
 from ..load.document import Block, walk
 from ..load.plan import wants_output
@@ -28,7 +30,7 @@ from . import markup
 
 
 def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course, cache=None,
-                    bibliography: citations.Bibliography | None = None) -> tuple[tuple[str, str], str | None]:
+                    bibliography: Bibliography | None = None) -> tuple[tuple[str, str], str | None]:
     """((output path, .ipynb text), its cache entry or None) of the lesson's notebook; `context` is its page's
     (render/lesson.py). From the cache when nothing it is made of changed."""
     path = SitePaths.notebook(lesson.slug)
@@ -154,7 +156,7 @@ class NotebookWriter:
         ui = self.ui
         if self.context.get("references"):
             self.markdown(f"## {ui.references}\n\n" + "\n".join(
-                f"- \\[{e['number']}\\] {citations.runs_markdown(e['runs'])}" for e in self.context["references"]))
+                f"- \\[{e['number']}\\] {runs_markdown(e['runs'])}" for e in self.context["references"]))
         sources = [s for s in self.lesson.source.meta.get("sources") or [] if isinstance(s, str)] \
             if isinstance(self.lesson.source.meta.get("sources"), list) else []
         if sources:

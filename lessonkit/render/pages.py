@@ -14,7 +14,8 @@ from ..features import glossary as terms
 from ..features import search
 from ..features.components import Components
 from ..features.coursenav import Course, course_entry, course_parts, in_course_order, pager_link
-from ..features.citations import Bibliography, author_year_only, lesson_references
+from ..features.bibstyle import author_year_only
+from ..features.bibtex import Bibliography, lesson_references
 from ..features.glossary import glossary_entry
 from ..load.lessons import LessonSource
 from ..load.release import Edition, Publication
