@@ -48,6 +48,20 @@ class Reuse:
     cache: Store
     keys: dict[str, str] = field(default_factory=dict)   # slug → key, for the lessons that may be reused
     site_key: str | None = None                          # the index and glossary pages, when every lesson's is known
+    basis: str | None = None                             # every input but the font, hashed (None: nothing reused)
+    digests: dict[str, str] = field(default_factory=dict)  # slug → its folder's digest (lessons that may be reused)
+    lessons: int = 0                                     # how many lessons this build makes
+
+    def key_with(self, font) -> None:
+        """The keys, once the figures' font is known (a first build knows it after drawing: planned once, keyed
+        then)."""
+        if self.basis is None or font is None:
+            return
+        common = hashlib.sha256(f"{self.basis}\0{font.family}\0{font.file}\0{tuple(font.stat)}".encode()).hexdigest()
+        self.keys = {slug: hashlib.sha256(f"{common}\0{slug}\0{digest}".encode()).hexdigest()
+                     for slug, digest in self.digests.items()}
+        if len(self.keys) == self.lessons:
+            self.site_key = hashlib.sha256(f"{common}\0site\0{sorted(self.keys.items())}".encode()).hexdigest()
 
     def kept_lessons(self) -> dict[str, KeptLesson]:
         found = {}
@@ -80,12 +94,9 @@ class Reuse:
 def plan(cache: Store, sources, course, content: Path, dirs: list[Path], options, publication) -> Reuse:
     """Which pages an earlier build may have written from the same inputs. `sources`: the lessons to build,
     `course`: every lesson of the course; `publication`: what this edition publishes, on the build's day."""
-    reuse = Reuse(cache)
+    reuse = Reuse(cache, lessons=len(sources))
     if not cache.enabled or options.figure_png or publication.edition.lms:  # (an LMS export reads every lesson's
         return reuse                                                       # rendered questions: none is kept)
-    font = saved_font(cache)
-    if font is None:  # the fonts changed: figures are drawn again, and pages with them
-        return reuse
     h = hashlib.sha256(f"{PAGE_FORMAT}\0{sys.version}\0".encode())
     h.update(engine_source_digest().encode())
     h.update(" ".join(f"{name} {package_version(name)}" for name in PACKAGES).encode())
@@ -95,16 +106,13 @@ def plan(cache: Store, sources, course, content: Path, dirs: list[Path], options
         h.update(f"{path.name}\0".encode() + path.read_bytes() + b"\0")
     h.update(repr([course_entry(s) for s in course]).encode())
     h.update(repr([s.slug for s in sources]).encode())
-    h.update(f"{font.family}\0{font.file}\0{tuple(font.stat)}\0{options.theme}\0".encode())
+    h.update(f"{options.theme}\0".encode())
     h.update(f"{options.preview_script}\0".encode())  # `serve`'s reload script: in every page and its policy
     h.update(f"{publication.key()}\0".encode())      # drafts, releases, answers shown or not, the edition
-    common = h.hexdigest()
-    for source in sources:
-        if not source.problems:  # a lesson with problems in its text is built, so they are reported
-            reuse.keys[source.slug] = hashlib.sha256(
-                f"{common}\0{source.slug}\0{folder_digest(source.folder)}".encode()).hexdigest()
-    if len(reuse.keys) == len(sources):
-        reuse.site_key = hashlib.sha256(f"{common}\0site\0{sorted(reuse.keys.items())}".encode()).hexdigest()
+    reuse.basis = h.hexdigest()
+    reuse.digests = {source.slug: folder_digest(source.folder) for source in sources
+                     if not source.problems}  # a lesson with problems in its text is built, so they are reported
+    reuse.key_with(saved_font(cache))  # the fonts changed (None): figures are drawn again, and pages with them
     return reuse
 
 

@@ -13,11 +13,8 @@ from .assemble.budget import page_sizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, start_drawing
 from .features.components import Components
-from .features.bibtex import Bibliography
-from .features.glossary import Glossary
 from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource
-from .load.release import Publication
 from .load.theme import asset_path
 from .render import markup
 from .render.draft import Holes, PageDraft
@@ -45,23 +42,21 @@ class Made:
     packages: dict = field(default_factory=dict)   # slug → what its LMS package needs (render/questions.py; lms)
 
 
-def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: dict, options, session: Session,
-               config, glossary: Glossary | None, dirs: list[Path], ui, problems: list[Problem],
-               publication: Publication | None = None, bibliography: Bibliography | None = None) -> Made:
-    """Every page but the kept lessons': their problems go to `problems` (nothing is made then), what it lets pass
-    to `Made.warnings`. `bibliography`: content/references.bib as loaded (features.citations)."""
+def make_pages(gathered, options, session: Session, problems: list[Problem]) -> Made:
+    """Every page but the kept lessons' (`gathered`: site.Gathered, what the load stage read): their problems go
+    to `problems` (nothing is made then), what it lets pass to `Made.warnings`."""
+    sources, kept = gathered.sources, gathered.kept
     computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems)   # compute
     with start_drawing(computed, session.cache, options.jobs, options.figure_png,                # draw, while …
                        options.drawing_start) as drawing:
-        env = make_env(dirs, ui, session.templates_folder)
-        rendered = render_all(computed, course, env, dirs, config, session, problems, glossary,    # … render
-                              {slug: k.summary for slug, k in kept.items()}, bibliography, publication)
-        problems += check_component_scripts(rendered.drafts, computed, dirs, session)
+        env = make_env(gathered.dirs, gathered.ui, session.templates_folder)
+        rendered = render_all(computed, gathered, env, session, problems)                         # … render
+        problems += check_component_scripts(rendered.drafts, computed, gathered.dirs, session)
         drawn = drawing.finish()
     problems += drawn.problems
     if problems:
         return Made()
-    pages = assemble_all(rendered.drafts, env, dirs, drawn.figures, session)       # assemble
+    pages = assemble_all(rendered.drafts, env, gathered, drawn.figures, session)  # assemble
     return Made(pages, page_sizes(pages)[1], rendered, drawing.stats,
                 {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures),
                 made_of(computed, drawn, rendered.cache_entries), rendered.warnings, rendered.packages)
@@ -95,17 +90,17 @@ def compute_all(sources: list[LessonSource], cache: Store, problems: list[Proble
     return computed
 
 
-def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env: jinja2.Environment,
-               dirs: list[Path], config, session: Session, problems: list[Problem],
-               glossary: Glossary | None = None, kept: dict | None = None,
-               bibliography: Bibliography | None = None, publication: Publication | None = None):
+def render_all(computed: list[ComputedLesson], gathered, env: jinja2.Environment, session: Session,
+               problems: list[Problem]) -> Rendered:
     """Every page's draft (but the kept lessons'), with MathML conversions and highlighted code taken from (and
     added to) the cache."""
     session.mathml = memo(session.cache, MATHML, "latex2mathml")
     known_math = len(session.mathml)
     converters = markup.Converters(session.mathml, memo(session.cache, HIGHLIGHTS, "pygments"))
-    renderer = Renderer(env, Components(dirs), Holes(), converters, bibliography, session.cache, publication)
-    rendered = render_site(computed, renderer, config, problems, sources, glossary, kept)
+    renderer = Renderer(env, gathered.ui, Components(gathered.dirs), Holes(), converters, gathered.bibliography,
+                        session.cache, gathered.publication)
+    kept = {slug: k.summary for slug, k in gathered.kept.items()}
+    rendered = render_site(computed, renderer, gathered.config, problems, gathered.course, gathered.glossary, kept)
     if len(session.mathml) > known_math:
         session.cache.put_json(MATHML, package_version("latex2mathml"), session.mathml)
     if converters.highlighter.added:
@@ -129,10 +124,11 @@ def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLess
                          base=[asset_path(dirs, name) for name in ("head.js", "lesson.js")])
 
 
-def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Path], figures,
+def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, gathered, figures,
                  session: Session) -> dict[str, bytes]:
     try:
-        return Assembler(env, Components(dirs), dirs, figures, session.preview_script).site(drafts)
+        return Assembler(env, gathered.ui, Components(gathered.dirs), gathered.dirs, figures,
+                         session.preview_script).site(drafts)
     except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound, UnknownUiString) as exc:
         raise theme_problem(exc) from None
 

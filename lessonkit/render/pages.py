@@ -40,16 +40,13 @@ class Renderer:
     the course's bibliography (features.citations; a lesson's own references.bib adds to it) and the build's cache
     (for the notebooks)."""
     env: jinja2.Environment
+    ui: Any                                   # the theme's words (support/i18n.py UiStrings)
     components: Components
     holes: Holes
     converters: markup.Converters
     bibliography: Bibliography | None = None
     cache: Store | None = None
     publication: Publication | None = None    # load/release.py: the edition and each lesson's release
-
-    @property
-    def ui(self):
-        return self.env.globals["ui"]
 
 
 @dataclass
