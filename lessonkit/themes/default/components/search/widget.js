@@ -12,9 +12,7 @@ lessonkit.widget('search', function (root, data) {
   if (!input || !list || !status) return;
   var site = data.scope !== 'lesson', rules = data.rules;
   var words = status.dataset;  // the template's words (theme i18n): none, some, found, whereLesson, loading, unavailable
-  function fill(template, values) {
-    return (template || '').replace(/\{(\w+)\}/g, function (m, k) { return k in values ? String(values[k]) : m; });
-  }
+  var fill = lessonkit.fill;
   function set(items) {
     var s = {};
     items.forEach(function (k) { s[k] = true; });
