@@ -97,20 +97,10 @@ class FigureMaker:
         return fig, fig.subplots(nrows, ncols, **kwargs)
 
 
-def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> str:
-    """Run one figure function and return its SVG, with ids made unique for `name`."""
-    return draw_figure(name, func, args, font, path, line)[0]
-
-
-def draw_figure(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> tuple[str, dict]:
-    """Run one figure function: its SVG (ids unique for `name`) and the numbers it plots (lessonkit.figdata)."""
-    svg, data, _ = draw_figure_files(name, func, args, font, path, line)
-    return svg, data
-
-
 def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, line: int | None,
                       png: bool = False) -> tuple[str, dict, bytes | None]:
-    """draw_figure, and with `png` the same figure as a PNG picture (draw/raster.py) from the same run."""
+    """Run one figure function: its SVG (ids unique for `name`), the numbers it plots (features.figdata) and, with
+    `png`, the same figure as a PNG picture (draw/raster.py) from the same run."""
     import matplotlib
 
     from ..features import figdata
