@@ -1,4 +1,5 @@
-"""Offline full-text search: what the `search` component (themes/default/components/search/) searches, made here.
+"""Offline full-text search: what the `search` component (lessonkit/themes/default/components/search/) searches,
+made here.
 
 No server, no fetch. Chinese has no spaces between words, so there are no words to index: a query matches wherever
 its characters occur, like `in` on a string («置编» finds «位置编码»). A linear scan of the section texts is fast

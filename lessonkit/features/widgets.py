@@ -6,7 +6,7 @@ A widget function returns plain data for its component's `widget.html` (kind = t
     explorer(params=[param("d", "维度 d", [16, 64, 256])], state=lambda d: {...}, figure=…, key=[…])
     bars(["甲", "乙"], [0.3, 0.7], unit="", caption="…")
 
-Every number a widget shows is formatted here, in Python, with lessonkit.numbers: the page's JavaScript only shows
+Every number a widget shows is formatted here, in Python, with support/numbers.py: the page's JavaScript only shows
 and switches what the build made, so a page reads the same with and without JavaScript. The words around them
 (yes/no, how a state's values are joined) are phrases (lessonkit.support.words) that the render stage says in the
 site's language: these builders run inside lesson.py, before the theme's words are known.
