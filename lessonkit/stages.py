@@ -13,6 +13,7 @@ from .assemble.budget import page_sizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, start_drawing
 from .features.components import Components
+from .features.palette import PageColors, builtin_page_colors, page_colors
 from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource
 from .load.theme import asset_path
@@ -47,7 +48,8 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     to `problems` (nothing is made then), what it lets pass to `Made.warnings`."""
     sources, kept = gathered.sources, gathered.kept
     computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems)   # compute
-    with start_drawing(computed, session.cache, options.jobs, options.figure_png,                # draw, while …
+    page = theme_page_colors(gathered.dirs, problems)
+    with start_drawing(computed, session.cache, options.jobs, page, options.figure_png,          # draw, while …
                        options.drawing_start) as drawing:
         env = make_env(gathered.dirs, gathered.ui, session.templates_folder)
         rendered = render_all(computed, gathered, env, session, problems)                         # … render
@@ -74,6 +76,17 @@ def made_of(computed: list[ComputedLesson], drawn, rendered: dict[str, tuple[str
     for (slug, _), key in drawn.keys.items():
         found.setdefault(slug, []).extend(kind.entry(key) for kind in FIGURE)
     return {slug: tuple(paths) for slug, paths in found.items()}
+
+
+def theme_page_colors(dirs: list[Path], problems: list[Problem]) -> PageColors:
+    """The page colours the theme's style.css sets, which the figures' dark colours are computed against; when it
+    does not set them, its problem goes to `problems` and the built-in theme's stand in (nothing is written then,
+    but the rest of the build still finds its own problems)."""
+    try:
+        return page_colors(asset_path(dirs, "style.css"))
+    except ContentError as err:
+        problems += err.problems
+        return builtin_page_colors()
 
 
 def compute_all(sources: list[LessonSource], cache: Store, problems: list[Problem]) -> list[ComputedLesson]:

@@ -266,7 +266,7 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
     kind's schema when the kind is built in) and the functions of the state figures it asks the engine to draw."""
     from ..features.widgetdata import check_widget_data, nonfinite_path
     from ..features.widgets import WidgetResult
-    from ..support.jsondata import json_for_script
+    from ..support.jsondata import json_for_script, plain
 
     widgets = {}
     for name, spec in registry.widgets.items():
@@ -280,7 +280,7 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
             problems += err.problems
             continue
         built = result if isinstance(result, WidgetResult) else None
-        data = _plain(built.data if built else result)
+        data = plain(built.data if built else result, text_keys=True)
         kind = spec.kind if spec.kind is not None else (built.kind if built else name)
         if not isinstance(kind, str) or not KIND.fullmatch(kind):
             problems.append(Problem(path, line, msg("widget `{name}`: kind {kind} cannot name a component folder",
@@ -307,17 +307,6 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
             continue
         figures = tuple((f"{name}--{f.name}", f.point, f.alt) for f in built.figures) if built else ()
         drawers = {f"{name}--{f.name}": f.func for f in built.figures} if built else {}
-        script = _plain(built.script) if built and built.script is not None else None
+        script = plain(built.script, text_keys=True) if built and built.script is not None else None
         widgets[name] = (ComputedWidget(kind, data, line, figures, script), drawers)
     return widgets
-
-
-def _plain(data: Any) -> Any:
-    """numpy arrays and scalars → lists and Python numbers, so widget data is JSON."""
-    if hasattr(data, "tolist"):
-        return data.tolist()
-    if isinstance(data, dict):
-        return {str(k): _plain(v) for k, v in data.items()}
-    if isinstance(data, (list, tuple)):
-        return [_plain(v) for v in data]
-    return data

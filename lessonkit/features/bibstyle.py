@@ -11,9 +11,9 @@ import re
 from ..support.errors import Miss
 from ..support.messages import msg
 from ..support.suggest import did_you_mean
+from ..support.cjk import CHINESE_CHARACTER as CJK
 from .bibtex import Bibliography, Name, Reference
 
-CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def runs_html(runs: list[tuple[str, str]]) -> str:

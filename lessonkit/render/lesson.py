@@ -106,7 +106,6 @@ def _edition(renderer: LessonRenderer) -> dict[str, Any]:
         "glossary": [],
         "references": [],
         "notebook": {"url": SitePaths.url(renderer.page, SitePaths.notebook(src.slug))},
-        "figures_count": figures,
         "minutes": reading_minutes(src, figures),
         "draft": release.draft,
         "answers": release.answers,

@@ -10,7 +10,6 @@ from .store import TEMPLATES, Store
 @dataclass
 class Session:
     cache: Store                         # the build's cache (`--no-cache`: a store without a folder)
-    lang: str | None = None              # the language of messages to the author (None: from the environment)
     preview_script: str | None = None    # `serve`'s reload script: every page runs it, its policy lists its hash
     mathml: dict[str, str] = field(default_factory=dict)  # "display NUL latex" → MathML, kept in the cache
 
