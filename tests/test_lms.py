@@ -16,7 +16,7 @@ import pytest
 import lms_lesson
 from lms_lesson import CHECKS, DEPTH, FACTOR, MASTERY, MU, SECRET, SLUG, TYPO, XHAT
 from lessonkit.cli import main
-from lessonkit.render.lesson import scorm_id
+from lessonkit.render.containers import scorm_id
 
 CP = "{http://www.imsproject.org/xsd/imscp_rootv1p1p2}"
 ADLCP = "{http://www.adlnet.org/xsd/adlcp_rootv1p2}"

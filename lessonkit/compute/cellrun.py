@@ -161,7 +161,7 @@ def figure_digest(cell: Cell, inputs: dict[str, Any], path: Path, data: str | No
     files and matplotlib's settings in force; None when caching is off or a value cannot be hashed faithfully."""
     import matplotlib
 
-    from ..support.cache import Uncacheable
+    from ..support.cachekeys import Uncacheable
 
     if data is None:
         return None
@@ -183,7 +183,7 @@ def _feed_input(h, value: Any, path: Path, seen: set[int]) -> None:
     globals it reads, another function by its qualified name, data as the cache hashes it (or pickled)."""
     import pickle
 
-    from ..support.cache import Uncacheable, feed_value
+    from ..support.cachekeys import Uncacheable, feed_value
 
     if isinstance(value, types.ModuleType):
         h.update(f"module {value.__name__};".encode())

@@ -10,7 +10,7 @@
 In a lesson a term is marked at its first use in the text of lesson.md's sections (its Chinese name or an alias,
 the longest name first), and wherever the author writes `[[术语]]` or `[[术语|显示的文字]]` (the term by its id, Chinese
 or English name or an alias). Every mark is a link to the lesson's 术语表 entry `#term-<id>`; the `term` component
-(themes/default/components/term/) turns it into a toggletip.
+(lessonkit/themes/default/components/term/) turns it into a toggletip.
 
 Loading reports problems as values (like lesson.yaml): unknown keys with "did you mean", missing names or
 definition, ids that are not ASCII slugs, the same id twice, one name or alias belonging to two terms.

@@ -70,9 +70,9 @@ class PlacedCheck:
 
 def lesson_package(lesson, renderer, yaml_ctx: markup.MarkupContext, placed: list[PlacedCheck],
                    answers: bool) -> LessonPackage:
-    """`renderer`: the lesson's render/lesson.py LessonRenderer; `yaml_ctx`: the context lesson.yaml's Markdown was
+    """`renderer`: the lesson's render/placers.py LessonRenderer; `yaml_ctx`: the context lesson.yaml's Markdown was
     rendered with; `placed`: the page's self-checks in reading order; `answers`: worked answers are published."""
-    src, ui = lesson.source, renderer.env.globals["ui"]
+    src, ui = lesson.source, renderer.ui
     tex = TexText(lesson, renderer, yaml_ctx)
     placement = Placement(lesson.checks, ui, tex.markdown,
                           lambda key, text: markup.render_text(text, yaml_ctx, src.meta_path,

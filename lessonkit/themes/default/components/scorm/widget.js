@@ -1,5 +1,5 @@
 // SCORM 1.2, in pages built for a learning platform's package (`lessonkit export scorm`; render/lesson.py
-// LessonRenderer.scorm writes the data: the page's self-checks, [id on the page, id in the platform's records],
+// Containers.scorm (render/containers.py) writes the data: the page's self-checks, [id on the page, id in the platform's records],
 // and the lesson's mastery percentage). It finds the platform's API the standard way (window.API in this window,
 // then up its parents, at most MAX_HOPS of them, then from its opener), and reports:
 // - each self-check answered, as interactions (one per box, or one per choice question): what the self-check
