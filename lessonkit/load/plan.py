@@ -21,7 +21,6 @@ from .syntax import equation_numbers
 # lesson.yaml's fields written in Markdown blocks (a list's items each their own field: `challenges.0.answer`)
 BLOCK_FIELDS = ("intro", "question")
 ITEM_BLOCK_FIELDS = {"challenges": ("question", "answer"), "checks": ("question", "answer")}
-OUTPUT_OPTIONS = ("output=false", "output=true")
 
 
 @dataclass(frozen=True)
@@ -121,7 +120,8 @@ def declared_figures(code_path: Path | None) -> dict[str, str]:
         return {}
     found = {}
     if is_cell_file(text):  # a figure cell is shown by its name (compute/cells.py)
-        found = {c.name: c.name for c in split_cells(text, code_path)[0] if c.kind == "figure"}
+        found = {c.name: c.name for c in split_cells(text, code_path)[0]
+                 if c.kind == "figure" and c.option("output", True) is not False}
     for node in tree.body if tree is not None else ():
         for deco in getattr(node, "decorator_list", ()):
             if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "figure":
@@ -131,7 +131,9 @@ def declared_figures(code_path: Path | None) -> dict[str, str]:
 
 
 def wants_output(args: tuple[str, ...]) -> bool | None:
-    """`output=false` → False; nothing or `output=true` → True; anything else None (the author's mistake)."""
-    if any(a.lower() not in OUTPUT_OPTIONS for a in args) or len(args) > 1:
-        return None
-    return not args or args[0].lower() == "output=true"
+    """Whether `{{< code NAME … >}}` shows an output: `output=false` → False; nothing, more names, `echo=…` or
+    `output=true` → True; a word it cannot read → None (the author's mistake). (features/code.py reads them.)"""
+    from ..features.code import request
+
+    asked = request("", args)
+    return None if asked.unread else asked.options.get("output", True)
