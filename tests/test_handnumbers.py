@@ -175,6 +175,7 @@ def test_a_heading_holds_a_value(make_lesson, run_build):
     "数据在 data2024.csv 里，图在 fig-3.svg",                                # file names
     "## 小节 {#sec-2}\n{: .note-3 }",                                        # heading ids, attribute lists
     "fp16、GPT-2、IWSLT14、T5、W^Q、arXiv:1706.03762",                        # identifiers
+    "1D linear convection, the 1-D diffusion equation, a 3D plot",            # dimensions
     "<!-- 第 12 版 --><span data-n=\"3\">文字</span>",                       # comments and tags
 ])
 def test_what_is_not_a_measured_number_is_left_alone(text):

@@ -82,3 +82,27 @@ def test_an_existing_lesson_is_never_overwritten(chapter, tmp_path, capsys):
     (content / "gd").mkdir(parents=True)
     assert main(["import", str(chapter), "gd", "--content", str(content)]) == 2
     assert "already exists" in capsys.readouterr().err and not any((content / "gd").iterdir())
+
+
+def test_numbering_environments_a_heading_before_the_title_and_ipython_display(tmp_path, capsys):
+    path = notebook(tmp_path / "waves.ipynb", [
+        new_markdown_cell("###### Text CC-BY, code MIT"),
+        new_markdown_cell("# Waves"),
+        new_markdown_cell("## Speed\n\n$$\n\\begin{equation}\nu_t + c u_x = 0 \\label{eq1}\n\\end{equation}\n$$\n\n"
+                          "$$\n\\begin{eqnarray}\na & = & b \\nonumber\\\\\nc & \\approx & d\n\\end{eqnarray}\n$$"),
+        new_code_cell("c = 1.0\nprint(c)", outputs=[new_output("stream", name="stdout", text="1.0\n")]),
+        new_code_cell("from IPython.core.display import HTML\nHTML('<style></style>')",
+                      outputs=[new_output("execute_result", data={"text/html": "<style></style>"},
+                                          execution_count=2)]),
+    ])
+    content = tmp_path / "content"
+    assert main(["import", str(path), "--content", str(content)]) == 0
+    md = (content / "waves" / "lesson.md").read_text(encoding="utf-8")
+    assert md == ("## Waves {#waves}\n\n###### Text CC-BY, code MIT\n\n## Speed {#speed}\n\n"   # a heading before
+                  "$$\n\nu_t + c u_x = 0 \n\n$$\n\n"                                          # the title: inside
+                  "$$\n\\begin{array}{rcl}\na & = & b \\\\\nc & \\approx & d\n\\end{array}\n$$\n\n"
+                  "{{< code cell1 >}}\n")
+    assert "IPython" not in (content / "waves" / "lesson.py").read_text(encoding="utf-8")
+    out = capsys.readouterr().out
+    assert "3 Markdown cell(s), 1 code cell(s), 0 figure(s)" in out
+    assert "cell 5: uses IPython" in out and "2 LaTeX numbering environment(s)" in out

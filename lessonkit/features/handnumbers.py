@@ -20,7 +20,8 @@ What is not a measured number, and left alone:
   - citations `[@key, 第 2.3 节]` and references: `@fig:`, `@eq:`, `@lesson:`, `§2`, 第 3 节/章/课, 图 2, 表 1,
     式 (3), 挑战 3, 引理 2, 定理 1 (and Figure 2, Lemma 2 …);
   - ordinals: a list marker `1.` and 「第 N」 with one digit (the first layer, the third word: an index, like $x_3$);
-  - identifiers: digits joined to Latin letters, `fp16`, `GPT-2`, `IWSLT14`, `T5`, `arXiv:1706.03762`.
+  - identifiers: digits joined to Latin letters, `fp16`, `GPT-2`, `IWSLT14`, `T5`, `arXiv:1706.03762`; a
+    dimension, `1D`, `2-D`.
 
 A number typed on purpose (a measurement quoted from a paper) is marked on its line by a comment saying `literal`
 in the file's own comment syntax: `<!-- literal -->` in Markdown (also inside lesson.yaml's Markdown),
@@ -86,6 +87,7 @@ NOTATION = [
     re.compile(r"(?<![\d.])1\s*/"),                                      # a reciprocal: 1/{{ n }}
     re.compile(r"(?m)^[ \t>]*\d+[.)](?=\s)"),                          # a list marker
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*:[\w./-]*\w"),   # prefixed identifiers: arXiv:1706.03762
+    re.compile(r"(?<![\w.])[1-4]-?D\b"),                                 # dimensions: 1D, 2-D, 3D
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"),  # identifiers: fp16, GPT-2, IWSLT14
 ]
 # a Chinese numeral counting what a lesson computes or sets — steps, layers, rounds, passes, batches, times,
