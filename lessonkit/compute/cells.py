@@ -39,6 +39,7 @@ FIGURE = re.compile(r"^figure\s*:\s*(?P<name>\S*)\s*(?P<options>.*)$")
 NAME = re.compile(r"^[A-Za-z_][\w-]*$")
 OPTIONS = {"code": {"echo", "output"}, "figure": {"caption", "alt", "echo", "output", "data"}, "markdown": set()}
 BOOLEAN = {"true": True, "false": False, "yes": True, "no": False}
+LITERAL = re.compile(r"\s#\s*literal\b.*$")   # `# %% figure: … caption="…"  # literal`
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,7 @@ def _cell(header: str, line: int, body: list[str], path: Path, problems: list[Pr
 
 
 def _options(text: str, kind: str, path: Path, line: int, problems: list[Problem]) -> dict[str, Any]:
+    text = LITERAL.sub("", text)  # (features/handnumbers.py reads it: the header's numbers typed on purpose)
     try:
         words = shlex.split(text)
     except ValueError:
