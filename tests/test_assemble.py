@@ -126,6 +126,12 @@ def test_a_page_its_policy_would_break_is_the_theme_s_mistake(markup, found):
     assert found in message
 
 
+def test_words_that_look_like_an_attribute_inside_a_quoted_value_are_text():
+    """A figure's alt text (the author's) in its aria-label: the theme made nothing the policy blocks."""
+    page, _ = page_of(lambda h: '<div class="figure-svg" role="img" aria-label="bold: style=bold; onset=3">x</div>')
+    assert 'aria-label="bold: style=bold; onset=3"' in page
+
+
 def test_the_site_is_every_page_the_files_written_with_them_and_nojekyll():
     holes = Holes(nonce="y")
     hole = FigureDataHole("alpha", "curve", "fig-curve", 1)

@@ -74,7 +74,7 @@ def test_a_widget_s_data_that_does_not_fit_is_reported_at_its_function_in_lesson
     assert str(problems[0].expected) == "data with the keys and shapes widgets/gauge/widget.html reads"
 
 
-@pytest.mark.parametrize("attribute", ["onclick", "style", "onload"])
+@pytest.mark.parametrize("attribute", ["onclick", "style", "onload", "onClick", "STYLE"])
 def test_an_attribute_the_page_s_policy_would_block_is_a_problem_at_the_line_that_writes_it(tmp_path, attribute):
     c = component(tmp_path, f'<div>\n<p class="a">{{{{ widget.id }}}}</p>\n<button {attribute}="go()">x</button>\n</div>\n')
     inner, problems = render(c)
@@ -92,6 +92,21 @@ def test_a_blocked_attribute_in_a_theme_component_is_a_usage_error(tmp_path):
 def test_a_data_attribute_that_merely_ends_in_on_or_style_is_fine(tmp_path):
     inner, problems = render(component(tmp_path, '<p data-style="x" data-on="y" class="onclick">z</p>\n'))
     assert problems == [] and inner == '<p data-style="x" data-on="y" class="onclick">z</p>\n'
+
+
+def test_an_attribute_written_with_spaces_around_its_equals_sign_is_found_too(tmp_path):
+    c = component(tmp_path, '<p>\n<b onclick = "x()">b</b>\n')
+    assert [(p.line, str(p.message)) for p in render(c)[1]] == [
+        (2, "a `onclick=` attribute: the page's Content-Security-Policy blocks it")]
+
+
+def test_the_words_of_an_attribute_s_value_are_text(tmp_path):
+    """A widget's data may say `style=` in a label (escaped, its `=` stays): the browser blocks nothing there."""
+    c = component(tmp_path, '<div role="img" aria-label="{{ widget.data.label }}">x</div>\n')
+    problems = []
+    context = {**CONTEXT, "data": {"label": "set style=bold, then onload=go"}}
+    inner = render_component(ENV, c, context, None, "w", CODE, problems)
+    assert problems == [] and inner == '<div role="img" aria-label="set style=bold, then onload=go">x</div>\n'
 
 
 def test_a_word_the_theme_lacks_is_not_the_component_s_problem(tmp_path):
