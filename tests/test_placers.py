@@ -150,8 +150,10 @@ def test_a_value_s_code_and_what_it_computed(lesson):
     assert missed(r.code("n", ())) == ("code `n` is shown twice", "each function's code shown once")
 
 
-def test_a_figure_function_s_code_places_its_figure(lesson):
-    r = renderer_of(lesson)
+def test_a_figure_function_s_code_places_its_figure(tmp_path):
+    md = "## One {#one}\n\n{{< code curve >}}\n\n{{< code blank output=false >}}\n"
+    r = renderer_of(computed(write_lesson(tmp_path, md=md, yaml=YAML, py=PY,
+                                          files={"widgets/gauge/widget.html": GAUGE})))
     assert 'id="fig-curve"' in r.code("curve", ())
     assert 'id="fig-curve"' not in r.code("blank", ("output=false",))   # the source alone: nothing drawn
 
@@ -262,3 +264,28 @@ def test_md_renders_a_field_the_plan_parsed_and_refuses_one_it_did_not(lesson):
     assert r.md("objectives.0", "Read *a* number", inline=True) == "Read <em>a</em> number"
     with pytest.raises(KeyError):
         r.md("intro", "never parsed")   # our bug, not the author's: every Markdown field is parsed at load
+
+
+def test_a_figure_registered_without_the_decorator_shown_by_its_code_is_the_author_s_problem(tmp_path):
+    """Figure numbers come from the plan, which reads `@lesson.figure(…)` in lesson.py's source before any code
+    runs; a figure registered by a call (`lesson.figure(…)(draw)`) is not numbered there, so its code listing cannot
+    show it as a numbered figure. Said at the directive, never a traceback."""
+    py = """\
+        from lessonkit import Lesson
+
+        lesson = Lesson()
+
+
+        def draw(plt):
+            pass
+
+
+        lesson.figure(caption="Line", alt="a line")(draw)
+        """
+    lesson = computed(write_lesson(tmp_path, md="## One {#one}\n\n{{< code draw >}}\n", py=py))
+    r = renderer_of(lesson)
+    message, expected = missed(r.code("draw", ()))
+    assert message == ("`{{< code draw >}}` shows figure `draw`, but lesson.py does not declare it with "
+                       "`@lesson.figure(…)` above `def draw`")
+    assert expected.startswith("`@lesson.figure(caption=…, alt=…)` directly above the function")
+    assert r.holes.known == []                                   # nothing placed
