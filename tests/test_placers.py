@@ -289,3 +289,21 @@ def test_a_figure_registered_without_the_decorator_shown_by_its_code_is_the_auth
                        "`@lesson.figure(…)` above `def draw`")
     assert expected.startswith("`@lesson.figure(caption=…, alt=…)` directly above the function")
     assert r.holes.known == []                                   # nothing placed
+
+
+def test_a_figure_named_by_a_variable_shown_by_its_code_is_the_author_s_problem(tmp_path):
+    py = """\
+        from lessonkit import Lesson
+
+        lesson = Lesson()
+        NAME = "line"
+
+
+        @lesson.figure(caption="Line", alt="a line", name=NAME)
+        def draw(plt):
+            pass
+        """
+    lesson = computed(write_lesson(tmp_path, md="## One {#one}\n\n{{< code draw >}}\n", py=py))
+    assert lesson.source.plan.figure_functions == {"draw": "draw"}   # what the source says without running it
+    message, _ = missed(renderer_of(lesson).code("draw", ()))
+    assert message.startswith("`{{< code draw >}}` shows figure `line`, but lesson.py does not declare it")
