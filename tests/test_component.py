@@ -76,7 +76,8 @@ def test_a_widget_s_data_that_does_not_fit_is_reported_at_its_function_in_lesson
 
 @pytest.mark.parametrize("attribute", ["onclick", "style", "onload", "onClick", "STYLE"])
 def test_an_attribute_the_page_s_policy_would_block_is_a_problem_at_the_line_that_writes_it(tmp_path, attribute):
-    c = component(tmp_path, f'<div>\n<p class="a">{{{{ widget.id }}}}</p>\n<button {attribute}="go()">x</button>\n</div>\n')
+    template = f'<div>\n<p class="a">{{{{ widget.id }}}}</p>\n<button {attribute}="go()">x</button>\n</div>\n'
+    c = component(tmp_path, template)
     inner, problems = render(c)
     assert inner is None
     assert [(p.path, p.line, str(p.message)) for p in problems] == [

@@ -113,7 +113,8 @@ def test_a_callout_and_cards_use_their_partials():
 
 def test_speaker_notes_are_hidden_for_students_and_labelled_for_the_teacher():
     block = part("notes", "", 5, "<p>say this</p>")
-    assert containers().container(block) == '<aside class="speaker-notes" data-widget="notes" hidden>\n<p>say this</p>\n</aside>'
+    assert containers().container(block) == \
+        '<aside class="speaker-notes" data-widget="notes" hidden>\n<p>say this</p>\n</aside>'
     shown = containers(teacher=True).container(block)
     assert " hidden>" not in shown and f'aria-label="{UI.presenter_notes}"' in shown and "<p>say this</p>" in shown
 
