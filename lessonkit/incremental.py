@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from .features.coursenav import course_entry
-from .support.cache import FigureCache, engine_source_digest, folder_digest, package_version, touch
+from .support.cachekeys import engine_source_digest, folder_digest, package_version
 from .support.errors import Problem
+from .support.font import saved_font
+from .support.store import HIGHLIGHTS, MATHML, PAGES, REFERENCES, SCRIPTS, TEMPLATES, Store
 
 PAGE_FORMAT = "lessonkit-pages-5"
-# cache entries every page's making uses
-SHARED_ENTRIES = ("templates/*", "scripts/*", "mathml-*.json", "highlight-*.json", "references/*")
+SHARED_KINDS = (TEMPLATES, SCRIPTS, MATHML, HIGHLIGHTS, REFERENCES)   # store entries every page's making uses
 PACKAGES = ("jinja2", "markdown", "latex2mathml", "numpy", "matplotlib", "yaml", "pygments")
 
 
@@ -37,55 +38,65 @@ class KeptLesson:
     gzip: int                     # its gzip size, as the budget weighs it (not gzipped again)
     summary: dict[str, Any]       # what the other pages read of it (render.pages.lesson_summary)
     figures: int                  # figures on it, for the build summary
-    made_of: tuple[str, ...] = ()  # the cache entries it was made from (relative paths), kept while it is
+    made_of: tuple[str, ...] = ()  # the store entries it was made from (Kind.entry), kept while it is
     files: tuple[tuple[str, bytes], ...] = ()  # written beside it (its notebook): (path, bytes)
     warnings: tuple = ()          # what the build said of its text (features.handnumbers), unanchored
 
 
 @dataclass
 class Reuse:
-    cache: FigureCache
+    cache: Store
     keys: dict[str, str] = field(default_factory=dict)   # slug → key, for the lessons that may be reused
     site_key: str | None = None                          # the index and glossary pages, when every lesson's is known
+    basis: str | None = None                             # every input but the font, hashed (None: nothing reused)
+    digests: dict[str, str] = field(default_factory=dict)  # slug → its folder's digest (lessons that may be reused)
+    lessons: int = 0                                     # how many lessons this build makes
+
+    def key_with(self, font) -> None:
+        """The keys, once the figures' font is known (a first build knows it after drawing: planned once, keyed
+        then)."""
+        if self.basis is None or font is None:
+            return
+        common = hashlib.sha256(f"{self.basis}\0{font.family}\0{font.file}\0{tuple(font.stat)}".encode()).hexdigest()
+        self.keys = {slug: hashlib.sha256(f"{common}\0{slug}\0{digest}".encode()).hexdigest()
+                     for slug, digest in self.digests.items()}
+        if len(self.keys) == self.lessons:
+            self.site_key = hashlib.sha256(f"{common}\0site\0{sorted(self.keys.items())}".encode()).hexdigest()
 
     def kept_lessons(self) -> dict[str, KeptLesson]:
         found = {}
         for slug, key in self.keys.items():
-            record = self.cache.get_page(key)
+            record = self.cache.get_pickle(PAGES, key)
             if isinstance(record, KeptLesson):
                 found[slug] = record
                 for entry in record.made_of:  # still needed the day its text changes: prune must keep them
-                    touch(self.cache.folder / entry)
+                    self.cache.touch(entry)
         return found
 
     def kept_site(self) -> dict[str, tuple[bytes, int | None]] | None:
         """The index page, the glossary page and the files written with them, by path: (bytes, gzip size)."""
-        record = self.cache.get_page(self.site_key) if self.site_key else None
+        record = self.cache.get_pickle(PAGES, self.site_key) if self.site_key else None
         if not isinstance(record, dict):
             return None
-        for pattern in SHARED_ENTRIES:  # what making any page again would need: kept while the pages are
-            for entry in self.cache.folder.glob(pattern):
-                touch(entry)
+        for kind in SHARED_KINDS:  # what making any page again would need: kept while the pages are
+            self.cache.touch_all(kind)
         return record
 
     def keep_lesson(self, slug: str, record: KeptLesson) -> None:
         if slug in self.keys:
-            self.cache.put_page(self.keys[slug], record)
+            self.cache.put_pickle(PAGES, self.keys[slug], record)
 
     def keep_site(self, pages: dict[str, tuple[bytes, int | None]]) -> None:
         if self.site_key:
-            self.cache.put_page(self.site_key, pages)
+            self.cache.put_pickle(PAGES, self.site_key, pages)
 
 
-def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], options, publication) -> Reuse:
+def plan(cache: Store, sources, course, content: Path, dirs: list[Path], options, publication) -> Reuse:
     """Which pages an earlier build may have written from the same inputs. `sources`: the lessons to build,
     `course`: every lesson of the course; `publication`: what this edition publishes, on the build's day."""
-    reuse = Reuse(cache)
+    reuse = Reuse(cache, lessons=len(sources))
     if not cache.enabled or options.figure_png or publication.edition.lms:  # (an LMS export reads every lesson's
         return reuse                                                       # rendered questions: none is kept)
-    font = cache.font()
-    if font is None:  # the fonts changed: figures are drawn again, and pages with them
-        return reuse
     h = hashlib.sha256(f"{PAGE_FORMAT}\0{sys.version}\0".encode())
     h.update(engine_source_digest().encode())
     h.update(" ".join(f"{name} {package_version(name)}" for name in PACKAGES).encode())
@@ -95,16 +106,13 @@ def plan(cache: FigureCache, sources, course, content: Path, dirs: list[Path], o
         h.update(f"{path.name}\0".encode() + path.read_bytes() + b"\0")
     h.update(repr([course_entry(s) for s in course]).encode())
     h.update(repr([s.slug for s in sources]).encode())
-    h.update(f"{font.family}\0{font.file}\0{tuple(font.stat)}\0{options.theme}\0".encode())
+    h.update(f"{options.theme}\0".encode())
     h.update(f"{options.preview_script}\0".encode())  # `serve`'s reload script: in every page and its policy
     h.update(f"{publication.key()}\0".encode())      # drafts, releases, answers shown or not, the edition
-    common = h.hexdigest()
-    for source in sources:
-        if not source.problems:  # a lesson with problems in its text is built, so they are reported
-            reuse.keys[source.slug] = hashlib.sha256(
-                f"{common}\0{source.slug}\0{folder_digest(source.folder)}".encode()).hexdigest()
-    if len(reuse.keys) == len(sources):
-        reuse.site_key = hashlib.sha256(f"{common}\0site\0{sorted(reuse.keys.items())}".encode()).hexdigest()
+    reuse.basis = h.hexdigest()
+    reuse.digests = {source.slug: folder_digest(source.folder) for source in sources
+                     if not source.problems}  # a lesson with problems in its text is built, so they are reported
+    reuse.key_with(saved_font(cache))  # the fonts changed (None): figures are drawn again, and pages with them
     return reuse
 
 
@@ -122,10 +130,10 @@ def anchored(saved: tuple, folder: Path) -> tuple[Problem, ...]:
 class FileMemo:
     """`memo(path, find)` for what is a function of one file's bytes and the engine's code alone (the hand-typed
     numbers of a lesson's file): `find()`'s problems as a build found them for the same bytes, else found and kept.
-    Edit one paragraph and only lesson.md is read again. `entries`: the cache entries it used (a kept page keeps
+    Edit one paragraph and only lesson.md is read again. `entries`: the store entries it used (a kept page keeps
     them, as it keeps what it was made of)."""
 
-    def __init__(self, cache: FigureCache, folder: Path, purpose: str):
+    def __init__(self, cache: Store, folder: Path, purpose: str):
         self.cache, self.folder, self.purpose = cache, folder, purpose
         self.entries: list[str] = []
 
@@ -140,10 +148,10 @@ class FileMemo:
             return find()
         key = hashlib.sha256(f"{PAGE_FORMAT}\0{self.purpose}\0{engine_source_digest()}\0"
                              f"{path.relative_to(self.folder).as_posix()}\0".encode() + data).hexdigest()
-        self.entries.append(f"pages/{key}.pickle")
-        saved = self.cache.get_page(key)
+        self.entries.append(PAGES.entry(key))
+        saved = self.cache.get_pickle(PAGES, key)
         if isinstance(saved, tuple):
             return list(anchored(saved, self.folder))
         found = find()
-        self.cache.put_page(key, unanchored(found, self.folder))
+        self.cache.put_pickle(PAGES, key, unanchored(found, self.folder))
         return found

@@ -19,20 +19,22 @@ from pathlib import Path
 
 from . import incremental
 from .assemble.budget import check_budget
-from .features.citations import Bibliography, lesson_references, load_references
+from .features.bibtex import Bibliography, lesson_references, load_references
 from .features.coursenav import in_course_order
-from .features.glossary import load_glossary
+from .features.glossary import Glossary, load_glossary
 from .load.lessons import LessonSource, find_lessons, lesson_budget, order_ties, read_lesson
 from .load.release import Edition, Publication, build_day, release_of
-from .load.siteconfig import Budget, check_parts, load_site_config
+from .load.siteconfig import Budget, SiteConfig, check_parts, load_site_config
 from .load.theme import theme_dirs
-from .support.cache import FigureCache, prune
 from .support.errors import ContentError, Problem, UsageError
 from .support.messages import msg, reason
 from .support.i18n import DEFAULT as DEFAULT_LANGUAGE
 from .support.i18n import UiStrings, available_languages, load_ui
+from .support.font import saved_font
 from .support.paths import SitePaths
+from .support.prune import prune
 from .support.session import Session
+from .support.store import Store
 from .write.output import write_site
 
 
@@ -81,14 +83,69 @@ class BuildReport:
     packages: dict = field(default_factory=dict)  # slug → what its LMS package needs (Options.lms; lessonkit/export)
 
 
+@dataclass
+class Gathered:
+    """What the load stage read and checked: everything the stages that make pages start from."""
+    config: SiteConfig
+    glossary: Glossary | None
+    sources: list[LessonSource]          # the lessons to build
+    course: list[LessonSource]           # every lesson this edition publishes (links and navigation list them)
+    publication: Publication             # load/release.py: the edition and each lesson's release
+    dirs: list[Path]                     # the theme's folders, the course's own first
+    ui: UiStrings                        # the theme's words in the site's language
+    bibliography: Bibliography | None    # content/references.bib (features/bibtex.py)
+    kept: dict = field(default_factory=dict)  # slug → incremental.KeptLesson: pages taken as a build wrote them
+
+
 def build(options: Options) -> BuildReport:
     """Every stage runs as far as the content allows, so one run lists the problems of every lesson and every
     stage (reading, lesson code, figures, Markdown); only a build without problems writes anything. Pages whose
     inputs did not change since a build that wrote them are taken from the cache (lessonkit/incremental.py)."""
     started, build_began = time.perf_counter(), time.time()
-    session = Session(FigureCache(options.cache), preview_script=options.preview_script)
+    session = Session(Store(options.cache), preview_script=options.preview_script)
     problems: list[Problem] = []
-    config = load_site_config(options.content, problems)                          # load
+    gathered = gather(options, session, problems)                                 # load
+    reuse = incremental.plan(session.cache, gathered.sources, gathered.course, options.content, gathered.dirs,
+                             options, gathered.publication)
+    kept = gathered.kept = reuse.kept_lessons()
+    # hand-typed numbers, from a lesson's text (and its citations' years): a kept page's were found when it was made
+    memos = {s.slug: incremental.FileMemo(session.cache, s.folder, "handnumbers") for s in gathered.sources}
+    hand = {s.slug: incremental.anchored(kept[s.slug].warnings, s.folder) if s.slug in kept
+            else hand_typed_numbers(s, memos[s.slug], gathered.bibliography, session) for s in gathered.sources}
+    warnings = ([] if gathered.config.parts else order_ties(gathered.course)) + \
+        [p for s in gathered.sources for p in hand[s.slug]]
+    if options.strict:  # (`order` orders nothing where parts do)
+        problems += warnings
+    kept_site = reuse.kept_site() if len(kept) == len(gathered.sources) else None
+    if kept_site is not None and not problems:                                    # nothing changed
+        site = {**kept_pages(kept), **{path: data for path, (data, _) in kept_site.items()}}
+        gzip_sizes = {path: gz for path, (_, gz) in kept_site.items() if gz is not None}
+        font = saved_font(session.cache)
+        return finish(options, session, gathered, site, gzip_sizes, started, build_began, warnings,
+                      font=font.family if font else None)
+    from . import stages  # the work: imported only when there is some (Jinja, Markdown, the lessons' numpy)
+
+    made = stages.make_pages(gathered, options, session, problems)               # compute, draw, render, assemble
+    rendered = {slug: tuple(found) for slug, found in made.warnings.items()}  # (a link to an unpublished lesson …)
+    (problems if options.strict else warnings).extend(p for found in rendered.values() for p in found)
+    if problems:
+        raise ContentError(by_lesson(problems, options.content))
+    site = {**kept_pages(kept), **made.pages}
+    report = finish(options, session, gathered, site, made.gzip_sizes, started, build_began, warnings,
+                    font=made.stats.font, drawn=made.stats.drawn, cached=made.stats.cached,
+                    figure_png=made.pictures, packages=made.packages)
+    reuse.key_with(saved_font(session.cache))  # a first build: the figures' font is known only now
+    stages.remember(reuse, made, {s.slug: incremental.unanchored(hand[s.slug] + rendered.get(s.slug, ()), s.folder)
+                                  for s in gathered.sources},
+                    {slug: tuple(memo.entries) for slug, memo in memos.items()})
+    # (only pages a build wrote may be taken again)
+    return report
+
+
+def gather(options: Options, session: Session, problems: list[Problem]) -> Gathered:
+    """Read and check the course: site.yaml, the glossary, the lessons this edition publishes, the theme and its
+    words, the bibliography. The author's problems are added to `problems`."""
+    config = load_site_config(options.content, problems)
     glossary = load_glossary(options.content, problems)
     edition = Edition(options.date or build_day(config.timezone), options.teacher, options.drafts, options.lms)
     sources, course, publication = load_sources(options.content, options.lesson, problems,
@@ -96,62 +153,32 @@ def build(options: Options) -> BuildReport:
     problems += check_parts(config, list(publication.releases), options.content)  # every lesson, published or not
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems)
-    reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options, publication)
-    kept = reuse.kept_lessons()
-    bibliography = load_references(options.content, problems, session.cache)       # (content/references.bib)
-    # hand-typed numbers, from a lesson's text (and its citations' years): a kept page's were found when it was made
-    memos = {s.slug: incremental.FileMemo(session.cache, s.folder, "handnumbers") for s in sources}
-    hand = {s.slug: incremental.anchored(kept[s.slug].warnings, s.folder) if s.slug in kept
-            else hand_typed_numbers(s, memos[s.slug], bibliography, session) for s in sources}
-    warnings = ([] if config.parts else order_ties(course)) + [p for s in sources for p in hand[s.slug]]
-    if options.strict:  # (`order` orders nothing where parts do)
-        problems += warnings
-    kept_site = reuse.kept_site() if len(kept) == len(sources) else None
-    if kept_site is not None and not problems:                                    # nothing changed
-        return write_kept(options, session, config, kept, kept_site, started, build_began, warnings)
-    from . import stages  # the work: imported only when there is some (Jinja, Markdown, the lessons' numpy)
+    bibliography = load_references(options.content, problems, session.cache)      # (content/references.bib)
+    return Gathered(config, glossary, sources, course, publication, dirs, ui, bibliography)
 
-    made = stages.make_pages(sources, course, kept, options, session, config, glossary, dirs, ui, problems,
-                             publication, bibliography)
-    rendered = {slug: tuple(found) for slug, found in made.warnings.items()}  # (a link to an unpublished lesson …)
-    (problems if options.strict else warnings).extend(p for found in rendered.values() for p in found)
-    if problems:
-        raise ContentError(by_lesson(problems, options.content))
-    site = {**kept_pages(kept), **made.pages}
+
+def finish(options: Options, session: Session, gathered: Gathered, site: dict[str, bytes],
+           gzip_sizes: dict[str, int], started: float, build_began: float, warnings: list[Problem], *,
+           font: str | None, drawn: int = 0, cached: int = 0, figure_png: dict | None = None,
+           packages: dict | None = None) -> BuildReport:
+    """Weigh the site against its budget, write it, prune the cache, and say what the build did."""
+    kept, config = gathered.kept, gathered.config
     sizes = {path: len(data) for path, data in site.items()}
-    gzip_sizes = {**made.gzip_sizes, **{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()}}
-    budgets = {SitePaths.lesson(s.slug): b for s in sources if (b := lesson_budget(s, config.budget)) is not None}
+    gzip_sizes = {**gzip_sizes, **{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()}}
+    budgets = {SitePaths.lesson(s.slug): b for s in gathered.sources
+               if (b := lesson_budget(s, config.budget)) is not None}
     check_budget(sizes, gzip_sizes, config.budget, site, budgets)
     write_site(site, options.out)                                                 # write
-    if not reuse.keys:  # a first build: the figures' font is known only now
-        reuse = incremental.plan(session.cache, sources, course, options.content, dirs, options, publication)
-    stages.remember(reuse, made, {s.slug: incremental.unanchored(hand[s.slug] + rendered.get(s.slug, ()), s.folder)
-                                  for s in sources},
-                    {slug: tuple(memo.entries) for slug, memo in memos.items()})
-    # (only pages a build wrote may be taken again)
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
-    lessons = [s.slug for s in in_course_order(sources, config.course_order()) if SitePaths.lesson(s.slug) in site]
-    return BuildReport(site, made.stats.font, time.perf_counter() - started, sizes, gzip_sizes, made.stats.drawn,
-                       made.stats.cached + sum(k.figures for k in kept.values()), config.budget,
-                       sizes.get(SitePaths.SEARCH_INDEX, 0), lessons, [] if options.strict else warnings,
-                       made.pictures, pages_kept=len(kept), packages=made.packages)
-
-
-def write_kept(options: Options, session: Session, config, kept: dict, kept_site: dict, started: float,
-               build_began: float, warnings: list[Problem]) -> BuildReport:
-    """Nothing changed since a build that wrote these pages: write them again, as they were."""
-    site = {**kept_pages(kept), **{path: data for path, (data, _) in kept_site.items()}}
-    sizes = {path: len(data) for path, data in site.items()}
-    gzip_sizes = {**{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()},
-                  **{path: gz for path, (_, gz) in kept_site.items() if gz is not None}}
-    write_site(site, options.out)
-    if session.cache.enabled:
-        prune(session.cache.folder, now=time.time(), used_since=build_began - 2)
-    font = session.cache.font()
-    return BuildReport(site, font.family if font else None, time.perf_counter() - started, sizes, gzip_sizes, 0,
-                       sum(k.figures for k in kept.values()), config.budget, sizes.get(SitePaths.SEARCH_INDEX, 0),
-                       list(kept), [] if options.strict else warnings, {}, pages_kept=len(kept))
+    lessons = [s.slug for s in in_course_order(gathered.sources, config.course_order())
+               if SitePaths.lesson(s.slug) in site]
+    return BuildReport(pages=site, font=font, seconds=time.perf_counter() - started, sizes=sizes,
+                       gzip_sizes=gzip_sizes, figures_drawn=drawn,
+                       figures_cached=cached + sum(k.figures for k in kept.values()), budget=config.budget,
+                       search_bytes=sizes.get(SitePaths.SEARCH_INDEX, 0), lessons=lessons,
+                       warnings=[] if options.strict else warnings, figure_png=figure_png or {},
+                       pages_kept=len(kept), packages=packages or {})
 
 
 def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo, bibliography: Bibliography | None,

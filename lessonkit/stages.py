@@ -13,21 +13,20 @@ from .assemble.budget import page_sizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, start_drawing
 from .features.components import Components
-from .features.citations import Bibliography
-from .features.glossary import Glossary
+from .features.palette import PageColors, builtin_page_colors, page_colors
 from .features.scriptcheck import check_scripts
 from .load.lessons import LessonSource
-from .load.release import Publication
 from .load.theme import asset_path
 from .render import markup
 from .render.draft import Holes, PageDraft
 from .render.pages import Rendered, Renderer, render_site
 from .render.templates import make_env, theme_problem
-from .support.cache import FigureCache, code_shape_entries, values_key
+from .support.cachekeys import code_shape_entries, package_version, values_key
 from .support.errors import ContentError, Problem
 from .support.i18n import UnknownUiString
 from .support.paths import SitePaths
 from .support.session import Session
+from .support.store import FIGURE, HIGHLIGHTS, MATHML, VALUES, Kind, Store
 
 
 @dataclass
@@ -44,23 +43,22 @@ class Made:
     packages: dict = field(default_factory=dict)   # slug → what its LMS package needs (render/questions.py; lms)
 
 
-def make_pages(sources: list[LessonSource], course: list[LessonSource], kept: dict, options, session: Session,
-               config, glossary: Glossary | None, dirs: list[Path], ui, problems: list[Problem],
-               publication: Publication | None = None, bibliography: Bibliography | None = None) -> Made:
-    """Every page but the kept lessons': their problems go to `problems` (nothing is made then), what it lets pass
-    to `Made.warnings`. `bibliography`: content/references.bib as loaded (features.citations)."""
+def make_pages(gathered, options, session: Session, problems: list[Problem]) -> Made:
+    """Every page but the kept lessons' (`gathered`: site.Gathered, what the load stage read): their problems go
+    to `problems` (nothing is made then), what it lets pass to `Made.warnings`."""
+    sources, kept = gathered.sources, gathered.kept
     computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems)   # compute
-    with start_drawing(computed, session.cache, options.jobs, options.figure_png,                # draw, while …
+    page = theme_page_colors(gathered.dirs, problems)
+    with start_drawing(computed, session.cache, options.jobs, page, options.figure_png,          # draw, while …
                        options.drawing_start) as drawing:
-        env = make_env(dirs, ui, session.templates_folder)
-        rendered = render_all(computed, course, env, dirs, config, session, problems, glossary,    # … render
-                              {slug: k.summary for slug, k in kept.items()}, bibliography, publication)
-        problems += check_component_scripts(rendered.drafts, computed, dirs, session)
+        env = make_env(gathered.dirs, gathered.ui, session.templates_folder)
+        rendered = render_all(computed, gathered, env, session, problems)                         # … render
+        problems += check_component_scripts(rendered.drafts, computed, gathered.dirs, session)
         drawn = drawing.finish()
     problems += drawn.problems
     if problems:
         return Made()
-    pages = assemble_all(rendered.drafts, env, dirs, drawn.figures, session)       # assemble
+    pages = assemble_all(rendered.drafts, env, gathered, drawn.figures, session)  # assemble
     return Made(pages, page_sizes(pages)[1], rendered, drawing.stats,
                 {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures),
                 made_of(computed, drawn, rendered.cache_entries), rendered.warnings, rendered.packages)
@@ -70,17 +68,28 @@ def made_of(computed: list[ComputedLesson], drawn, rendered: dict[str, tuple[str
     """The cache entries each lesson page was made from (its values, its figures, what rendering it read): while
     the page is kept they are kept too (cache.prune keeps what a build touches), so an edit to its text later finds
     its figures drawn."""
-    found: dict[str, list[str]] = {c.slug: [f"values/{values_key(c.files_digest)}.pickle",
+    found: dict[str, list[str]] = {c.slug: [VALUES.entry(values_key(c.files_digest)),
                                             *code_shape_entries(c.source.folder)] if c.files_digest else []
                                    for c in computed}
     for slug, entries in rendered.items():
         found.setdefault(slug, []).extend(entries)
     for (slug, _), key in drawn.keys.items():
-        found.setdefault(slug, []).extend(f"figures/{key}.{kind}" for kind in ("svg", "json", "png"))
+        found.setdefault(slug, []).extend(kind.entry(key) for kind in FIGURE)
     return {slug: tuple(paths) for slug, paths in found.items()}
 
 
-def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[Problem]) -> list[ComputedLesson]:
+def theme_page_colors(dirs: list[Path], problems: list[Problem]) -> PageColors:
+    """The page colours the theme's style.css sets, which the figures' dark colours are computed against; when it
+    does not set them, its problem goes to `problems` and the built-in theme's stand in (nothing is written then,
+    but the rest of the build still finds its own problems)."""
+    try:
+        return page_colors(asset_path(dirs, "style.css"))
+    except ContentError as err:
+        problems += err.problems
+        return builtin_page_colors()
+
+
+def compute_all(sources: list[LessonSource], cache: Store, problems: list[Problem]) -> list[ComputedLesson]:
     """Run each lesson's code. A lesson whose values cannot be computed is left out (its Markdown would only
     report every value as unknown); a failing widget is reported and the rest still run."""
     computed = []
@@ -94,22 +103,28 @@ def compute_all(sources: list[LessonSource], cache: FigureCache, problems: list[
     return computed
 
 
-def render_all(computed: list[ComputedLesson], sources: list[LessonSource], env: jinja2.Environment,
-               dirs: list[Path], config, session: Session, problems: list[Problem],
-               glossary: Glossary | None = None, kept: dict | None = None,
-               bibliography: Bibliography | None = None, publication: Publication | None = None):
+def render_all(computed: list[ComputedLesson], gathered, env: jinja2.Environment, session: Session,
+               problems: list[Problem]) -> Rendered:
     """Every page's draft (but the kept lessons'), with MathML conversions and highlighted code taken from (and
     added to) the cache."""
-    session.mathml = session.cache.get_math()
+    session.mathml = memo(session.cache, MATHML, "latex2mathml")
     known_math = len(session.mathml)
-    converters = markup.Converters(session.mathml, session.cache.get_highlights())
-    renderer = Renderer(env, Components(dirs), Holes(), converters, bibliography, session.cache, publication)
-    rendered = render_site(computed, renderer, config, problems, sources, glossary, kept)
+    converters = markup.Converters(session.mathml, memo(session.cache, HIGHLIGHTS, "pygments"))
+    renderer = Renderer(env, gathered.ui, Components(gathered.dirs), Holes(), converters, gathered.bibliography,
+                        session.cache, gathered.publication)
+    kept = {slug: k.summary for slug, k in gathered.kept.items()}
+    rendered = render_site(computed, renderer, gathered.config, problems, gathered.course, gathered.glossary, kept)
     if len(session.mathml) > known_math:
-        session.cache.put_math(session.mathml)
+        session.cache.put_json(MATHML, package_version("latex2mathml"), session.mathml)
     if converters.highlighter.added:
-        session.cache.put_highlights(converters.highlighter.memo)
+        session.cache.put_json(HIGHLIGHTS, package_version("pygments"), converters.highlighter.memo)
     return rendered
+
+
+def memo(cache: Store, kind: Kind, package: str) -> dict[str, str]:
+    """What earlier builds converted with this version of `package` (so a warm build need not import it)."""
+    saved = cache.get_json(kind, package_version(package))
+    return saved if isinstance(saved, dict) else {}
 
 
 def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLesson], dirs: list[Path],
@@ -122,10 +137,11 @@ def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLess
                          base=[asset_path(dirs, name) for name in ("head.js", "lesson.js")])
 
 
-def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, dirs: list[Path], figures,
+def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, gathered, figures,
                  session: Session) -> dict[str, bytes]:
     try:
-        return Assembler(env, Components(dirs), dirs, figures, session.preview_script).site(drafts)
+        return Assembler(env, gathered.ui, Components(gathered.dirs), gathered.dirs, figures,
+                         session.preview_script).site(drafts)
     except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound, UnknownUiString) as exc:
         raise theme_problem(exc) from None
 

@@ -16,3 +16,14 @@ def real_lessons() -> list[str]:
         return []
     return sorted(p.name for p in content.iterdir()
                   if p.is_dir() and not p.name.startswith((".", "_")) and (p / "lesson.yaml").is_file())
+
+
+def load_lesson(folder: Path):
+    """One lesson folder read as the build reads it (load/lessons.py read_lesson); its problems raised together."""
+    from lessonkit.load.lessons import read_lesson
+    from lessonkit.support.errors import ContentError
+
+    source = read_lesson(folder)
+    if source.problems:
+        raise ContentError(source.problems)
+    return source

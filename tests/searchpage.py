@@ -1,5 +1,5 @@
 """Hand-built pages carrying the search component as the engine assembles them (the policy with the hashes of the
-one inline script = a base registry shim as in the widget contract + the shipped widget.js, of the one inline style,
+inline scripts = the theme's shipped head.js and lesson.js, then the component's widget.js, of the one inline style,
 and of the course's index script), for the browser tests and the benchmark: an index page that loads
 search-index.js when someone searches, and lesson pages that read their own sections' text from the page."""
 from __future__ import annotations
@@ -16,26 +16,9 @@ from lessonkit.support.paths import BUILTIN_THEMES
 
 PROJECT = Path(__file__).resolve().parents[1]
 COMPONENT = BUILTIN_THEMES / "default" / "components" / "search"
-
-# the contract's lessonkit.widget registry, as themes/default/assets/lesson.js defines it
-SHIM = """(function () {
-  'use strict';
-  var doc = document, kinds = {};
-  doc.documentElement.classList.add('js');
-  function all(sel, el) { return Array.prototype.slice.call((el || doc).querySelectorAll(sel)); }
-  window.lessonkit = {widget: function (kind, init) { kinds[kind] = init; }, all: all,
-                      one: function (sel, el) { return (el || doc).querySelector(sel); }};
-  doc.addEventListener('DOMContentLoaded', function () {
-    Object.keys(kinds).sort().forEach(function (kind) {
-      all('[data-widget="' + kind + '"]').forEach(function (root) {
-        var s = doc.getElementById(root.id + '-data'), data = null;
-        try { data = s ? JSON.parse(s.textContent) : null; } catch (e) { data = null; }
-        kinds[kind](root, data);
-      });
-    });
-  });
-})();
-"""
+# the shipped base code: head.js marks <html class="js">, lesson.js is the lessonkit.widget registry (and
+# lessonkit.fill) the component uses
+ASSETS = BUILTIN_THEMES / "default" / "assets"
 BASE_CSS = ".js-only{display:none}.js .js-only{display:inline}section{min-height:120vh}\n"
 
 
@@ -50,14 +33,16 @@ def search_box(data: dict, root_id: str = "search") -> str:
 
 
 def page(title: str, body: str, data: dict | None) -> str:
-    script = SHIM + (COMPONENT / "widget.js").read_text(encoding="utf-8")
+    head, *scripts = [path.read_text(encoding="utf-8")
+                      for path in (ASSETS / "head.js", ASSETS / "lesson.js", COMPONENT / "widget.js")]
     style = BASE_CSS + (COMPONENT / "widget.css").read_text(encoding="utf-8")
-    policy = csp.policy([script], [style], script_sources=search.csp_sources(data or {}))
+    policy = csp.policy([head, *scripts], [style], script_sources=search.csp_sources(data or {}))
     box = search_box(data) if data is not None else ""
     return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n<title>{html.escape(title)}</title>\n'
-            f'<style>{style}</style>\n</head>\n<body>\n<header>{box}</header>\n<main id="main">\n{body}\n</main>\n'
-            f'<script>{script}</script>\n</body>\n</html>\n')
+            f'<style>{style}</style>\n<script>{head}</script>\n</head>\n<body>\n<header>{box}</header>\n'
+            f'<main id="main">\n{body}\n</main>\n' + "".join(f"<script>{script}</script>\n" for script in scripts)
+            + "</body>\n</html>\n")
 
 
 def lesson_body(lesson: dict) -> str:

@@ -301,7 +301,7 @@ def test_prune_removes_the_new_entry_kinds_when_unused(tmp_path):
     import os
     import time
 
-    from lessonkit.support.cache import prune
+    from lessonkit.support.prune import prune
 
     book_lesson.write_book_lesson(tmp_path / "content")
     assert build(tmp_path)[0] == 0

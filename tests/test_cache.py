@@ -1,15 +1,11 @@
 """Figure and value cache: what changes a figure redraws it, what does not leaves it cached; warm builds stay light."""
-import hashlib
 import json
 import os
 import re
 import subprocess
 import sys
 
-import numpy as np
 import pytest
-
-from lessonkit.support.cache import Uncacheable, feed_value
 
 PROJECT_ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
 
@@ -108,7 +104,7 @@ def test_no_cache_draws_everything_and_gives_the_same_page(figure_lesson, run_bu
 
 def test_a_vanished_font_is_never_served_from_the_cache(figure_lesson, run_build, tmp_path):
     """A font file the figures were drawn from disappears: the next build chooses again and redraws."""
-    from lessonkit.support.cache import font_fingerprint
+    from lessonkit.support.font import font_fingerprint
     from lessonkit.draw.figures import find_cjk_font
 
     font_file = tmp_path / "fonts" / "OldCJK.ttc"
@@ -206,28 +202,6 @@ def test_jobs_counts_the_processes_that_draw_the_parent_among_them(make_lesson, 
     assert len(drew) == 4 and len(set(drew)) == 2 and str(os.getpid()) in drew
 
 
-def digest(value):
-    h = hashlib.sha256()
-    feed_value(h, value)
-    return h.hexdigest()
-
-
-def test_value_hash_sees_dtype_shape_and_content_but_not_dict_order():
-    a = np.arange(6, dtype=np.int64)
-    assert digest(a) == digest(np.arange(6, dtype=np.int64))
-    assert digest(a) != digest(a.astype(np.int32))          # same numbers, other dtype
-    assert digest(a) != digest(a.reshape(2, 3))              # same bytes, other shape
-    assert digest(a.reshape(2, 3).T) != digest(a.reshape(3, 2))  # transposed view: other element order
-    assert digest({"x": 1, "y": [1.0, 2.0]}) == digest({"y": [1.0, 2.0], "x": 1})
-    assert digest([1, 2]) != digest((1, 2)) and digest(1) != digest(1.0) and digest(True) != digest(1)
-    assert digest(0.1 + 0.2) != digest(0.3)
-
-
-def test_unknown_objects_are_not_cached():
-    with pytest.raises(Uncacheable):
-        digest(object())
-
-
 def test_clean_deletes_cache_and_marked_output_only(figure_lesson, run_build, tmp_path, capsys):
     from lessonkit.cli import main
 
@@ -271,95 +245,14 @@ def test_a_value_that_cannot_travel_to_a_worker_is_drawn_in_the_main_process(mak
     assert (out / "demo" / "index.html").read_text(encoding="utf-8").count("<svg") == 2
 
 
-# ---- pruning: entries no build used for PRUNE_AFTER_DAYS days go, and the least recently used above the cap ----
+# ---- pruning after a build (the rules themselves: tests/test_prune.py) ----
 
 DAY = 86400.0
-NOW = 2_000_000_000.0   # a fixed "now": mtimes are set relative to it, nothing sleeps
-
-
-def entry(folder, rel, age_days, size=10):
-    """A cache file `rel` of `size` bytes last used `age_days` before NOW."""
-    path = folder / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(b"x" * size)
-    os.utime(path, (NOW - age_days * DAY, NOW - age_days * DAY))
-    return path
+H1 = "a" * 64
 
 
 def present(folder):
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
-
-
-H1, H2, H3, H4, H5 = (c * 64 for c in "abcde")
-
-
-def test_prune_removes_what_no_build_used_for_30_days_and_only_lessonkit_entries(tmp_path):
-    from lessonkit.support.cache import PRUNE_AFTER_DAYS, prune
-
-    assert PRUNE_AFTER_DAYS == 30
-    c = tmp_path / "cache"
-    entry(c, f"figures/{H1}.svg", 31)
-    entry(c, f"figures/{H1}.json", 31)               # the figure's data and palette go with it
-    entry(c, f"figures/{H2}.svg", 29)
-    entry(c, f"values/{H3}.pickle", 45)
-    entry(c, "templates/__jinja2_0123abcd.cache", 31)
-    entry(c, "templates/__jinja2_4567ef.cache", 2)
-    entry(c, "mathml-3.81.1.json", 400)
-    entry(c, "font.json", 1)
-    entry(c, f"figures/.{H4}.svg.4242.tmp", 3)        # left by a build killed while writing
-    entry(c, f"figures/.{H5}.svg.4243.tmp", 0.001)    # a build writing it right now
-    entry(c, "notes.txt", 90)                         # not ours: never touched
-    entry(c, "figures/README", 90)
-    result = prune(c, now=NOW, used_since=NOW - 60)
-    assert present(c) == sorted([f"figures/{H2}.svg", "templates/__jinja2_4567ef.cache", "font.json",
-                                 f"figures/.{H5}.svg.4243.tmp", "notes.txt", "figures/README"])
-    assert (result.files, result.bytes) == (6, 60)
-
-
-def test_prune_keeps_the_cache_under_the_cap_removing_least_recently_used_first(tmp_path):
-    from lessonkit.support.cache import MAX_CACHE_BYTES, prune
-
-    assert MAX_CACHE_BYTES == 200 * 1024 * 1024
-    c = tmp_path / "cache"
-    ages = {H1: 5, H2: 1, H3: 4, H4: 2, H5: 3}           # all younger than 30 days
-    for h, age in ages.items():
-        entry(c, f"figures/{h}.svg", age, size=100)
-    result = prune(c, now=NOW, used_since=NOW - 60, max_bytes=250)
-    # 500 bytes, cap 250: the three least recently used (5, 4, 3 days) go, 200 bytes stay
-    assert present(c) == sorted([f"figures/{H2}.svg", f"figures/{H4}.svg"])
-    assert (result.files, result.bytes, result.kept_bytes) == (3, 300, 200)
-
-
-def test_prune_never_removes_what_the_last_build_used_even_over_the_cap(tmp_path):
-    from lessonkit.support.cache import prune
-
-    c = tmp_path / "cache"
-    entry(c, f"figures/{H1}.svg", 0.5, size=100)
-    entry(c, f"figures/{H2}.svg", 0.0, size=100)   # used by the build that just ran
-    entry(c, f"values/{H3}.pickle", 0.0, size=100)
-    prune(c, now=NOW, used_since=NOW - 60, max_bytes=50)
-    assert present(c) == sorted([f"figures/{H2}.svg", f"values/{H3}.pickle"])
-
-
-def test_reading_an_entry_marks_it_used(tmp_path):
-    import time
-
-    from lessonkit.support.cache import FigureCache
-
-    cache = FigureCache(tmp_path / "cache")
-    cache.put_figure(H1, "<svg></svg>", {"tables": []}, {"#000000": "#e5e5e5"})
-    cache.put_values(H2, {"a": 1})
-    cache.put_math({"x": "<math></math>"})
-    files = [tmp_path / "cache" / "figures" / f"{H1}.svg", tmp_path / "cache" / "figures" / f"{H1}.json",
-             tmp_path / "cache" / "values" / f"{H2}.pickle", cache._math_file()]
-    long_ago = time.time() - 40 * DAY
-    for f in files:
-        os.utime(f, (long_ago, long_ago))
-    assert cache.get_figure(H1) == ("<svg></svg>", {"tables": []}, {"#000000": "#e5e5e5"})
-    assert cache.get_values(H2) == {"a": 1}
-    assert cache.get_math() == {"x": "<math></math>"}
-    assert all(f.stat().st_mtime > time.time() - DAY for f in files)
-    assert cache.get_figure(H3) is None and not (tmp_path / "cache" / "figures" / f"{H3}.svg").exists()
 
 
 def test_a_build_prunes_old_entries_and_keeps_the_ones_it_used(figure_lesson, run_build, tmp_path):

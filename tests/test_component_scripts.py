@@ -191,7 +191,7 @@ def test_a_warm_build_neither_imports_the_parser_nor_trusts_a_stale_verdict(make
 
 def test_verdicts_are_pruned_like_every_entry_and_clean_knows_their_folder(make_lesson, run_build, tmp_path):
     from lessonkit.cli import main
-    from lessonkit.support.cache import prune
+    from lessonkit.support.prune import prune
 
     folder = make_lesson(md=MD, py=PY)
     write(folder, {"widgets/shelf/widget.html": HTML, "widgets/shelf/widget.js": GOOD_JS})

@@ -1,7 +1,7 @@
 """Reading lesson folders: every problem reported at once, with file, line and what was expected."""
 import pytest
 
-from lessonkit.load.lessons import load_lesson
+from lesson_folders import load_lesson
 from lessonkit.support.errors import ContentError
 
 

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.features import palette
 from lessonkit.draw.figures import CYCLE
-from lessonkit.features.palette import DARK_BG, LIGHT_BG, dark_counterpart, figure_colors, figure_palette_css
+from lessonkit.features.palette import PageColors, builtin_page_colors, dark_counterpart, figure_colors
+from lessonkit.features.palette import figure_palette_css
 from lessonkit.support.paths import BUILTIN_THEMES
 
 STYLE = BUILTIN_THEMES / "default" / "assets" / "style.css"
+PAGE = builtin_page_colors()  # what the build computes the built-in theme's dark colours against
 
 
 def channel(c8: int) -> float:
@@ -39,10 +40,13 @@ def theme_variables(css: str) -> tuple[dict[str, str], dict[str, str]]:
     return light, dark
 
 
+LIGHT, DARK = theme_variables(STYLE.read_text(encoding="utf-8"))
+LIGHT_BG, DARK_BG = LIGHT["bg"], DARK["bg"]
+
+
 def test_theme_backgrounds_are_the_ones_the_colours_are_computed_against():
-    light, dark = theme_variables(STYLE.read_text(encoding="utf-8"))
-    assert light["bg"] == LIGHT_BG and dark["bg"] == DARK_BG and dark["fg"] == palette.DARK_FG
-    assert dark["fig-ink"] == dark_counterpart("#000000")  # unfilled text = black lines
+    assert PAGE == PageColors(light_bg=LIGHT["bg"], dark_bg=DARK["bg"], dark_fg=DARK["fg"])
+    assert DARK["fig-ink"] == dark_counterpart("#000000", PAGE)  # unfilled text = black lines
 
 
 def test_system_dark_and_chosen_dark_are_the_same_theme_and_screen_only():
@@ -59,7 +63,8 @@ INK = ["#000000", "#262626", "#333333", "#555555", "#808080"]
 @pytest.mark.parametrize("color", list(CYCLE) + INK)
 def test_cycle_and_ink_reach_3_to_1_in_both_modes(color):
     assert ratio(color, LIGHT_BG) >= 3, f"{color} on the light page"
-    assert ratio(dark_counterpart(color), DARK_BG) >= 3, f"{color} → {dark_counterpart(color)} on the dark page"
+    dark = dark_counterpart(color, PAGE)
+    assert ratio(dark, DARK_BG) >= 3, f"{color} → {dark} on the dark page"
 
 
 OKABE_ITO_AND_MORE = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00", "#cc79a7", "#08306b",
@@ -69,18 +74,18 @@ OKABE_ITO_AND_MORE = ["#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d
 
 @pytest.mark.parametrize("color", OKABE_ITO_AND_MORE + list(CYCLE) + INK)
 def test_dark_counterpart_keeps_the_contrast_with_the_page(color):
-    light, dark = ratio(color, LIGHT_BG), ratio(dark_counterpart(color), DARK_BG)
+    light, dark = ratio(color, LIGHT_BG), ratio(dark_counterpart(color, PAGE), DARK_BG)
     assert dark >= min(light, 3.0)                       # never harder to see; 3:1 whenever it was
     assert dark == pytest.approx(light, rel=0.06) or dark >= 3  # a pale fill stays pale, a line stays a line
     if light >= 3:
-        assert luminance(dark_counterpart(color)) > luminance(DARK_BG), "a line must be lighter than the dark page"
+        assert luminance(dark_counterpart(color, PAGE)) > luminance(DARK_BG), "a line: lighter than the dark page"
 
 
 def test_colours_on_top_of_each_other_keep_their_contrast():
     """Navy ✓ on a sky-blue cell, grey × on a pale grey cell: what reads in light mode reads in dark mode."""
     for text, cell in (("#08306b", "#56b4e9"), ("#888888", "#eeeeee"), ("#d55e00", "#e69f00")):
         light = ratio(text, cell)
-        dark = ratio(dark_counterpart(text), dark_counterpart(cell))
+        dark = ratio(dark_counterpart(text, PAGE), dark_counterpart(cell, PAGE))
         assert dark >= min(light, 3.0) * 0.97, (text, cell, light, dark)
 
 
@@ -90,19 +95,19 @@ def test_dark_counterpart_keeps_the_hue():
     for color in ("#0072b2", "#d55e00", "#009e73", "#e69f00"):
         def hue(c):
             return colorsys.rgb_to_hls(*(int(c[i:i + 2], 16) / 255 for i in (1, 3, 5)))[0] * 360
-        diff = abs(hue(color) - hue(dark_counterpart(color))) % 360
+        diff = abs(hue(color) - hue(dark_counterpart(color, PAGE))) % 360
         assert min(diff, 360 - diff) < 15, color
 
 
 def test_palette_css_switches_every_colour_by_attribute_in_dark_screen_mode_only():
-    css = figure_palette_css(["#0072B2", "#000000", "#0072b2"])
+    css = figure_palette_css(["#0072B2", "#000000", "#0072b2"], PAGE)
     assert css.count('[fill="#0072b2"]') == 1 and css.count('[stroke="#000000"]') == 1
     assert "fill:var(--fig-0072b2,#0072b2)" in css  # the author's colour until the dark theme defines it
-    dark = dark_counterpart("#0072b2")
+    dark = dark_counterpart("#0072b2", PAGE)
     assert css.count(f"--fig-0072b2:{dark};") == 2
     assert "@media screen and (prefers-color-scheme:dark){html:not([data-theme=light])" in css
     assert "@media screen{html[data-theme=dark]" in css
-    assert figure_palette_css([]) == ""
+    assert figure_palette_css([], PAGE) == ""
 
 
 def test_figure_colors_reads_fill_and_stroke_attributes():
@@ -115,7 +120,7 @@ def test_every_colour_of_the_built_lessons_figures_reads_in_dark_mode(built_figu
     and nothing becomes harder to see."""
     for name, svg in built_figures.items():
         for color in figure_colors(svg):
-            light, dark = ratio(color, LIGHT_BG), ratio(dark_counterpart(color), DARK_BG)
+            light, dark = ratio(color, LIGHT_BG), ratio(dark_counterpart(color, PAGE), DARK_BG)
             assert dark >= min(light, 3.0), (name, color)
 
 
@@ -129,3 +134,84 @@ def built_figures(real_site) -> dict[str, str]:
     if not found:
         pytest.skip("no lesson in content/ has a figure")
     return found
+
+
+# A course's own theme sets its page colours in its style.css: its figures' dark colours follow them. Worked by hand,
+# for grey pages: the light page's own colour has contrast 1 with the light page, so on the dark page it is the dark
+# page's colour; black ink reads on the light page as well as anything can, so on the dark page it is as light as
+# ink gets there, the dark page's text colour.
+PAGE_SQUARE_PY = """\
+import numpy as np
+from matplotlib.patches import Rectangle
+
+from lessonkit import Lesson
+
+lesson = Lesson()
+
+
+@lesson.figure(caption="页面色的方块", alt="一个页面底色的方块，一个字，一张两格的小图")
+def square(plt):
+    fig, ax = plt.subplots(figsize=(2, 2))
+    ax.add_patch(Rectangle((0, 0), 1, 0.5, facecolor="#f0f0f0", edgecolor="none"))
+    ax.imshow(np.array([[[240, 240, 240], [0, 0, 0]]], dtype=np.uint8), extent=(0, 1, 0.5, 1), interpolation="none")
+    ax.text(0.5, 0.25, "字", color="#000000")
+    ax.set(xlim=(0, 1), ylim=(0, 1))
+    return fig
+"""
+SQUARE_MD = "## 方块 {#square}\n\n{{< figure square >}}\n"
+GREY_THEME_CSS = """\
+/* a course's theme: grey pages */
+:root{--bg:#f0f0f0;--fg:#111}
+@media screen{html[data-theme=dark]{--bg:#202020;--fg:#d0d0d0}}
+"""
+
+
+def dark_colours_of(page: str) -> dict[str, str]:
+    """The page's dark-mode figure colours, `#light` → `#dark`, from its `--fig-RRGGBB` custom properties."""
+    block = re.search(r"html\[data-theme=dark\]\{(--fig-[^}]*)\}", page).group(1)
+    return {f"#{light}": dark for light, dark in re.findall(r"--fig-([0-9a-f]{6}):(#[0-9a-f]{6})", block)}
+
+
+def raster_colours(page: str) -> dict[str, set[str]]:
+    """lk-light / lk-dark → the colours of the pixels of the figure's raster and of its dark twin."""
+    import base64
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    found = {}
+    for kind, uri in re.findall(r'<image class="(lk-light|lk-dark)[^"]*" href="data:image/png;base64,([^"]+)"', page):
+        rgba = np.asarray(Image.open(io.BytesIO(base64.b64decode(uri))).convert("RGBA")).reshape(-1, 4)
+        found[kind] = {"#%02x%02x%02x" % tuple(int(c) for c in p[:3]) for p in rgba if p[3]}
+    return found
+
+
+def test_a_custom_themes_page_colours_are_the_ones_its_figures_dark_colours_follow(make_lesson, run_build, tmp_path):
+    make_lesson(md=SQUARE_MD, py=PAGE_SQUARE_PY)
+    (tmp_path / "themes" / "grey" / "assets").mkdir(parents=True)
+    (tmp_path / "themes" / "grey" / "assets" / "style.css").write_text(GREY_THEME_CSS, encoding="utf-8")
+    code, _, err, out = run_build("--theme", "grey")
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    dark = dark_colours_of(page)
+    assert dark["#f0f0f0"] == "#202020" and dark["#000000"] == "#d0d0d0"
+    assert raster_colours(page) == {"lk-light": {"#f0f0f0", "#000000"}, "lk-dark": {"#202020", "#d0d0d0"}}
+
+    code, _, err, out = run_build(out=tmp_path / "default")  # the same cache: the built-in theme's own colours
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert dark_colours_of(page)["#000000"] == DARK["fig-ink"]  # the ink the built-in theme's CSS gives text
+    assert raster_colours(page)["lk-dark"] != {"#202020", "#d0d0d0"}
+
+
+def test_a_theme_without_its_page_colours_is_a_build_error_naming_its_css(make_lesson, run_build, tmp_path):
+    make_lesson(md=SQUARE_MD, py=PAGE_SQUARE_PY)
+    (tmp_path / "themes" / "odd" / "assets").mkdir(parents=True)
+    (tmp_path / "themes" / "odd" / "assets" / "style.css").write_text(":root{--fg:#111}\n\nhtml[data-theme=dark]{\n  --bg:rgb(0 0 0);\n  --fg:#eee}\n", encoding="utf-8")
+    code, _, err, out = run_build("--theme", "odd")
+    assert code == 1 and not out.exists()
+    shown = "themes/odd/assets/style.css"  # (as the build shows paths: from the project's folder)
+    assert f"{shown}: no page colour --bg in `:root{{…}}`" in err                   # not set at all: the file
+    assert f"{shown}:4: no page colour --bg in `html[data-theme=dark]{{…}}`" in err  # not #rrggbb: its line
+    assert "(found: rgb(0 0 0))" in err and "--fg" not in err                      # the dark text colour is fine

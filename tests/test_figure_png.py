@@ -101,7 +101,7 @@ def test_pictures_no_build_used_for_a_month_are_pruned_like_svgs(tmp_path):
     import os
     import time
 
-    from lessonkit.support.cache import prune
+    from lessonkit.support.prune import prune
 
     figures = tmp_path / "cache" / "figures"
     figures.mkdir(parents=True)

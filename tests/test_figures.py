@@ -5,9 +5,15 @@ from pathlib import Path
 import pytest
 
 from lessonkit.support.errors import ContentError
-from lessonkit.draw.figures import TEXT_PT, draw_svg, find_cjk_font
+from lessonkit.draw.figures import TEXT_PT, draw_figure_files, find_cjk_font
+from lessonkit.features.palette import builtin_page_colors
 
 PATH = Path("content/demo/lesson.py")
+
+
+def svg_of(name: str, func, font: str, line: int) -> str:
+    """The figure's SVG, as the build draws it (as if `func` were defined at `line` of PATH)."""
+    return draw_figure_files(name, func, [], font, builtin_page_colors(), PATH, line)[0]
 
 
 def chinese_plot(plt):
@@ -28,7 +34,7 @@ def test_cjk_font_found(font):
 
 
 def test_chinese_stays_text_and_names_the_font(font):
-    svg = draw_svg("demo", chinese_plot, [], font, PATH, 1)
+    svg = svg_of("demo", chinese_plot, font, 1)
     assert svg.startswith("<svg") and "<?xml" not in svg
     texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
     assert {"层数", "梯度衰减", "梯度"} <= set(texts)
@@ -41,7 +47,7 @@ def test_chinese_stays_text_and_names_the_font(font):
 
 
 def test_ids_are_prefixed_and_references_follow(font):
-    svg = draw_svg("decay", chinese_plot, [], font, PATH, 1)
+    svg = svg_of("decay", chinese_plot, font, 1)
     ids = re.findall(r'\bid="([^"]+)"', svg)
     assert ids and all(i.startswith("decay-") for i in ids)
     assert len(ids) == len(set(ids))
@@ -51,7 +57,7 @@ def test_ids_are_prefixed_and_references_follow(font):
 
 
 def test_two_draws_are_byte_identical(font):
-    assert draw_svg("a", chinese_plot, [], font, PATH, 1) == draw_svg("a", chinese_plot, [], font, PATH, 1)
+    assert svg_of("a", chinese_plot, font, 1) == svg_of("a", chinese_plot, font, 1)
 
 
 def test_missing_glyph_is_a_build_error(font):
@@ -61,13 +67,13 @@ def test_missing_glyph_is_a_build_error(font):
         return fig
 
     with pytest.raises(ContentError) as info:
-        draw_svg("emoji", emoji_plot, [], font, PATH, 7)
+        svg_of("emoji", emoji_plot, font, 7)
     assert all(p.line == 7 and "missing from font" in str(p.message) for p in info.value.problems)
 
 
 def test_figure_must_return_a_figure(font):
     with pytest.raises(ContentError, match="figure `nothing` returned NoneType"):
-        draw_svg("nothing", lambda plt: None, [], font, PATH, 3)
+        svg_of("nothing", lambda plt: None, font, 3)
 
 
 def test_no_cjk_font_stops_the_build_saying_how_to_install_one(make_lesson, run_build, monkeypatch):
@@ -95,7 +101,7 @@ def three_panels(plt):
 
 
 def test_several_axes_become_panels_that_can_wrap(font):
-    html = draw_svg("p", three_panels, [], font, PATH, 1)
+    html = svg_of("p", three_panels, font, 1)
     title, rest = html.split('<div class="figure-panels">')
     assert title.count("<svg") == 1 and "figure-panel-title" in title and ">总标题<" in title
     panels = re.findall(r"<svg\b.*?</svg>", rest, re.S)
@@ -120,7 +126,7 @@ def test_each_panel_defines_every_mark_it_uses_and_draws_only_its_own(font):
             ax.plot([0, 1, 2], [i, 1, 2 - i], marker="o", color=["#0072b2", "#d55e00", "#009e73"][i])
         return fig
 
-    panels = re.findall(r"<svg\b.*?</svg>", draw_svg("m", marked, [], font, PATH, 1), re.S)
+    panels = re.findall(r"<svg\b.*?</svg>", svg_of("m", marked, font, 1), re.S)
     assert len(panels) == 3
     for i, svg in enumerate(panels):
         used = set(re.findall(r'href="#([^"]+)"', svg))
@@ -139,12 +145,12 @@ def test_twin_axes_stay_in_one_panel(font):
         b.plot([0, 1], [1, 1])
         return fig
 
-    html = draw_svg("t", twins, [], font, PATH, 1)
+    html = svg_of("t", twins, font, 1)
     assert html.count("<svg") == 2 and html.count("#d55e00") >= 1
 
 
 def test_white_backgrounds_are_left_out_and_colours_kept(font):
-    svg = draw_svg("demo", chinese_plot, [], font, PATH, 1)
+    svg = svg_of("demo", chinese_plot, font, 1)
     assert 'fill="#ffffff"' not in svg  # figure and axes patches: the page shows through, light or dark
     assert 'stroke="#0072b2"' in svg and 'class="lk-figure"' in svg
 
@@ -169,7 +175,7 @@ def test_each_math_text_of_a_figure_is_parsed_once(font, monkeypatch):
         parsed.append((s, fontsize, dpi))
         return parse(self, s, fonts_object, fontsize, dpi)
     monkeypatch.setattr(_mathtext.Parser, "parse", counting)
-    svg = draw_svg("logmath", log_plot_with_math, [], font, PATH, 1)
+    svg = svg_of("logmath", log_plot_with_math, font, 1)
     assert "10" in svg and any(r"\mathdefault{10^{3}}" in s for s, _, _ in parsed)
     assert len(parsed) == len(set(parsed))
     assert textpath.TextToPath.__init__ is own_init

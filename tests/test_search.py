@@ -51,7 +51,7 @@ def test_figure_data_and_its_csv_links_are_not_text():
 def test_the_rules_the_component_gets_are_the_rules_plain_text_applies():
     """Each rule in the data widget.js receives, tried on plain_text one at a time: the data describes Python."""
     rules = json.loads(S.index_json(S.RULES))
-    assert set(rules) == {"skip_tags", "skip_classes", "skip_attributes", "breaks", "spaces"}
+    assert set(rules) == {"skip_tags", "skip_classes", "skip_attributes", "breaks", "spaces", "han"}
     for tag in rules["skip_tags"]:
         assert S.plain_text(f"甲<{tag}>乙</{tag}>丙") == "甲丙", tag
     for name in rules["skip_classes"]:

@@ -25,9 +25,9 @@ class Assembler:
     """Fills drafts from what the draw stage made. Code is assembled once per set of components (most pages share
     one), figure data tables once per figure."""
 
-    def __init__(self, env: jinja2.Environment, components: Components, dirs: list[Path],
+    def __init__(self, env: jinja2.Environment, ui, components: Components, dirs: list[Path],
                  figures: dict[FigureKey, DrawnFigure], preview_script: str | None = None):
-        self.env, self.components, self.figures = env, components, figures
+        self.env, self.ui, self.components, self.figures = env, ui, components, figures
         self.base_js, self.base_css = read_asset(dirs, "lesson.js"), read_asset(dirs, "style.css")
         self.base_name = source_name(asset_path(dirs, "lesson.js"), 4)
         # run in <head>, before the body is parsed (the `js` class: the first screen laid out once, as scripted)
@@ -87,7 +87,7 @@ class Assembler:
     def _figure_data(self, hole: FigureDataHole, data: dict, page: str) -> str:
         """The 「数据」 disclosure under a figure: the numbers it plots as tables, with a link each to the CSV file
         of every row, written beside the page."""
-        tables = figdata.view(data, hole.figure_id, self.env.globals["ui"], csv_base=f"fig-{hole.name}")
+        tables = figdata.view(data, hole.figure_id, self.ui, csv_base=f"fig-{hole.name}")
         if not tables:
             return ""
         for table in tables:

@@ -24,6 +24,7 @@ def add_arguments(p: argparse.ArgumentParser, say) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..support.errors import UsageError
     from ..support.messages import msg
+    from ..support.store import looks_like_store
     from ..write.output import MARKER
 
     cache = args.cache_dir.expanduser().resolve()
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     for folder in lms:
         if folder.exists() and not all(LMS_FILE.fullmatch(p.name) for p in folder.iterdir()):
             raise UsageError(msg("refusing to delete {out}: it holds files lessonkit did not write there", out=folder))
-    if cache.exists() and not _looks_like_cache(cache):
+    if cache.exists() and not looks_like_store(cache):
         raise UsageError(msg("refusing to delete {cache}: it does not look like a lessonkit cache", cache=cache))
     for folder in (cache, *sites, *lms):
         if folder.exists():
@@ -50,8 +51,3 @@ def run(args: argparse.Namespace) -> int:
 
 LMS_FILE = re.compile(r"[\w.-]+\.(?:scorm\.zip|moodle\.xml)")   # what `export` writes into output-lms/
 
-
-def _looks_like_cache(folder: Path) -> bool:
-    """Only our own entries: an arbitrary folder passed by mistake is never deleted."""
-    ours = {"figures", "values", "scripts", "pages", "templates", "references", "notebooks", "font.json"}
-    return all(p.name in ours or p.name.startswith(("mathml-", "highlight-", ".")) for p in folder.iterdir())

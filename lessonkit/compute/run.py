@@ -140,7 +140,7 @@ def job_from(described: DescribedJob) -> FigureJob | None:
     lesson.py or its data changed since the build read them (the building process then draws it from what it has)."""
     import pickle
 
-    from ..support.cache import lesson_files_digest
+    from ..support.cachekeys import lesson_files_digest
 
     path = described.path
     if path not in _LOADED:
@@ -183,12 +183,13 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
     """Values and widget data, from the cache when lesson.py and its data files are unchanged. A widget whose
     figures the engine draws (an explorer's `figure=`) is run on every build: its figure functions cannot be
     cached, and the draw stage needs them when a figure is not in the figure cache."""
-    from ..support.cache import lesson_files_digest, values_key
+    from ..support.cachekeys import lesson_files_digest, values_key
+    from ..support.store import VALUES
 
     registry = load_lesson_module(source.code_path) if source.code_path else Lesson()
     path = source.code_path or source.folder / "lesson.py"
     files = lesson_files_digest(source.folder, cache) if cache is not None and cache.enabled else None
-    saved = cache.get_values(values_key(files)) if files else None
+    saved = cache.get_pickle(VALUES, values_key(files)) if files else None
     if isinstance(saved, tuple) and len(saved) == 3:
         values, widgets, rerun = saved
         # lines as the code stands (the cache keys lesson.py by its syntax: a comment edit may have moved them)
@@ -206,7 +207,7 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
         drawers = {name: drawer for _, funcs in built.values() for name, drawer in funcs.items()}
         if files and not widget_problems:
             rerun = sorted(name for name, widget in widgets.items() if widget.figures)
-            cache.put_values(values_key(files), (values, {n: w for n, w in widgets.items() if n not in rerun}, rerun))
+            cache.put_pickle(VALUES, values_key(files), (values, {n: w for n, w in widgets.items() if n not in rerun}, rerun))
     jobs = figure_jobs(source.slug, registry, values, widgets, drawers, path, files, problems)
     checks = selfcheck.model(source.meta, source.meta_lines, source.meta_path, values, problems)
     return ComputedLesson(source, values, widgets, registry, jobs, files, checks)
@@ -265,7 +266,7 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
     kind's schema when the kind is built in) and the functions of the state figures it asks the engine to draw."""
     from ..features.widgetdata import check_widget_data, nonfinite_path
     from ..features.widgets import WidgetResult
-    from ..support.jsondata import json_for_script
+    from ..support.jsondata import json_for_script, plain
 
     widgets = {}
     for name, spec in registry.widgets.items():
@@ -279,7 +280,7 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
             problems += err.problems
             continue
         built = result if isinstance(result, WidgetResult) else None
-        data = _plain(built.data if built else result)
+        data = plain(built.data if built else result, text_keys=True)
         kind = spec.kind if spec.kind is not None else (built.kind if built else name)
         if not isinstance(kind, str) or not KIND.fullmatch(kind):
             problems.append(Problem(path, line, msg("widget `{name}`: kind {kind} cannot name a component folder",
@@ -306,17 +307,6 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
             continue
         figures = tuple((f"{name}--{f.name}", f.point, f.alt) for f in built.figures) if built else ()
         drawers = {f"{name}--{f.name}": f.func for f in built.figures} if built else {}
-        script = _plain(built.script) if built and built.script is not None else None
+        script = plain(built.script, text_keys=True) if built and built.script is not None else None
         widgets[name] = (ComputedWidget(kind, data, line, figures, script), drawers)
     return widgets
-
-
-def _plain(data: Any) -> Any:
-    """numpy arrays and scalars → lists and Python numbers, so widget data is JSON."""
-    if hasattr(data, "tolist"):
-        return data.tolist()
-    if isinstance(data, dict):
-        return {str(k): _plain(v) for k, v in data.items()}
-    if isinstance(data, (list, tuple)):
-        return [_plain(v) for v in data]
-    return data

@@ -10,12 +10,17 @@ import itertools
 import threading
 import traceback
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..compute.run import ComputedLesson, DescribedJob, FigureJob, describe, job_from
-from ..support.cache import FigureCache, Uncacheable, engine_digest, figure_key
+from ..support.cachekeys import Uncacheable, engine_digest, figure_key
+from ..support.font import keep_font, saved_font
 from ..support.errors import ContentError, Problem, UsageError
 from ..support.messages import reason
+from ..support.store import FIGURE_DATA, FIGURE_PNG, FIGURE_SVG, Store
+
+if TYPE_CHECKING:
+    from ..features.palette import PageColors
 
 WORKER_POLL_SECONDS = 1.0  # how often a waiting parent checks that its workers are still alive
 # what the fork server imports once, before it forks the drawing workers of `serve` (Drawing.start)
@@ -48,42 +53,62 @@ class Drawn:
     keys: dict[FigureKey, str] = field(default_factory=dict)  # each figure's cache key (what a kept page was made of)
 
 
-def start_drawing(computed: list[ComputedLesson], cache: FigureCache, jobs: int | None,
+def start_drawing(computed: list[ComputedLesson], cache: Store, jobs: int | None, page: PageColors,
                   png: bool = False, start: str = "fork") -> "Drawing":
     """Take every figure whose key is in the cache from there; start drawing the rest (across cores). matplotlib
-    is imported only when something must be drawn or the installed fonts changed. `png`: the lessons' own figures
-    (not widgets' state figures) also as PNG pictures, drawn in the same run as their SVG and cached beside it.
-    `start`: how the drawing workers start (Drawing.start)."""
+    is imported only when something must be drawn or the installed fonts changed. `page`: the theme's page colours,
+    which the figures' dark colours are computed against (features.palette.page_colors). `png`: the lessons' own
+    figures (not widgets' state figures) also as PNG pictures, drawn in the same run as their SVG and cached beside
+    it. `start`: how the drawing workers start (Drawing.start)."""
     todo = [job for lesson in computed for job in lesson.figure_jobs]
     pictures = {(lesson.slug, name) for lesson in computed for name in lesson.registry.figures} if png else set()
     if not todo:
-        return Drawing(DrawStats(), Drawn(), [], cache, set(), None)
-    font = cache.font()
+        return Drawing(DrawStats(), Drawn(), [], cache, set(), None, page)
+    font = saved_font(cache)
     if font is None:
         font = _font_choice()
-        cache.put_font(font)
+        keep_font(cache, font)
     engine = engine_digest()
     stats, done, to_draw = DrawStats(font=font.family), Drawn(), []
     for job in todo:
-        key = _key(engine, font, job) if cache.enabled else None
+        key = _key(engine, font, page, job) if cache.enabled else None
         if key:
             done.keys[(job.lesson, job.name)] = key
-        saved = cache.get_figure(key) if key else None
+        saved = cached_figure(cache, key) if key else None
         wants_png = (job.lesson, job.name) in pictures
-        picture = cache.get_png(key) if saved is not None and wants_png else None
+        picture = cache.get_bytes(FIGURE_PNG, key) if saved is not None and wants_png else None
         if saved is None or (wants_png and picture is None):
             to_draw.append((job, key))
         else:
             done.figures[(job.lesson, job.name)] = DrawnFigure(*saved, png=picture)
             stats.cached += 1
     stats.drawn = len(to_draw)
-    drawing = Drawing(stats, done, to_draw, cache, pictures, font.family)
+    drawing = Drawing(stats, done, to_draw, cache, pictures, font.family, page)
     drawing.start(jobs, start, {lesson.slug: lesson for lesson in computed})
     return drawing
 
 
-def _key(engine: str, font, job: FigureJob) -> str | None:
+def cached_figure(cache: Store, key: str) -> tuple[str, dict, dict] | None:
+    """A drawn figure as the store keeps it: its SVG and beside it the numbers it plots (features.figdata) and its
+    colours' dark counterparts (features.palette); None unless both entries are whole."""
+    svg = cache.get_text(FIGURE_SVG, key)
+    saved = cache.get_json(FIGURE_DATA, key) if svg is not None else None
+    if not isinstance(saved, dict) or not isinstance(saved.get("data"), dict) \
+            or not isinstance(saved.get("palette"), dict):
+        return None
+    return svg, saved["data"], saved["palette"]
+
+
+def keep_figure(cache: Store, key: str, figure: DrawnFigure) -> None:
+    cache.put_json(FIGURE_DATA, key, {"data": figure.data, "palette": figure.palette})
+    cache.put_text(FIGURE_SVG, key, figure.svg)
+    if figure.png is not None:
+        cache.put_bytes(FIGURE_PNG, key, figure.png)
+
+
+def _key(engine: str, font, page: PageColors, job: FigureJob) -> str | None:
     inputs = list(job.args) + [[k, job.kwargs[k]] for k in sorted(job.kwargs)] + [["data", job.data]]
+    inputs.append(["page colours", [page.light_bg, page.dark_bg, page.dark_fg]])  # what its dark colours depend on
     try:
         return figure_key(engine, job.files_digest, font, job.name, inputs)
     except Uncacheable:
@@ -114,8 +139,9 @@ class Drawing:
     The bytes are the same either way (tests/test_cache.py, tests/test_serve.py)."""
 
     def __init__(self, stats: DrawStats, done: Drawn, to_draw: list[tuple[FigureJob, str | None]],
-                 cache: FigureCache, pictures: set[FigureKey], font: str | None):
+                 cache: Store, pictures: set[FigureKey], font: str | None, page: PageColors):
         self.stats, self.done, self.to_draw, self.cache, self.font = stats, done, to_draw, cache, font
+        self.page = page  # the theme's page colours, which the figures' dark colours are computed against
         # each figure to draw, and whether it is wanted as PNG too: what workers inherit and the parent draws from
         self.jobs = [(job, (job.lesson, job.name) in pictures) for job, _ in to_draw]
         self.workers: list = []
@@ -144,7 +170,8 @@ class Drawing:
         if start == "forkserver":
             context.set_forkserver_preload(FORKSERVER_PRELOAD)  # (once: when the fork server starts)
         self.todo, results = context.SimpleQueue(), context.SimpleQueue()
-        self.workers = [context.Process(target=target, args=(shared, self.font, self.todo, results), daemon=True)
+        self.workers = [context.Process(target=target, args=(shared, self.font, self.page, self.todo, results),
+                                        daemon=True)
                         for _ in range(count)]
         for worker in self.workers:
             worker.start()
@@ -178,7 +205,7 @@ class Drawing:
         # one index at a time (a worker takes the next while the parent draws): the parent's own first
         indices = itertools.chain(self.own, iter(self.todo.get, None)) if self.todo is not None else \
             range(len(self.to_draw))
-        own = [(i, draw_job(self.jobs[i][0], self.font, self.jobs[i][1])) for i in indices]
+        own = [(i, draw_job(self.jobs[i][0], self.font, self.page, self.jobs[i][1])) for i in indices]
         if self.collector is not None:
             while self.collector.is_alive():
                 self.collector.join(WORKER_POLL_SECONDS)
@@ -189,12 +216,12 @@ class Drawing:
             self.collector = None
             self._close()
         stale = [i for i, (kind, _) in self.results if kind == "stale"]  # lesson.py changed under a described job
-        own += [(i, draw_job(self.jobs[i][0], self.font, self.jobs[i][1])) for i in stale]
+        own += [(i, draw_job(self.jobs[i][0], self.font, self.page, self.jobs[i][1])) for i in stale]
         self._store([r for r in self.results if r[1][0] != "stale"] + own)
         return self.done
 
     def _store(self, results: list[tuple[int, tuple[str, Any]]]) -> None:
-        results = with_palettes(sorted(results, key=lambda r: r[0]))
+        results = with_palettes(sorted(results, key=lambda r: r[0]), self.page)
         for i, (kind, result) in results:
             job, key = self.to_draw[i]
             if kind == "bug":
@@ -204,9 +231,7 @@ class Drawing:
                 continue
             self.done.figures[(job.lesson, job.name)] = result
             if key:
-                self.cache.put_figure(key, result.svg, result.data, result.palette)
-                if result.png is not None:
-                    self.cache.put_png(key, result.png)
+                keep_figure(self.cache, key, result)
 
     def _close(self) -> None:
         for worker in self.workers:
@@ -229,41 +254,42 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _worker(jobs: list[tuple[FigureJob, bool]], font: str, todo, results) -> None:
+def _worker(jobs: list[tuple[FigureJob, bool]], font: str, page: PageColors, todo, results) -> None:
     """A forked process: draw the jobs (each with: also as PNG?) whose index arrives until None does."""
     for index in iter(todo.get, None):
         job, png = jobs[index]
         try:
-            results.put((index, draw_job(job, font, png)))
+            results.put((index, draw_job(job, font, page, png)))
         except BaseException:  # our bug: its traceback goes to the parent, which raises it
             results.put((index, ("bug", traceback.format_exc())))
     results.put((None, None))  # this worker is done
 
 
-def _described_worker(described: list[DescribedJob | None], font: str, todo, results) -> None:
+def _described_worker(described: list[DescribedJob | None], font: str, page: PageColors, todo, results) -> None:
     """A process from the fork server: draw the described jobs whose index arrives until None does ("stale": the
     job's lesson.py changed since the build read it, so the build draws it)."""
     for index in iter(todo.get, None):
         try:
             job = job_from(described[index])
-            results.put((index, ("stale", None) if job is None else draw_job(job, font, described[index].png)))
+            results.put((index, ("stale", None) if job is None else draw_job(job, font, page, described[index].png)))
         except BaseException:  # our bug: its traceback goes to the parent, which raises it
             results.put((index, ("bug", traceback.format_exc())))
     results.put((None, None))  # this worker is done
 
 
-def with_palettes(results: list[tuple[int, tuple[str, Any]]]) -> list[tuple[int, tuple[str, Any]]]:
-    """Each drawn figure with its colours' dark counterparts, computed for every figure of the build at once (one
-    batch costs about what one figure's colours alone do: the computation is a fixed number of array steps)."""
+def with_palettes(results: list[tuple[int, tuple[str, Any]]], page: PageColors) -> list[tuple[int, tuple[str, Any]]]:
+    """Each drawn figure with its colours' dark counterparts against the `page` colours, computed for every figure
+    of the build at once (one batch costs about what one figure's colours alone do: the computation is a fixed
+    number of array steps)."""
     from ..features.palette import dark_palette, figure_colors
 
     drawn = [(i, figure, figure_colors(figure.svg)) for i, (kind, figure) in results if kind == "figure"]
-    palette = dark_palette({c for _, _, colors in drawn for c in colors})
+    palette = dark_palette({c for _, _, colors in drawn for c in colors}, page)
     completed = {i: ("figure", replace(figure, palette={c: palette[c] for c in colors})) for i, figure, colors in drawn}
     return [(i, completed.get(i, result)) for i, result in results]
 
 
-def draw_job(job: FigureJob, font: str, png: bool = False) -> tuple[str, Any]:
+def draw_job(job: FigureJob, font: str, page: PageColors, png: bool = False) -> tuple[str, Any]:
     """("figure", DrawnFigure without its palette: with_palettes adds it) or ("problems", [Problem…]): the
     author's errors travel back as data."""
     from .figures import draw_figure_files
@@ -272,7 +298,7 @@ def draw_job(job: FigureJob, font: str, png: bool = False) -> tuple[str, Any]:
         args = copy.deepcopy(list(job.args))  # a figure may not change values
         kwargs = copy.deepcopy(job.kwargs)
         func = job.func if not kwargs else (lambda plt, *a: job.func(plt, *a, **kwargs))
-        svg, data, picture = draw_figure_files(job.name, func, args, font, job.path, job.line, png=png)
+        svg, data, picture = draw_figure_files(job.name, func, args, font, page, job.path, job.line, png=png)
     except ContentError as err:
         return "problems", err.problems
     data = job.data if job.data is not None else data  # a table the lesson handed (`data=`) says what matters

@@ -11,6 +11,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from ..features.palette import PageColors
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg
 from .svg import TEXT_PT, clean_svg
@@ -52,7 +53,7 @@ def font_choice():
 
     from matplotlib import font_manager
 
-    from ..support.cache import FontChoice
+    from ..support.font import FontChoice
 
     family = find_cjk_font()
     found = font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)
@@ -97,20 +98,11 @@ class FigureMaker:
         return fig, fig.subplots(nrows, ncols, **kwargs)
 
 
-def draw_svg(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> str:
-    """Run one figure function and return its SVG, with ids made unique for `name`."""
-    return draw_figure(name, func, args, font, path, line)[0]
-
-
-def draw_figure(name: str, func, args: list[Any], font: str, path: Path, line: int | None) -> tuple[str, dict]:
-    """Run one figure function: its SVG (ids unique for `name`) and the numbers it plots (lessonkit.figdata)."""
-    svg, data, _ = draw_figure_files(name, func, args, font, path, line)
-    return svg, data
-
-
-def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, line: int | None,
+def draw_figure_files(name: str, func, args: list[Any], font: str, page: PageColors, path: Path, line: int | None,
                       png: bool = False) -> tuple[str, dict, bytes | None]:
-    """draw_figure, and with `png` the same figure as a PNG picture (draw/raster.py) from the same run."""
+    """Run one figure function: its SVG (ids unique for `name`; a raster's dark twin made against the `page`
+    colours, the theme's), the numbers it plots (features.figdata) and, with `png`, the same figure as a PNG
+    picture (draw/raster.py) from the same run."""
     import matplotlib
 
     from ..features import figdata
@@ -131,7 +123,8 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, l
                                         "the matplotlib Figure from plt.subplots()")])
         _transparent_background(fig)
         with _one_math_parser():
-            svg = _figure_markup(fig, name)  # drawn once: laid out (constrained layout), tick labels known from here on
+            # drawn once: laid out (constrained layout), tick labels known from here on
+            svg = _figure_markup(fig, name, page)
         data = figdata.record(fig)
         picture = figure_png(fig, PANEL_PAD) if png else None
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
@@ -142,7 +135,7 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, l
     return svg, data, picture
 
 
-def _figure_markup(fig, name: str) -> str:
+def _figure_markup(fig, name: str, page: PageColors) -> str:
     """One SVG, or for a figure of several side-by-side axes one SVG per axes in a `figure-panels` box that wraps on
     a narrow screen (the suptitle as a strip above them). Each is cropped to what it draws, labels included.
 
@@ -171,16 +164,16 @@ def _figure_markup(fig, name: str) -> str:
     fig.set_layout_engine("none")  # freeze the layout this draw made (a PNG of it for the slides keeps it)
     height = fig.get_figheight()
     if len(panels) < 2:
-        return clean_svg(_viewed(drawing, boxes["whole"], height), name)
+        return clean_svg(_viewed(drawing, boxes["whole"], height), name, page)
     axes_ids, title_ids = {ax.get_gid() for ax in fig.axes}, {a.get_gid() for a in extras}
     title = ""
     if extras:
-        title = clean_svg(_viewed(_without(drawing, axes_ids), boxes["title"], height), f"{name}-t",
+        title = clean_svg(_viewed(_without(drawing, axes_ids), boxes["title"], height), f"{name}-t", page,
                           css_class="figure-panel-title") + "\n"
     parts = []
     for i, (group, box) in enumerate(zip(panels, boxes["panels"]), start=1):
         others = axes_ids - {ax.get_gid() for ax in group} | title_ids
-        parts.append(clean_svg(_viewed(_without(drawing, others), box, height), f"{name}-{i}",
+        parts.append(clean_svg(_viewed(_without(drawing, others), box, height), f"{name}-{i}", page,
                                css_class="figure-panel"))
     return title + '<div class="figure-panels">\n' + "\n".join(parts) + "\n</div>"
 

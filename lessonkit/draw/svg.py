@@ -5,26 +5,27 @@ import re
 
 import base64
 
-from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_PIXELATED, dark_raster
+from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_PIXELATED, PageColors, dark_raster
 
 SVG_PRECISION = 1
 TEXT_PT = 10  # the figures' text size (draw.figures.style); a figure is shown at most where it reads at 1 rem
 
 
-def clean_svg(svg: str, name: str, css_class: str = "") -> str:
+def clean_svg(svg: str, name: str, page: PageColors, css_class: str = "") -> str:
     """Make matplotlib's SVG fit inline under a strict CSP: no XML prolog, no <style>, no style="…" attributes
     (a CSP without 'unsafe-inline' blocks both), ids only where referenced and unique per figure, scalable. Its
     width and height are the size at which its text (drawn at TEXT_PT) reads at 1 rem, the page's own text size:
     the theme shows a figure as wide as its column allows up to that size, never larger (a small figure is not
     blown up), and on the projector, whose rem is larger, larger. The root carries the class FIGURE_CLASS, which
-    the dark theme's colour rules (figure_palette_css) and the ink colour of its text hang on."""
+    the dark theme's colour rules (figure_palette_css) and the ink colour of its text hang on. A raster gets its
+    dark twin computed against the `page` colours (the theme's)."""
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r"<defs>\s*<style[^>]*>.*?</style>\s*</defs>\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r'\s(width|height)="([\d.]+)pt"',
                  lambda m: f' {m.group(1)}="{float(m.group(2)) / TEXT_PT:.2f}rem"', svg, count=2)
     svg = re.sub(r' style="([^"]*)"', lambda m: _style_to_attributes(m.group(1)), svg)
-    svg = re.sub(r"<image\b[^>]*>", _with_dark_twin, svg)
+    svg = re.sub(r"<image\b[^>]*>", lambda m: _with_dark_twin(m.group(0), page), svg)
     families = re.findall(r' font-family="([^"]*)"', svg)
     svg = re.sub(r' font-family="[^"]*"', "", svg)  # one family on the root, inherited by every <text>
     family = families[0] if families else "sans-serif"
@@ -71,16 +72,15 @@ def _style_to_attributes(style: str) -> str:
     return "".join(f' {prop}="{value}"' for prop, value in properties.items())
 
 
-def _with_dark_twin(m: re.Match) -> str:
+def _with_dark_twin(tag: str, page: PageColors) -> str:
     """A raster (imshow, a colour bar's gradient) followed by its dark-mode twin (features.palette.dark_raster); one
     drawn square pixel by pixel (`interpolation="none"`) says so with a class, as a presentation attribute cannot
     (SVG 1.1's image-rendering has no `pixelated`)."""
-    tag = m.group(0)
     pixelated = re.search(r'\simage-rendering="(?:pixelated|crisp-edges)"', tag)
     tag = tag.replace(pixelated.group(0), "") if pixelated else tag
     extra = f" {RASTER_PIXELATED}" if pixelated else ""
     data = re.search(r'href="data:image/png;base64,([^"]+)"', tag)
-    dark = dark_raster(base64.b64decode(data.group(1))) if data else None
+    dark = dark_raster(base64.b64decode(data.group(1)), page) if data else None
     if dark is None:
         return tag.replace("<image ", f'<image class="{RASTER_PIXELATED}" ', 1) if pixelated else tag
     twin = tag.replace(data.group(1), base64.b64encode(dark).decode("ascii"))

@@ -8,7 +8,7 @@ and dark; no JavaScript, no style attributes.
              how the engine finds it, not what it computes); output_text(value): a value as the page writes numbers
              (support.numbers), laid out like Python prints it.
     render   Highlighter.html(code, language): the highlighted HTML, remembered by (language, code) in the build's
-             cache (highlight-<pygments version>.json), so a warm build never imports Pygments.
+             cache (the store's HIGHLIGHTS, by Pygments' version), so a warm build never imports Pygments.
 """
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
 """Components: a folder with `widget.html`, and optionally `widget.js` and `widget.css`.
 
 Two kinds, kept apart in the theme: widget kinds an author places (`{{< widget NAME >}}` with `@lesson.widget`),
-in `widgets/<kind>/` — found, first match wins, in the lesson's own folder (`content/<slug>/widgets/<kind>/`), the
-selected theme, then `themes/default/`; and the page's own components that the engine or a page template places
-(search, self-checks, glossary terms, toggles, projector, colour mode, course navigation), in
-`themes/<theme>/components/<name>/`, then `themes/default/components/<name>/`. A page inlines the theme's base code
+in `widgets/<kind>/` — found, first match wins, in the lesson's own folder (`content/<slug>/widgets/<kind>/`), then
+along the theme's search path (load/theme.py: the project's `themes/<theme>/`, its `themes/default/`, the built-in
+`lessonkit/themes/default/`); and the page's own components that the engine or a page template places (search,
+self-checks, glossary terms, toggles, projector, colour mode, course navigation), in `components/<name>/` along the
+same path. A page inlines the theme's base code
 (assets/lesson.js, assets/style.css) plus the JS and CSS of exactly the kinds it uses — any element with
 `data-widget="KIND"` — in sorted kind order, each script its own `<script>`, and its Content-Security-Policy lists
 the hashes of exactly that code. Each script is checked at build time (features/scriptcheck.py).

@@ -1,6 +1,6 @@
 """Course navigation: the lessons in `order`, each with its sections, for the course contents, the pager (previous
-and next lesson) and `@lesson:slug#section` links. The component `themes/default/components/coursenav/` marks
-the section being read."""
+and next lesson) and `@lesson:slug#section` links. The component `lessonkit/themes/default/components/coursenav/`
+marks the section being read."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -13,7 +13,7 @@
               primes_beside_the_base(mathml): `f'` as f′, the prime beside f as a math font draws it (Chromium
               draws a prime in a superscript small and floating above f).
     place     equation_html / reference_html: the numbered block and the links to it.
-    component themes/default/components/equation/ (CSS only): the number beside its equation, and table cells
+    component lessonkit/themes/default/components/equation/ (CSS only): the number beside its equation, and table cells
               aligned as `columnalign` says (Chromium's MathML ignores the attribute); mounted by a numbered equation
               and by math that lays out a table, so other pages carry none of it.
 """

@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import json
 import math
-import numbers
 import re
 from typing import Any
-from urllib.parse import quote
 
+from ..support.jsondata import plain
 from ..support.messages import msg
 from ..support.numbers import FormatError, format_value
 from ..support.words import phrase, spoken
@@ -123,7 +122,7 @@ def _lines(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
     for k, line in enumerate(ax.get_lines()):
         if not _in_data_coordinates(line, ax):
             continue
-        x, y = _plain(line.get_xdata(orig=True)), _plain(line.get_ydata(orig=True))
+        x, y = plain(line.get_xdata(orig=True), gaps=True), plain(line.get_ydata(orig=True), gaps=True)
         if not isinstance(x, list) or not isinstance(y, list) or len(x) != len(y) or not x:
             continue
         name = _label(line, ylabel or f"y{k + 1}")
@@ -155,8 +154,8 @@ def _bars(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
             else:
                 centre, size, width = patch.get_x() + patch.get_width() / 2, patch.get_height(), patch.get_width()
             near = min(ticks, key=lambda t: abs(t - centre), default=None)
-            where.append(ticks[near] if near is not None and abs(near - centre) <= abs(width) else _number(centre))
-            sizes.append(_number(size))
+            where.append(ticks[near] if near is not None and abs(near - centre) <= abs(width) else plain(centre, gaps=True))
+            sizes.append(plain(size, gaps=True))
         name = _label(container, (xlabel if horizontal else ylabel) or phrase("data_value", n=k + 1))
         for keys, names, values in groups:
             if keys == where:
@@ -194,7 +193,7 @@ def _scatters(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
 
     tables = []
     for k, coll in enumerate(c for c in ax.collections if isinstance(c, PathCollection)):
-        offsets = _plain(coll.get_offsets())
+        offsets = plain(coll.get_offsets(), gaps=True)
         if offsets and coll.get_offset_transform() == ax.transData:
             tables.append({"title": title, "columns": [xlabel or "x", _label(coll, ylabel or "y")],
                            "rows": [list(p) for p in offsets]})
@@ -228,7 +227,7 @@ def _images(ax, title: str) -> list[dict]:
         cols = _axis_names(ax.get_xticks(), ax.get_xticklabels(), n_cols, isinstance(artist, AxesImage))
         rows = _axis_names(ax.get_yticks(), ax.get_yticklabels(), n_rows, isinstance(artist, AxesImage))
         tables.append({"title": title, "columns": [plain_text(ax.get_ylabel()) or phrase("data_row"), *cols],
-                       "rows": [[rows[i], *(_number(v) for v in array[i])] for i in range(n_rows)]})
+                       "rows": [[rows[i], *plain(array[i], gaps=True)] for i in range(n_rows)]})
     return tables
 
 
@@ -252,25 +251,6 @@ def _axis_names(positions, labels, n: int, centred: bool) -> list[str]:
     return [str(i + start) for i in range(n)]
 
 
-def _number(value: Any) -> Any:
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return int(value)
-    if isinstance(value, numbers.Real):
-        value = float(value)
-        return value if math.isfinite(value) else None
-    return value
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, (bool, str)) or value is None:
-        return value
-    return _number(value)
-
-
 # ── data a figure function hands explicitly ───────────────────────────────────────────────────────────────────────
 def explicit(value: Any) -> dict:
     """`@lesson.figure(…, data="NAME")`: the value NAME as the figure's data, in place of what drawing recorded —
@@ -291,9 +271,7 @@ def _explicit_table(value: Any) -> dict:
     title, columns = "", None
     if _is_table(value):
         title, columns, value = str(value.get("caption") or ""), value.get("columns"), value.get("rows")
-    value = {k: _plain(v) for k, v in value.items()} if isinstance(value, dict) else _plain(value)
-    if isinstance(value, list):
-        value = [{k: _plain(v) for k, v in r.items()} if isinstance(r, dict) else r for r in value]
+    value = plain(value, gaps=True)
     if isinstance(value, dict) and value:
         series = [v if isinstance(v, list) else [v] for v in value.values()]
         if len({len(s) for s in series}) != 1:

@@ -125,7 +125,7 @@ def report(source, memo: Callable | None = None) -> list[Problem]:
 def citation_years(source, bibliography) -> list[Problem]:
     """A year typed beside a citation that is not its entry's year (「Press 等，2021）[@press2022alibi]」 when the
     entry says 2022): the text says one year, the bibliography another. `bibliography`: what the lesson cites from
-    (features.citations.lesson_references), or None."""
+    (features.bibtex.lesson_references), or None."""
     if bibliography is None:
         return []
     problems = []

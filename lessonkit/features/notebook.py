@@ -11,7 +11,7 @@ where the page places them, the same figure and citation numbers).
              (`lesson.get(NAME)`) in the cell after which everything it needs is defined.
     write    notebook_text(cells): nbformat 4.5 JSON laid out as nbformat writes it, without importing it (the
              tests validate it with nbformat; cell ids numbered so the same lesson gives the same bytes); the caller
-             keeps it in the build's cache under notebook_key(its inputs) (notebooks/<key>.ipynb).
+             keeps it in the build's cache under notebook_key(its inputs) (the store's NOTEBOOKS).
 """
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def _statement(node: ast.stmt, lines: list[str]) -> list[str]:
 def notebook_key(*inputs: Any) -> str:
     """The key of a lesson's notebook in the build's cache: a hash over everything it is made from (the caller
     names them: the lesson's files, the texts and words it shows …) and the engine's code."""
-    from ..support.cache import engine_source_digest
+    from ..support.cachekeys import engine_source_digest
 
     h = hashlib.sha256(f"{FORMAT}\0".encode())
     h.update(engine_source_digest().encode())

@@ -3,8 +3,14 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+
+from ..support.errors import ContentError, Problem
+from ..support.messages import msg
+from ..support.paths import BUILTIN_THEMES
 
 # A figure is drawn once, in the author's colours, which light mode and print show as drawn (presentation
 # attributes). For dark mode each colour gets a counterpart computed here, switched in by CSS custom properties:
@@ -13,10 +19,10 @@ import numpy as np
 # contrast against the dark page as the colour has against the light page (so a line that reads on the light page
 # reads as well on the dark one, and a pale fill stays a pale fill). The luminance map (Y' + .05)·(Y + .05) = k
 # preserves the contrast ratio between ANY two colours too — dark text on a light cell stays readable.
-# Keep in step with themes/default/assets/style.css (tests/test_figure_colors.py checks).
-LIGHT_BG = "#fbfaf6"     # --bg, light
-DARK_BG = "#15171a"      # --bg, dark
-DARK_FG = "#e2e5e9"      # --fg, dark: the lightest ink a figure gets (black text and axes map to it)
+# The pages' colours are the theme's: read from its assets/style.css (page_colors), never copied here.
+LIGHT_PAGE = ":root"                  # the rule whose custom properties are the light page's
+DARK_PAGE = "html[data-theme=dark]"   # the dark page's (chosen; the system's dark mode repeats it)
+PAGE_PROPERTIES = {"light_bg": (LIGHT_PAGE, "--bg"), "dark_bg": (DARK_PAGE, "--bg"), "dark_fg": (DARK_PAGE, "--fg")}
 FIGURE_CLASS = "lk-figure"
 # A raster a figure draws (imshow, a colour bar's gradient) is a picture no CSS can recolour: it gets a twin whose
 # every pixel is its colour's dark counterpart, the one a vector cell or bar of that colour gets, so a heatmap and
@@ -28,6 +34,49 @@ RASTER_MAX_COLORS = 4096  # more colours than any colour map has: a photograph, 
 # chroma range resolve many times over; a fixed count keeps a colour's counterpart the same in any batch
 LIGHTNESS_STEPS, CHROMA_STEPS = 24, 20
 HEX_COLOR = re.compile(r'\b(?:fill|stroke)="(#[0-9a-f]{6})"')
+
+
+@dataclass(frozen=True)
+class PageColors:
+    """The page colours a figure's dark counterparts are computed against, each `#rrggbb`: the light page's
+    background, the dark page's background, and the dark page's text (the lightest ink a figure gets: black text
+    and axes map to it)."""
+    light_bg: str
+    dark_bg: str
+    dark_fg: str
+
+
+def page_colors(css_path: Path) -> PageColors:
+    """The page colours a theme's style.css sets (PAGE_PROPERTIES: `--bg` of `:root`, `--bg` and `--fg` of
+    `html[data-theme=dark]`, inside @media or not, the last one set winning as in CSS). ContentError naming the
+    file (and the line of a value that is not one) when one is not set as a `#rgb` or `#rrggbb` colour."""
+    text = css_path.read_text(encoding="utf-8")
+    css = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.DOTALL)  # lines kept
+    declared: dict[str, dict[str, tuple[str, int]]] = {LIGHT_PAGE: {}, DARK_PAGE: {}}  # property → value, line
+    for rule in re.finditer(r"([^{}]*)\{([^{}]*)\}", css):  # the innermost rules
+        for selector in {s.strip().replace('"', "").replace("'", "") for s in rule.group(1).split(",")} & set(declared):
+            for d in re.finditer(r"(--[\w-]+)\s*:\s*([^;]*?)\s*(?:;|$)", rule.group(2)):
+                declared[selector][d.group(1)] = d.group(2), css.count("\n", 0, rule.start(2) + d.start()) + 1
+    found, problems = {}, []
+    for name, (selector, prop) in PAGE_PROPERTIES.items():
+        value, line = declared[selector].get(prop, ("", None))
+        if re.fullmatch(r"#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}", value):
+            found[name] = "#" + (value[1:] if len(value) == 7 else "".join(c * 2 for c in value[1:])).lower()
+        else:
+            problems.append(Problem(css_path, line, msg("no page colour {property} in `{selector}{…}`: the figures' "
+                                                        "dark colours are computed against it",
+                                                        property=prop, selector=selector),
+                                    msg("`{property}: #rrggbb` (found: {value})", property=prop,
+                                        value=value or msg("none"))))
+    if problems:
+        raise ContentError(problems)
+    return PageColors(**found)
+
+
+@functools.cache
+def builtin_page_colors() -> PageColors:
+    """The built-in theme's page colours."""
+    return page_colors(BUILTIN_THEMES / "default" / "assets" / "style.css")
 
 
 def relative_luminance(color: str) -> float:
@@ -42,17 +91,18 @@ def contrast(a: str, b: str) -> float:
 
 
 @functools.cache
-def dark_counterpart(color: str) -> str:
-    """The colour's stand-in on the dark page: same hue (OKLCH), contrast against DARK_BG equal to its contrast
-    against LIGHT_BG, at most as light as DARK_FG. Rounded to #rrggbb so that it never loses contrast."""
-    return dark_counterparts([color])[0]
+def dark_counterpart(color: str, page: PageColors) -> str:
+    """The colour's stand-in on the dark page: same hue (OKLCH), contrast against the dark background equal to its
+    contrast against the light one, at most as light as the dark page's text. Rounded to #rrggbb so that it never
+    loses contrast."""
+    return dark_counterparts([color], page)[0]
 
 
-def dark_counterparts(colors) -> list[str]:
+def dark_counterparts(colors, page: PageColors) -> list[str]:
     """dark_counterpart of each `#rrggbb` colour, all at once (numpy; a raster's hundreds of colours in a blink). The
     one computation of a counterpart: a colour gets the same one alone (a line, a cell) or among a raster's pixels."""
 
-    y_light, y_dark, y_max = _luminance_array(_linear_array(_rgb8([LIGHT_BG, DARK_BG, DARK_FG])))
+    y_light, y_dark, y_max = _luminance_array(_linear_array(_rgb8([page.light_bg, page.dark_bg, page.dark_fg])))
     linear = _linear_array(_rgb8(colors))
     y = _luminance_array(linear)
     k = (y_light + 0.05) * (y_dark + 0.05)
@@ -96,11 +146,11 @@ def figure_colors(markup: str) -> list[str]:
     return sorted(set(HEX_COLOR.findall(markup)))
 
 
-def dark_palette(colors) -> dict[str, str]:
+def dark_palette(colors, page: PageColors) -> dict[str, str]:
     """Each `#rrggbb` colour → its dark counterpart: made when figures are drawn, for all of a build's new figures
     at once (draw.drawing.with_palettes), and cached with each figure."""
     chosen = sorted({c.lower() for c in colors})
-    return dict(zip(chosen, dark_counterparts(chosen))) if chosen else {}
+    return dict(zip(chosen, dark_counterparts(chosen, page))) if chosen else {}
 
 
 def palette_css(palette: dict[str, str]) -> str:
@@ -116,7 +166,7 @@ def palette_css(palette: dict[str, str]) -> str:
             f"@media screen{{html[data-theme=dark]{{{props}}}}}\n")
 
 
-def dark_raster(png: bytes) -> bytes | None:
+def dark_raster(png: bytes, page: PageColors) -> bytes | None:
     """The PNG with each pixel's colour replaced by its dark counterpart (alpha kept), or None for a picture of more
     than RASTER_MAX_COLORS colours (a photograph is not a chart: it stays as it is)."""
     import io
@@ -128,7 +178,7 @@ def dark_raster(png: bytes) -> bytes | None:
     colors, where = np.unique(rgb, axis=0, return_inverse=True)
     if len(colors) > RASTER_MAX_COLORS:
         return None
-    dark = _rgb8(dark_counterparts(["#%02x%02x%02x" % tuple(c) for c in colors])).astype(np.uint8)
+    dark = _rgb8(dark_counterparts(["#%02x%02x%02x" % tuple(c) for c in colors], page)).astype(np.uint8)
     out = np.concatenate([dark[where.reshape(-1)].reshape(pixels.shape[:2] + (3,)), pixels[..., 3:]], axis=2)
     buffer = io.BytesIO()
     Image.fromarray(out, "RGBA").save(buffer, format="PNG")
@@ -146,9 +196,9 @@ def raster_css() -> str:
             f"{dark('html:not([data-theme=light])')}}}\n@media screen{{{dark('html[data-theme=dark]')}}}\n")
 
 
-def figure_palette_css(colors) -> str:
+def figure_palette_css(colors, page: PageColors) -> str:
     """palette_css of the given colours."""
-    return palette_css(dark_palette(colors))
+    return palette_css(dark_palette(colors, page))
 
 
 def _linear_rgb(color: str) -> tuple[float, float, float]:

@@ -6,7 +6,7 @@ that registers its component under another name than its folder's (`lessonkit.wi
 `widgets/jacobian_grid/`) or registers nothing — in the browser either would leave the component inert without a word.
 
 A verdict depends only on the script's bytes, its folder's name, this checker and the grammar: it is kept in the
-cache (support.cache `scripts/`), so a warm build neither imports the parser nor parses anything.
+store (support/store.py SCRIPTS), so a warm build neither imports the parser nor parses anything.
 """
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from ..support.cache import FigureCache, engine_source_digest, package_version
+from ..support.cachekeys import engine_source_digest, package_version
 from ..support.errors import Problem, UsageError
 from ..support.messages import Message, from_data, msg, to_data
+from ..support.store import SCRIPTS, Store
 from .components import Component
 
 CHECK_FORMAT = "lessonkit-script-check-2"   # 2: messages kept as template and parameters
@@ -37,7 +38,7 @@ class Fault:
     expected: Message | str | None = None
 
 
-def check_scripts(components: Iterable[Component], cache: FigureCache, base: Iterable[Path] = ()) -> list[Problem]:
+def check_scripts(components: Iterable[Component], cache: Store, base: Iterable[Path] = ()) -> list[Problem]:
     """The problems of the lesson's own component scripts; a theme's faulty script (a component's, or one of
     `base`, the theme's own scripts — assets/head.js, assets/lesson.js — checked for their syntax only) is the
     theme's error (exit 2)."""
@@ -55,7 +56,7 @@ def check_scripts(components: Iterable[Component], cache: FigureCache, base: Ite
     return problems
 
 
-def script_faults(script: Path, kind: str | None, cache: FigureCache) -> list[Fault]:
+def script_faults(script: Path, kind: str | None, cache: Store) -> list[Fault]:
     """What is wrong with a component's widget.js in folder `kind` (None: a script that registers nothing, the
     theme's base code); nothing when there is no script. From the cache when it can be."""
     try:
@@ -69,11 +70,11 @@ def script_faults(script: Path, kind: str | None, cache: FigureCache) -> list[Fa
     except UnicodeDecodeError:  # the page could not carry it either
         return [Fault(None, "file is not UTF-8", "UTF-8 text")]
     key = verdict_key(kind, source)
-    saved = cache.get_script_verdict(key)
-    if saved is not None:
+    saved = cache.get_json(SCRIPTS, key)
+    if isinstance(saved, list):
         return [Fault(line, from_data(message), from_data(expected)) for line, message, expected in saved]
     faults = faults_of(source, kind)
-    cache.put_script_verdict(key, [[f.line, to_data(f.message), to_data(f.expected)] for f in faults])
+    cache.put_json(SCRIPTS, key, [[f.line, to_data(f.message), to_data(f.expected)] for f in faults])
     return faults
 
 

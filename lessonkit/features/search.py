@@ -1,4 +1,5 @@
-"""Offline full-text search: what the `search` component (themes/default/components/search/) searches, made here.
+"""Offline full-text search: what the `search` component (lessonkit/themes/default/components/search/) searches,
+made here.
 
 No server, no fetch. Chinese has no spaces between words, so there are no words to index: a query matches wherever
 its characters occur, like `in` on a string («置编» finds «位置编码»). A linear scan of the section texts is fast
@@ -6,8 +7,8 @@ enough (see benchmarks/search_bench.py), so the index is just the plain text of 
 
 Each rule is written once:
 - **What counts as text** (RULES: skipped tags, classes and attributes, the tags that break words, what is a space:
-  a regular expression character class, the one syntax Python and JS share)
-  is defined here. plain_text() applies it to rendered HTML for the index; the same dict travels in the
+  a regular expression character class, the one syntax Python and JS share; and which characters are Chinese,
+  support/cjk.py's) is defined here. plain_text() applies it to rendered HTML for the index; the same dict travels in the
   component's data (`rules`) to widget.js, whose reader of a lesson page's own sections applies it to the page.
 - **Folding, ranking, snippets** exist only in widget.js. Folding (one UTF-16 unit at a time so positions never
   move: NFKC, then lower case, a unit whose fold would not be one unit kept as it is, a space of RULES → " ") has
@@ -46,6 +47,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any, Iterable, Mapping
 
+from ..support.cjk import HAN
 from ..support.paths import SitePaths
 
 VERSION = 2
@@ -63,8 +65,9 @@ BREAKS = ("article", "blockquote", "br", "dd", "div", "dt", "figcaption", "figur
           "h6", "header", "li", "ol", "p", "pre", "section", "summary", "table", "td", "th", "tr", "ul")
 SPACES = (r"\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000")  # what
 # str.isspace() calls a space, as the inside of a regular expression's [character class] both Python and JS read
+# and the Chinese characters (support/cjk.py), which folding leaves as they are: widget.js folds only other characters
 RULES = {"skip_tags": list(SKIPPED_TAGS), "skip_classes": list(SKIPPED_CLASSES),
-         "skip_attributes": dict(SKIPPED_ATTRIBUTES), "breaks": list(BREAKS), "spaces": SPACES}
+         "skip_attributes": dict(SKIPPED_ATTRIBUTES), "breaks": list(BREAKS), "spaces": SPACES, "han": HAN}
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 SPACE_RUN = re.compile(f"[{SPACES}]+")

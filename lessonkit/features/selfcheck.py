@@ -7,8 +7,8 @@
   strings the teacher edition prints. Plain, picklable data; problems are reported at their lesson.yaml line.
 - **placement** (render, `Placement`): the labels, hints and feedback rendered from Markdown, every word from the
   theme's UI strings (`ui.selfcheck_*`), giving the template context and the JSON the component reads.
-- **component** (themes/default/components/selfcheck/): widget.js reads what the student typed and finds the interval
-  it falls in. Grading exists there only; it never formats a number.
+- **component** (lessonkit/themes/default/components/selfcheck/): widget.js reads what the student typed and finds
+  the interval it falls in. Grading exists there only; it never formats a number.
 
     check:
       fields:

@@ -5,8 +5,8 @@ lessons (localStorage: the next page opens on the same label, also from file://)
 its own. Without JavaScript and on paper every tab shows, each under its label.
 
     check      check(group, tabs, line): a group name, at least one tab, each with a label, no label twice
-    render     render/containers.py Containers.tabs mounts `themes/default/components/tabs/` (the ARIA tabs
-               pattern: arrow keys, Home and End move between the labels)
+    render     render/containers.py Containers.tabs mounts `lessonkit/themes/default/components/tabs/` (the ARIA
+               tabs pattern: arrow keys, Home and End move between the labels)
     data       script_data(group): what the component's script reads — the group and the storage key it remembers
                the choice under (the same key on every page)
 """

@@ -144,17 +144,6 @@ def _is(path: str, value: Any) -> Message:
     return msg("`{key}` is {what}", key=path, what=describe(value))
 
 
-def plain(value: Any) -> Any:
-    """numpy arrays and scalars as Python lists and numbers, tuples kept: what the schemas describe."""
-    if hasattr(value, "tolist") and not isinstance(value, (list, tuple, dict, str)):
-        return value.tolist()
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(plain(v) for v in value)
-    return value
-
-
 def nonfinite_path(data: Any, path: str = "") -> Message | str | None:
     """The key path of the first NaN or ∞ in JSON-like data, e.g. `rows[0]`; None when every number is finite."""
     if isinstance(data, float) and not math.isfinite(data):

@@ -6,7 +6,7 @@ A widget function returns plain data for its component's `widget.html` (kind = t
     explorer(params=[param("d", "维度 d", [16, 64, 256])], state=lambda d: {...}, figure=…, key=[…])
     bars(["甲", "乙"], [0.3, 0.7], unit="", caption="…")
 
-Every number a widget shows is formatted here, in Python, with lessonkit.numbers: the page's JavaScript only shows
+Every number a widget shows is formatted here, in Python, with support/numbers.py: the page's JavaScript only shows
 and switches what the build made, so a page reads the same with and without JavaScript. The words around them
 (yes/no, how a state's values are joined) are phrases (lessonkit.support.words) that the render stage says in the
 site's language: these builders run inside lesson.py, before the theme's words are known.
@@ -19,11 +19,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ..support.jsondata import plain
 from ..support.messages import Message, as_message, msg, reason
 from ..support.numbers import FormatError, format_value
 from ..support.suggest import did_you_mean
 from ..support.words import is_phrase, joined, phrase
-from .widgetdata import BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, WidgetDataError, check, plain
+from .widgetdata import BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, WidgetDataError, check
 
 SPEC_HELP = msg("a format spec such as sig3, pct2 or .2f")
 
@@ -106,7 +107,7 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
     states, figures, points, issues = [], [], [], {}
     for n, indices in enumerate(itertools.product(*(range(len(p.values)) for p in params))):
         point = {p.name: p.values[i] for p, i in zip(params, indices)}
-        result = plain(state(**point))
+        result = plain(state(**point), keep_tuples=True)
         result = {} if result is None and figure is not None else result  # a state shown by its figure alone
         rows, found = _state_rows(result, n, figure is not None)
         for issue in found:  # the same key in another state is the same mistake: reported at its first state
@@ -346,8 +347,9 @@ def _refuse(builder: str, message: Message | str, expected: Message | str) -> No
 
 
 def _plain_list(values: Any) -> list[Any]:
-    """A list of Python values from a list, tuple or numpy array (numpy scalars as Python numbers)."""
-    return list(plain(values.tolist() if hasattr(values, "tolist") else list(values)))
+    """A list of Python values from a list, tuple or numpy array (numpy scalars as Python numbers; a tuple among
+    them stays one, so a point of two parameters stays hashable)."""
+    return list(plain(values if hasattr(values, "tolist") else list(values), keep_tuples=True))
 
 
 def _texts(values: list[Any], spec: str | None, builder: str, name: Message | str) -> list[str]:

@@ -54,14 +54,6 @@ def find_lessons(content_dir: Path) -> list[Path]:
     return sorted(p for p in content_dir.iterdir() if p.is_dir() and (p / "lesson.yaml").exists())
 
 
-def load_lesson(folder: Path) -> LessonSource:
-    """Read one lesson folder; every problem found is collected, then raised together."""
-    source = read_lesson(folder)
-    if source.problems:
-        raise ContentError(source.problems)
-    return source
-
-
 def read_lesson(folder: Path) -> LessonSource:
     """Read one lesson folder as far as it can be read; its problems are in `.problems`, for the caller to collect
     with those of later stages (the body is still split even when lesson.yaml is broken, and so on)."""

@@ -20,7 +20,7 @@ class Key:
 
 NUMBER = (int, float)
 
-# self-check questions (issue 11; built by lessonkit/selfcheck.py, which also checks what needs the computed values)
+# self-check questions (issue 11; built by features/selfcheck.py, which also checks what needs the computed values)
 TOLERANCE = {
     "relative": Key(NUMBER, False, "a relative tolerance, e.g. `{relative: 0.05}` for ±5 %"),
     "absolute": Key(NUMBER, False, "an absolute tolerance in the unit the student types, e.g. `{absolute: 0.01}`"),

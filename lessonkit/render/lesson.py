@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from ..compute.run import ComputedLesson
-from ..features import citations, notes
+from ..features import notes
+from ..features.bibstyle import runs_html
 from ..features import glossary as terms
 from ..features.glossary import glossary_entry
 from ..load.plan import Place
@@ -33,7 +34,7 @@ def lesson_context(lesson: ComputedLesson, setting: PageSetting) -> dict[str, An
                "checks": [c for c in renderer.alone_checks if c["answer"]],  # standalone checks with an answer
                "sources": [renderer.md(f"sources.{i}", s, inline=True) for i, s in _texts(src.meta, "sources")],
                **_edition(renderer)}
-    context["references"] = [{**entry, "html": citations.runs_html(entry["runs"])}
+    context["references"] = [{**entry, "html": runs_html(entry["runs"])}
                              for entry in renderer.citer.entries(renderer.ui)]
     context["cited"] = renderer.citer  # the notebook writes the same numbers (render/notebook.py)
     context["glossary"] = _glossary(renderer)
@@ -105,7 +106,6 @@ def _edition(renderer: LessonRenderer) -> dict[str, Any]:
         "glossary": [],
         "references": [],
         "notebook": {"url": SitePaths.url(renderer.page, SitePaths.notebook(src.slug))},
-        "figures_count": figures,
         "minutes": reading_minutes(src, figures),
         "draft": release.draft,
         "answers": release.answers,

@@ -17,17 +17,20 @@ from typing import Any
 from ..compute.run import ComputedLesson
 from ..draw import figures as drawing
 from ..features import citations, code as listings, notebook, notebook_standin
+from ..features.bibstyle import runs_markdown
+from ..features.bibtex import Bibliography
 from ..features.notebook import Cell
 from ..load.document import Block, walk
 from ..load.plan import wants_output
 from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..support import numbers
 from ..support.paths import SitePaths
+from ..support.store import NOTEBOOKS
 from . import markup
 
 
 def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course, cache=None,
-                    bibliography: citations.Bibliography | None = None) -> tuple[tuple[str, str], str | None]:
+                    bibliography: Bibliography | None = None) -> tuple[tuple[str, str], str | None]:
     """((output path, .ipynb text), its cache entry or None) of the lesson's notebook; `context` is its page's
     (render/lesson.py). From the cache when nothing it is made of changed."""
     path = SitePaths.notebook(lesson.slug)
@@ -40,17 +43,17 @@ def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course,
                                     bibliography.digest if bibliography else "",
                                     course.lessons, ui.lang, {k: ui[k] for k in ui.keys()},
                                     context.get("answers", True))  # (hidden answers leave it without them)
-        saved = cache.get_file("notebooks", f"{key}.ipynb")
+        saved = cache.get_text(NOTEBOOKS, key)
         if saved is not None:
-            return (path, saved), f"notebooks/{key}.ipynb"
+            return (path, saved), NOTEBOOKS.entry(key)
     text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course).cells(), ui.lang)
     if key is not None:
-        cache.put_file("notebooks", f"{key}.ipynb", text)
-    return (path, text), f"notebooks/{key}.ipynb" if key is not None else None
+        cache.put_text(NOTEBOOKS, key, text)
+    return (path, text), NOTEBOOKS.entry(key) if key is not None else None
 
 
 def numbers_version() -> str:
-    from ..support.cache import package_version
+    from ..support.cachekeys import package_version
 
     return f"numpy {package_version('numpy')} matplotlib {package_version('matplotlib')}"
 
@@ -153,7 +156,7 @@ class NotebookWriter:
         ui = self.ui
         if self.context.get("references"):
             self.markdown(f"## {ui.references}\n\n" + "\n".join(
-                f"- \\[{e['number']}\\] {citations.runs_markdown(e['runs'])}" for e in self.context["references"]))
+                f"- \\[{e['number']}\\] {runs_markdown(e['runs'])}" for e in self.context["references"]))
         sources = [s for s in self.lesson.source.meta.get("sources") or [] if isinstance(s, str)] \
             if isinstance(self.lesson.source.meta.get("sources"), list) else []
         if sources:

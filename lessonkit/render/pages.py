@@ -14,8 +14,10 @@ from ..features import glossary as terms
 from ..features import search
 from ..features.components import Components
 from ..features.coursenav import Course, course_entry, course_parts, in_course_order, pager_link
-from ..features.citations import Bibliography, author_year_only, lesson_references
+from ..features.bibstyle import author_year_only
+from ..features.bibtex import Bibliography, lesson_references
 from ..features.glossary import glossary_entry
+from ..load.lessons import LessonSource
 from ..load.release import Edition, Publication
 from ..load.siteconfig import SiteConfig
 from ..support.errors import ContentError, Problem
@@ -24,7 +26,7 @@ from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
 from .draft import HEAD, POLICY, SCRIPTS, STYLE, Holes, PageDraft
-from ..support.cache import FigureCache
+from ..support.store import Store
 from .lesson import lesson_context
 from .placers import PageSetting
 from .questions import LessonPackage
@@ -38,16 +40,13 @@ class Renderer:
     the course's bibliography (features.citations; a lesson's own references.bib adds to it) and the build's cache
     (for the notebooks)."""
     env: jinja2.Environment
+    ui: Any                                   # the theme's words (support/i18n.py UiStrings)
     components: Components
     holes: Holes
     converters: markup.Converters
     bibliography: Bibliography | None = None
-    cache: FigureCache | None = None
+    cache: Store | None = None
     publication: Publication | None = None    # load/release.py: the edition and each lesson's release
-
-    @property
-    def ui(self):
-        return self.env.globals["ui"]
 
 
 @dataclass
@@ -82,28 +81,57 @@ def lesson_summary(context: dict[str, Any], ui) -> dict[str, Any]:
 
 def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],
                  sources, glossary: terms.Glossary | None, kept: dict[str, dict[str, Any]]) -> Rendered:
-    holes, env = renderer.holes, renderer.env
     publication = renderer.publication or Publication(Edition(dt.date.today()), {})
-    teacher, lms = publication.edition.teacher, publication.edition.lms
+    lms = publication.edition.lms
     has_glossary = glossary is not None and bool(glossary.terms)
-    common = {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
-              "assets": {"css": holes.mark(STYLE), "head": holes.mark(HEAD), "scripts": holes.mark(SCRIPTS)},
-              "csp": holes.mark(POLICY),
-              "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary and not lms else None,
-              "edition": {"teacher": teacher, "lms": lms}}
+    common = _common(renderer, config, publication, has_glossary)
     ordered = in_course_order(computed, config.course_order())
     everyone = in_course_order(sources, config.course_order()) if sources else [c.source for c in ordered]
+    course = _course(everyone, glossary, renderer, config, publication, problems)
+    contexts, entries, warnings = _lesson_contexts(ordered, course, renderer, publication, problems)
+    fresh = {slug: lesson_summary(context, renderer.ui) for slug, context in contexts.items()}
+    built = {**kept, **fresh}
+    lessons = [built[s.slug] for s in everyone if s.slug in built]  # in course order
+    drafts = _lesson_drafts(lessons, contexts, course, renderer.env, renderer.holes, common, lms)
+    drafts.append(_index_draft(lessons, course, renderer, config, publication, common))
+    if has_glossary:
+        text = glossary_page(renderer.env, course, lessons, common)
+        drafts.append(renderer.holes.draft(text, SitePaths.GLOSSARY, "glossary.html"))
+    packages = {slug: context["package"] for slug, context in contexts.items() if "package" in context}
+    return Rendered(drafts, fresh, entries, warnings, packages)
+
+
+def _common(renderer: Renderer, config: SiteConfig, publication: Publication, has_glossary: bool) -> dict[str, Any]:
+    """What every page's template reads: the site, its assets (holes filled at assembly), the edition."""
+    holes, edition = renderer.holes, publication.edition
+    return {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
+            "assets": {"css": holes.mark(STYLE), "head": holes.mark(HEAD), "scripts": holes.mark(SCRIPTS)},
+            "csp": holes.mark(POLICY),
+            "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary and not edition.lms else None,
+            "edition": {"teacher": edition.teacher, "lms": edition.lms}}
+
+
+def _course(everyone: list[LessonSource], glossary: terms.Glossary | None, renderer: Renderer, config: SiteConfig,
+            publication: Publication, problems: list[Problem]) -> Course:
+    """The course every page links into: its lessons in order, the glossary and its definitions, its parts."""
     entries = [{**course_entry(s), "number": n} for n, s in enumerate(everyone, start=1)]
-    course = Course(entries, glossary,
-                    render_definitions(glossary, problems, renderer.converters, renderer.bibliography, renderer.ui)
-                    if glossary is not None else {},
-                    course_parts(config.parts, entries), frozenset(publication.left_out()))
+    definitions = render_definitions(glossary, problems, renderer.converters, renderer.bibliography,
+                                     renderer.ui) if glossary is not None else {}
+    return Course(entries, glossary, definitions, course_parts(config.parts, entries),
+                  frozenset(publication.left_out()))
+
+
+def _lesson_contexts(ordered: list[ComputedLesson], course: Course, renderer: Renderer, publication: Publication,
+                     problems: list[Problem]):
+    """Each lesson's page context (render/lesson.py) and notebook; what rendering let pass, per lesson."""
     contexts, entries, warnings = {}, {}, {}
+    edition = publication.edition
     for lesson in ordered:
         bibliography = lesson_references(renderer.bibliography, lesson.source.folder, problems, renderer.cache)
+        setting = PageSetting(renderer.env, renderer.ui, renderer.components, course, renderer.holes,
+                              renderer.converters, bibliography, publication.of(lesson.slug), edition.teacher,
+                              edition.lms)
         try:
-            setting = PageSetting(env, renderer.ui, renderer.components, course, holes, renderer.converters,
-                                  bibliography, publication.of(lesson.slug), teacher, lms)
             context = lesson_context(lesson, setting)
         except ContentError as err:
             problems += err.problems
@@ -115,9 +143,12 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
         context["files"] = (notebook,)
         entries[context["slug"]] = (entry,) if entry else ()
         contexts[context["slug"]] = context
-    fresh = {slug: lesson_summary(context, renderer.ui) for slug, context in contexts.items()}
-    built = {**kept, **fresh}
-    lessons = [built[s.slug] for s in everyone if s.slug in built]  # in course order
+    return contexts, entries, warnings
+
+
+def _lesson_drafts(lessons: list[dict[str, Any]], contexts: dict[str, dict[str, Any]], course: Course,
+                   env: jinja2.Environment, holes: Holes, common: dict[str, Any], lms: bool) -> list[PageDraft]:
+    """The pages of the lessons rendered now (`lessons`: every summary in course order, for the pagers)."""
     drafts = []
     for i, summary in enumerate(lessons):
         if summary["slug"] not in contexts:
@@ -133,22 +164,23 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
                                                       course_parts=None if lms else course.parts,
                                                       root=SitePaths.root(page), search=_search_box(found), **common)
         drafts.append(holes.draft(text, page, "lesson.html", context["folder"], files=context["files"]))
+    return drafts
+
+
+def _index_draft(lessons: list[dict[str, Any]], course: Course, renderer: Renderer, config: SiteConfig,
+                 publication: Publication, common: dict[str, Any]) -> PageDraft:
+    """The index page: every lesson's card in course order, those announced for later, the course's search."""
     listed = [{"slug": c["slug"], "title": c["title"], "summary": c["summary"], "url": SitePaths.lesson(c["slug"]),
                "objectives": c["objectives"], "minutes": c["minutes"], "number": n,
                "draft": publication.of(c["slug"]).draft} for n, c in enumerate(lessons, start=1)]
     coming = [{"title": title, "day": day.isoformat()} for _, title, day in publication.announced]
     course_index = search.course_index([c["search"] for c in lessons])
-    text = env.get_template("index.html").render(lessons=listed, lesson_parts=course_parts(config.parts, listed),
-                                                 coming=coming, course=course.lessons, course_parts=course.parts,
-                                                 root="", search=_search_box(course_index.box), **common)
-    drafts.append(holes.draft(text, SitePaths.INDEX, "index.html",
-                              script_sources=tuple(search.csp_sources(course_index.box)),
-                              files=((search.INDEX_FILE, course_index.script),)))
-    if has_glossary:
-        text = glossary_page(env, course, lessons, common)
-        drafts.append(holes.draft(text, SitePaths.GLOSSARY, "glossary.html"))
-    packages = {slug: context["package"] for slug, context in contexts.items() if "package" in context}
-    return Rendered(drafts, fresh, entries, warnings, packages)
+    text = renderer.env.get_template("index.html").render(
+        lessons=listed, lesson_parts=course_parts(config.parts, listed), coming=coming, course=course.lessons,
+        course_parts=course.parts, root="", search=_search_box(course_index.box), **common)
+    return renderer.holes.draft(text, SitePaths.INDEX, "index.html",
+                                script_sources=tuple(search.csp_sources(course_index.box)),
+                                files=((search.INDEX_FILE, course_index.script),))
 
 
 def render_definitions(glossary: terms.Glossary, problems: list[Problem],

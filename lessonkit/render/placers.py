@@ -13,6 +13,7 @@ import jinja2
 
 from ..compute.run import ComputedLesson
 from ..features import citations
+from ..features.bibtex import Bibliography
 from ..features import code as listings
 from ..features import glossary as terms
 from ..features.components import Components
@@ -49,7 +50,7 @@ class PageSetting:
     course: Course
     holes: Holes
     converters: markup.Converters
-    bibliography: citations.Bibliography | None = None
+    bibliography: Bibliography | None = None
     release: Release = dataclasses.field(default_factory=Release)
     teacher: bool = False
     lms: bool = False

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..compute.run import ComputedLesson
 from ..load.document import walk
+from ..support.cjk import CHINESE_CHARACTER
 
 
 def challenges_of(meta: dict[str, Any]) -> list[dict[str, Any]]:
@@ -46,6 +47,6 @@ def reading_texts(lesson: ComputedLesson):
 def reading_minutes(src, figures: int) -> int:
     """About 400 Chinese characters (or 200 Latin words) a minute, plus half a minute a figure."""
     text = "\n".join(s.body for s in src.sections) + "\n".join(str(v) for v in src.meta.values())
-    cjk = len(re.findall(r"[\u3400-\u9fff]", text))
+    cjk = len(CHINESE_CHARACTER.findall(text))
     words = len(re.findall(r"[A-Za-z]+", text))
     return max(1, math.ceil(cjk / 400 + words / 200 + figures * 0.5))

@@ -7,14 +7,14 @@ from typing import Any
 
 import jinja2
 
-from ..support.cache import touch
 from ..load.theme import DEFAULT_THEME, asset_path, theme_dirs  # noqa: F401 (the theme's search path)
 from ..support.errors import UsageError
 from ..support.messages import msg
 from ..support.numbers import format_value
+from ..support.store import touch
 
 class TouchingBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Marks a compiled template as used when a build reads it, so cache pruning keeps it (cache.prune)."""
+    """Marks a compiled template as used when a build reads it, so pruning keeps it (support/prune.py)."""
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         super().load_bytecode(bucket)

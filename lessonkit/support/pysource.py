@@ -1,4 +1,4 @@
-"""lesson.py parsed once however many features read it: its values' cache key (support/cache.py), code listings and
+"""lesson.py parsed once however many features read it: its values' cache key (support/cachekeys.py), code listings and
 the figures they place (features/code.py), the notebook's cells (features/notebook.py), the captions checked for
 hand-typed numbers (features/handnumbers.py). Each parse of a lesson's code costs a build tens of milliseconds."""
 from __future__ import annotations

@@ -4,17 +4,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cache import FigureCache
+from .store import TEMPLATES, Store
 
 
 @dataclass
 class Session:
-    cache: FigureCache
-    lang: str | None = None              # the language of messages to the author (None: from the environment)
+    cache: Store                         # the build's cache (`--no-cache`: a store without a folder)
     preview_script: str | None = None    # `serve`'s reload script: every page runs it, its policy lists its hash
     mathml: dict[str, str] = field(default_factory=dict)  # "display NUL latex" → MathML, kept in the cache
 
     @property
     def templates_folder(self) -> Path | None:
         """Where compiled templates are kept between builds (None: compiled afresh)."""
-        return self.cache.folder / "templates" if self.cache.enabled else None
+        return self.cache.folder_of(TEMPLATES)

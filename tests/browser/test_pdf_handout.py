@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.support import chromium
-from lessonkit.load.lessons import load_lesson
+from lesson_folders import load_lesson
 
 from conftest import FIXTURE, LESSONS, PROJECT, require
 from fixture_lesson import LABELS, LAYERS, TOKENS, expected_series

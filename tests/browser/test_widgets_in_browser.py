@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from lessonkit.load.lessons import load_lesson
+from lesson_folders import load_lesson
 
 from conftest import press_each_widget_button, started
 from fixture_lesson import INITIAL, LABELS, LAYERS, TOKENS, expected_series
@@ -97,6 +97,16 @@ def test_mask_table_by_keyboard(fixture_page):
     expect_state(page, "decoder", 0)
     page.keyboard.press("End")
     expect_state(page, "decoder", last)
+
+
+def test_the_base_script_fills_a_themes_words(fixture_page):
+    """lessonkit.fill, the one filler the components use (the mask table's status above is one of its words): each
+    `{name}` given, wherever it occurs, taken literally; a field not given stays as written, an inherited one too."""
+    fill = lambda template, fields: fixture_page.page.evaluate("([t, f]) => lessonkit.fill(t, f)", [template, fields])
+    assert fill("{i} / {n} · {i}", {"i": 3, "n": 12}) == "3 / 12 · 3"
+    assert fill("「{row}」{col}", {"row": "$& {col}", "col": "乙"}) == "「$& {col}」乙"  # one pass, no $-patterns
+    assert fill("{label}: {verdict}{toString}", {"label": "b"}) == "b: {verdict}{toString}"
+    assert fill(None, {}) == ""
 
 
 def parse_shown(text: str) -> float:

@@ -24,9 +24,9 @@ lessonkit.widget('rope_dial', function (root, d) {
     role('offset').textContent = p[0];
     role('between').textContent = p[1];
     role('dot').textContent = p[2];
-    var status = one('.rope-status', root), fill = {m: d.positions[at.m], n: d.positions[at.n], offset: p[0],
-                                                    between: p[1], dot: p[2]};
-    status.textContent = status.getAttribute('data-format').replace(/\{(\w+)\}/g, function (whole, k) { return fill[k]; });
+    var status = one('.rope-status', root);
+    status.textContent = lessonkit.fill(status.getAttribute('data-format'),
+                                        {m: d.positions[at.m], n: d.positions[at.n], offset: p[0], between: p[1], dot: p[2]});
     all('.rope-step', root).forEach(function (b) {
       var k = at[b.getAttribute('data-param')];
       b.disabled = +b.getAttribute('data-step') < 0 ? k === 0 : k === last;

@@ -16,10 +16,20 @@
     var s = el.id && doc.getElementById(el.id + '-data');
     try { return s ? JSON.parse(s.textContent) : null; } catch (e) { return null; }
   }
+  // a theme's word with its fields filled in: fill('{label}: {verdict}', {label: 'b', verdict: 'right'}) → 'b: right'.
+  // Every `{name}` it is given a field for, each time it occurs; one it is not given stays as written. The one filler
+  // of the page's scripts (the words come from the theme's i18n files, the fields formatted by the build or read off
+  // the page).
+  function fill(template, fields) {
+    return String(template == null ? '' : template).replace(/\{(\w+)\}/g, function (m, name) {
+      return Object.prototype.hasOwnProperty.call(fields, name) ? String(fields[name]) : m;
+    });
+  }
 
   window.lessonkit = {
     all: all,
     one: one,
+    fill: fill,
     widget: function (kind, init) { kinds[kind] = init; }
   };
 

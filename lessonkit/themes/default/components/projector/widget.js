@@ -25,7 +25,7 @@ lessonkit.widget('projector', function (root) {
     if (text) e.textContent = text;
     return e;
   }
-  function fill(word, i, n) { return (word || '{i} / {n}').replace('{i}', String(i)).replace('{n}', String(n)); }
+  function numbered(word, i, n) { return lessonkit.fill(word || '{i} / {n}', {i: i, n: n}); }  // "screen i of n"
 
   var parts = [], blocks = [], keys = {};
   function part(key, el, bs, focus, title) {
@@ -141,7 +141,7 @@ lessonkit.widget('projector', function (root) {
     scrollTo(0, 0);
     title.textContent = screenTitle(s);
     count[0].textContent = i + 1 + ' / ' + of;
-    count[1].textContent = fill(words.count, i + 1, of);
+    count[1].textContent = numbered(words.count, i + 1, of);
     steps[0].disabled = !i;
     steps[1].disabled = i === of - 1;
     root.setAttribute('data-screen', i + 1);
@@ -267,7 +267,7 @@ lessonkit.widget('projector', function (root) {
       var notes = notesOf(s);
       if (!answers || !notes.length) return;
       var page = el('div', 'pj-page pj-notes-page');
-      page.appendChild(el('p', 'pj-deck-title', fill(words.presenterNotesOf, i + 1, screens.length) + ' · ' + screenTitle(s)));
+      page.appendChild(el('p', 'pj-deck-title', numbered(words.presenterNotesOf, i + 1, screens.length) + ' · ' + screenTitle(s)));
       notes.forEach(function (n) { page.appendChild(notesCopy(n)); });
       s.blocks[s.blocks.length - 1].after(page);
     });
@@ -381,7 +381,7 @@ lessonkit.widget('projector', function (root) {
       if (!live) { now.textContent = ''; count.textContent = ''; return; }
       html.style.fontSize = state.rem + 'px';
       now.textContent = state.screens[i].title;
-      count.textContent = fill(words.count, i + 1, n);
+      count.textContent = numbered(words.count, i + 1, n);
       body(current).appendChild(stage(i));
       var b = body(coming);
       b.appendChild(i + 1 < n ? stage(i + 1) : el('p', 'pj-p-none', words.presenterLast));

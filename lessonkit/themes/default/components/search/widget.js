@@ -12,9 +12,7 @@ lessonkit.widget('search', function (root, data) {
   if (!input || !list || !status) return;
   var site = data.scope !== 'lesson', rules = data.rules;
   var words = status.dataset;  // the template's words (theme i18n): none, some, found, whereLesson, loading, unavailable
-  function fill(template, values) {
-    return (template || '').replace(/\{(\w+)\}/g, function (m, k) { return k in values ? String(values[k]) : m; });
-  }
+  var fill = lessonkit.fill;
   function set(items) {
     var s = {};
     items.forEach(function (k) { s[k] = true; });
@@ -22,10 +20,11 @@ lessonkit.widget('search', function (root, data) {
   }
 
   // ── folding: one UTF-16 unit at a time, so folded text is exactly as long as the text: NFKC, lower case, kept if
-  // it would not stay one unit; a space of the rules becomes ' '. Units that fold to themselves are left alone.
+  // it would not stay one unit; a space of the rules becomes ' '. Units that fold to themselves are left alone:
+  // ASCII but spaces and capitals, and the Chinese characters of the rules.
   var CLASS = '[' + rules.spaces + ']';
   var SPACES = new RegExp(CLASS + '+', 'g'), SPACE = new RegExp('^' + CLASS + '$');
-  var FOLD = {}, NOT_PLAIN = /[^\x21-\x40\x5b-\x7f\u3400-\u4dbf\u4e00-\u9fff]/g;
+  var FOLD = {}, NOT_PLAIN = new RegExp('[^\\x21-\\x40\\x5b-\\x7f' + rules.han + ']', 'g');
   function fold1(c) {
     var k = FOLD[c];
     if (k === undefined) {

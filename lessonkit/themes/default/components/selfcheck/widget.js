@@ -12,7 +12,7 @@
 // Only boxes holding a readable number are parts; nothing is announced before an option is chosen.
 lessonkit.widget('selfcheck', function (root, data) {
   'use strict';
-  var all = lessonkit.all, one = lessonkit.one, msg = data.messages;
+  var all = lessonkit.all, one = lessonkit.one, fill = lessonkit.fill, msg = data.messages;
   var SUP = '⁰¹²³⁴⁵⁶⁷⁸⁹', status = one('.sc-status', root);
 
   // "4×10⁻³", "4 × 10^-3", full-width "4.05e-3", "0,004", "0.004 %" → a number in the field's unit (NaN if unreadable)
@@ -35,9 +35,6 @@ lessonkit.widget('selfcheck', function (root, data) {
     return percent ? x / 100 : x;
   }
   function within(x, lo, hi) { return lo <= x && x <= hi; }
-  function fill(words, fields) {  // "{label}: {verdict}" with its fields
-    return words.replace(/\{(\w+)\}/g, function (m, name) { return name in fields ? String(fields[name]) : m; });
-  }
   // accepted → a known mistake → the sign → how far off, by the ratio to the answer (edges computed at build time)
   function judge(check, x) {
     var lo = check.accept[0], hi = check.accept[1], i, m;

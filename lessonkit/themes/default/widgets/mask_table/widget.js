@@ -1,6 +1,6 @@
 // Attention mask table: switch encoder/decoder, pick the current row by mouse or ↑ ↓ Home End.
 lessonkit.widget('mask_table', function (el, d) {
-  var all = lessonkit.all, one = lessonkit.one;
+  var all = lessonkit.all, one = lessonkit.one, fill = lessonkit.fill;
   var mode = d.initial_mode, row = 0;
   var modeBtns = all('.mode-btn', el), rowBtns = all('.mask-live .row-btn', el);
   var rows = all('.mask-live tbody tr', el), cells = all('.mask-live td[data-row]', el);
@@ -22,7 +22,7 @@ lessonkit.widget('mask_table', function (el, d) {
       var i = +c.getAttribute('data-row'), j = +c.getAttribute('data-col');
       var v = !!m.visible[i][j], w = v ? words.visible : words.masked;
       c.className = 'cell ' + (v ? 'is-visible' : 'is-masked');
-      c.setAttribute('aria-label', words.cell.replace('{row}', d.rows[i]).replace('{col}', d.cols[j]).replace('{state}', w));
+      c.setAttribute('aria-label', fill(words.cell, {row: d.rows[i], col: d.cols[j], state: w}));
       c.firstChild.textContent = v ? '✓' : '✕';
       c.lastChild.textContent = w;
     });
@@ -35,8 +35,7 @@ lessonkit.widget('mask_table', function (el, d) {
     });
     el.setAttribute('data-mode', mode);
     el.setAttribute('data-row', String(row));
-    status.textContent = words.format.replace('{mode}', m.label).replace('{n}', String(row + 1))
-      .replace('{row}', d.rows[row]).replace('{seen}', seen.join(' ') || words.none);
+    status.textContent = fill(words.format, {mode: m.label, n: row + 1, row: d.rows[row], seen: seen.join(' ') || words.none});
   }
   modeBtns.forEach(function (b) {
     b.addEventListener('click', function () { mode = b.getAttribute('data-mode'); render(); });

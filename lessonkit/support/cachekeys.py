@@ -1,0 +1,207 @@
+"""The keys of the store's entries (support/store.py): hashes over everything an entry is made from.
+
+A figure's key is a SHA-256 over everything its drawing depends on:
+  - the lesson folder's code and data files (lesson.py as its syntax tree, and anything beside it except lesson.md /
+    lesson.yaml): a safe over-approximation of "the figure function and the helpers it calls";
+  - the figure's input values (numpy arrays by dtype, shape and bytes; other values by a canonical encoding);
+  - the engine code that shapes values and figures (FIGURE_ENGINE) and CACHE_FORMAT;
+  - the numpy and matplotlib versions;
+  - the font family and the (path, size, mtime) of the font file matplotlib draws it from (support/font.py).
+A lesson's values and widget data are keyed by its code and data files, that engine code, Python and numpy.
+Lesson code is assumed deterministic: no unseeded randomness, no network, no clock, no files outside its folder;
+`--no-cache` computes and draws everything afresh.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from .store import PAGES, Store
+
+CACHE_FORMAT = "lessonkit-figure-cache-3"  # 2: the plotted data beside each SVG; 3: and its dark palette
+ENGINE_DIR = Path(__file__).parents[1]
+FIGURE_ENGINE = ("compute", "draw", "features", "support")  # the packages whose code shapes values and figures
+
+
+@functools.lru_cache(maxsize=None)
+def engine_source_digest(packages: tuple[str, ...] | None = None) -> str:
+    """The engine's code: every module of lessonkit, or only those of `packages`. Values and figures are shaped by
+    FIGURE_ENGINE (lesson code may call its helpers, e.g. format_value for figure labels; compute runs it, draw makes
+    the SVG); editing the preview server or a template redraws nothing. Pages depend on all of it."""
+    h = hashlib.sha256()
+    for path in sorted(ENGINE_DIR.rglob("*.py")):
+        rel = path.relative_to(ENGINE_DIR)
+        if packages is None or rel.parts[0] in packages:
+            h.update(rel.as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+SKIPPED_IN_LESSON = {"lesson.md", "lesson.yaml", "references.bib", "__pycache__", "widgets"}  # the text (its
+# bibliography too), and the components' own code
+
+
+class Uncacheable(Exception):
+    """A figure input we cannot hash faithfully: the figure is always redrawn."""
+
+
+def package_version(name: str) -> str:
+    """A package's version without importing it (importing matplotlib is what the cache saves)."""
+    module = sys.modules.get(name)
+    if module is not None and hasattr(module, "__version__"):
+        return str(module.__version__)
+    spec = importlib.util.find_spec(name)
+    if spec is not None and spec.origin:
+        package_dir = Path(spec.origin).parent
+        for info in sorted(package_dir.parent.glob(f"{name}-*.dist-info")):  # installed by pip: name-1.2.3.dist-info
+            return info.name[len(name) + 1:-len(".dist-info")]
+        for candidate in ("_version.py", "version.py"):
+            try:
+                text = (package_dir / candidate).read_text(encoding="utf-8")
+            except OSError:
+                continue
+            m = re.search(r"^(?:__version__|version)\s*(?::\s*str\s*)?=\s*['\"]([^'\"]+)['\"]", text, re.M)
+            if m:
+                return m.group(1)
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "absent"
+
+
+def lesson_files_digest(folder: Path, cache: Store | None = None) -> str:
+    """Hash of what a lesson's values and figures are made from: lesson.py as code (its syntax tree, so editing a
+    comment or blank lines changes nothing) and its data files — not its text (lesson.md, lesson.yaml) nor its
+    components (widgets/). With a `cache`, the tree's digest is kept for the file's bytes (parsing takes a while)."""
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if path.is_file() and not (set(rel.parts) & SKIPPED_IN_LESSON) and path.suffix != ".pyc":
+            data = path.read_bytes()
+            if rel.as_posix() == "lesson.py":
+                data = _code_shape(data, cache).encode()
+            h.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
+            h.update(data)
+    return h.hexdigest()
+
+
+def _code_shape(source: bytes, cache: Store | None = None) -> str:
+    """Digest of Python source as the interpreter runs it: its syntax tree without positions (comments and layout
+    gone), for this Python; of its bytes when it does not parse (its problem is reported)."""
+    key = _code_shape_key(source)
+    saved = cache.get_pickle(PAGES, key) if cache is not None else None
+    if isinstance(saved, str):
+        return saved
+    import ast
+
+    from .pysource import parse
+    try:
+        shape = ast.dump(parse(source.decode("utf-8")), include_attributes=False).encode("utf-8")
+    except (SyntaxError, ValueError):
+        shape = b"unparsed\0" + source
+    digest = hashlib.sha256(shape).hexdigest()
+    if cache is not None:
+        cache.put_pickle(PAGES, key, digest)
+    return digest
+
+
+def _code_shape_key(source: bytes) -> str:
+    return hashlib.sha256(f"{CACHE_FORMAT} code shape\0{sys.version}\0".encode() + source).hexdigest()
+
+
+def code_shape_entries(folder: Path) -> list[str]:
+    """The store entry lesson_files_digest keeps the shape of the lesson's lesson.py in, if it has one."""
+    try:
+        return [PAGES.entry(_code_shape_key((folder / 'lesson.py').read_bytes()))]
+    except OSError:
+        return []
+
+
+def folder_digest(folder: Path) -> str:
+    """Every file under `folder` (paths and bytes), caches left out: what a page made from it depends on."""
+    h = hashlib.sha256()
+    if folder.is_dir():
+        for path in sorted(folder.rglob("*")):
+            rel = path.relative_to(folder)
+            if path.is_file() and "__pycache__" not in rel.parts and path.suffix != ".pyc":
+                data = path.read_bytes()
+                h.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
+                h.update(data)
+    return h.hexdigest()
+
+
+def engine_digest() -> str:
+    """What of lessonkit shapes a figure: the format of this cache, the engine's code, numpy and matplotlib."""
+    h = hashlib.sha256(CACHE_FORMAT.encode())
+    h.update(engine_source_digest(FIGURE_ENGINE).encode())
+    h.update(f"numpy {package_version('numpy')} matplotlib {package_version('matplotlib')}".encode())
+    return h.hexdigest()
+
+
+def values_key(lesson_files: str) -> str:
+    """Key of a lesson's values and widget data: they are a function of its code and data files (lesson.md and
+    lesson.yaml cannot change them), of the engine's code that runs them, and of the Python and numpy versions."""
+    h = hashlib.sha256(f"{CACHE_FORMAT} values\0{sys.version}\0numpy {package_version('numpy')}\0".encode())
+    h.update(engine_source_digest(FIGURE_ENGINE).encode())
+    h.update(lesson_files.encode())
+    return h.hexdigest()
+
+
+def figure_key(engine: str, lesson_files: str, font, name: str, inputs: list[Any]) -> str:
+    """`font`: the figures' support.font.FontChoice. Raises Uncacheable when an input cannot be hashed faithfully."""
+    h = hashlib.sha256()
+    h.update(f"{engine}\0{lesson_files}\0{font.family}\0{font.file}\0{tuple(font.stat)}\0{name}\0".encode())
+    for value in inputs:
+        feed_value(h, value)
+    return h.hexdigest()
+
+
+def feed_value(h, value: Any) -> None:
+    """Feed a canonical, type-tagged encoding of `value` into hash `h`: equal encodings ⇔ equal values."""
+    if value is None or isinstance(value, (bool, int, float, complex, str, bytes)):
+        h.update(f"{type(value).__name__}:{value!r};".encode())
+    elif isinstance(value, (list, tuple)):
+        h.update(f"{type(value).__name__}[{len(value)}:".encode())
+        for item in value:
+            feed_value(h, item)
+        h.update(b"]")
+    elif isinstance(value, dict):
+        h.update(f"dict{{{len(value)}:".encode())
+        for key in sorted(value, key=repr):
+            feed_value(h, key)
+            feed_value(h, value[key])
+        h.update(b"}")
+    elif isinstance(value, (set, frozenset)):
+        h.update(f"{type(value).__name__}{{{len(value)}:".encode())
+        for item in sorted(value, key=repr):
+            feed_value(h, item)
+        h.update(b"}")
+    elif type(value).__module__ == "numpy" and hasattr(value, "dtype") and hasattr(value, "tobytes"):
+        _feed_numpy(h, value)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        h.update(f"dataclass {type(value).__module__}.{type(value).__qualname__}(".encode())
+        for f in dataclasses.fields(value):
+            h.update(f"{f.name}=".encode())
+            feed_value(h, getattr(value, f.name))
+        h.update(b")")
+    else:
+        raise Uncacheable(f"cannot hash a {type(value).__module__}.{type(value).__qualname__}")
+
+
+def _feed_numpy(h, value) -> None:
+    """ndarray or numpy scalar: dtype, shape and raw bytes (C order); object arrays go through their items."""
+    import numpy as np
+
+    array = np.asarray(value)
+    h.update(f"numpy {type(value).__name__} {array.dtype!r} {array.shape}:".encode())
+    if array.dtype.hasobject:
+        feed_value(h, array.tolist())
+    else:
+        h.update(np.ascontiguousarray(array).tobytes())
+    h.update(b";")

@@ -1,0 +1,81 @@
+"""The store prunes itself after every successful build (site.py): reading an entry marks it used (its mtime,
+support/store.py), writing one is a use too; `prune` removes the entries no build used for PRUNE_AFTER_DAYS days,
+then, while the store is over MAX_CACHE_BYTES, the least recently used — never one the build that just ran used."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import stat
+from pathlib import Path
+
+from .store import KINDS, STALE_TMP
+
+PRUNE_AFTER_DAYS = 30                 # an entry no build used for this long is removed after the next build
+MAX_CACHE_BYTES = 200 * 1024 * 1024   # above this, least recently used entries go first
+
+# what prune may remove, by folder: lessonkit's own entries only, whatever else a --cache-dir folder holds stays
+PRUNABLE = {folder: re.compile("|".join(k.pattern for k in KINDS if k.folder == folder))
+            for folder in dict.fromkeys(k.folder for k in KINDS)}
+
+
+@dataclasses.dataclass
+class Pruned:
+    files: int = 0
+    bytes: int = 0
+    kept_bytes: int = 0
+
+
+def prune(folder: Path, now: float, used_since: float, max_age_days: float = PRUNE_AFTER_DAYS,
+          max_bytes: int = MAX_CACHE_BYTES) -> Pruned:
+    """Remove the entries last used (mtime) more than `max_age_days` before `now`, then the least recently used
+    until the store holds at most `max_bytes` — never an entry used at or after `used_since` (by the build that just
+    ran: it needs them next time too, so only what it uses may exceed the cap). A temporary file a killed build
+    left (a day old) goes too."""
+    result = Pruned()
+
+    def remove(size: int, path: Path) -> None:
+        try:
+            path.unlink()
+        except OSError:
+            return
+        result.files += 1
+        result.bytes += size
+    cutoff = now - max_age_days * 86400
+    kept = []
+    for mtime, size, path in sorted(_entries(folder, now), key=lambda e: (e[0], str(e[2]))):
+        if mtime < cutoff and mtime < used_since:
+            remove(size, path)
+        elif not STALE_TMP.fullmatch(path.name):
+            kept.append((mtime, size, path))
+    total = sum(size for _, size, _ in kept)
+    for mtime, size, path in kept:              # oldest first
+        if total <= max_bytes or mtime >= used_since:
+            break
+        remove(size, path)
+        total -= size
+    result.kept_bytes = total
+    return result
+
+
+def _entries(folder: Path, now: float) -> list[tuple[float, int, Path]]:
+    """(last used, size, path) of every entry and temporary file; a temporary file over a day old as never used."""
+    entries: list[tuple[float, int, Path]] = []
+    for sub, pattern in PRUNABLE.items():
+        try:
+            names = os.listdir(folder / sub)
+        except OSError:
+            continue
+        for name in names:
+            if not (pattern.fullmatch(name) or STALE_TMP.fullmatch(name)):
+                continue
+            path = folder / sub / name
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            stale_tmp = STALE_TMP.fullmatch(name) and st.st_mtime < now - 86400
+            entries.append((float("-inf") if stale_tmp else st.st_mtime, st.st_size, path))
+    return entries

@@ -1,0 +1,217 @@
+"""The build's cache (`.cache/lessonkit/`, `--cache-dir`; `--no-cache`: none): one store of named kinds of entry.
+
+A kind is data — the folder its entries live in, the suffix of their names and the codec they are written with —
+and this module is the only one that spells where an entry lives. Every other module names a kind and a key:
+`cache.get_json(SCRIPTS, key)`, `cache.put_pickle(VALUES, key, values)`, `VALUES.entry(key)` (the entry's name
+relative to the store, what a kept page lists as made of). Keys are made in support/cachekeys.py, old entries go in
+support/prune.py.
+
+  kind          entry                          codec    what
+  FIGURE_SVG    figures/<key>.svg              text     a drawn figure (draw/)
+  FIGURE_DATA   figures/<key>.json             json     beside it: the numbers it plots and its dark palette
+  FIGURE_PNG    figures/<key>.png              bytes    the figure as a picture, for the slides (draw/raster.py)
+  VALUES        values/<key>.pickle            pickle   a lesson's computed values and widget data (compute/)
+  PAGES         pages/<key>.pickle             pickle   kept pages and memos of one file's reading (incremental.py)
+  SCRIPTS       scripts/<key>.json             json     a component script's check (features/scriptcheck.py)
+  REFERENCES    references/<key>.json          json     a parsed bibliography (features/citations.py)
+  NOTEBOOKS     notebooks/<key>.ipynb          text     a lesson's notebook (render/notebook.py)
+  MATHML        mathml-<version>.json          json     LaTeX → MathML conversions, for a latex2mathml version
+  HIGHLIGHTS    highlight-<version>.json       json     highlighted code, for a Pygments version (features/code.py)
+  FONT          font.json                      json     the figures' font (support/font.py)
+  TEMPLATES     templates/__jinja2_<…>.cache   (Jinja)  compiled templates, written by Jinja (render/templates.py)
+
+What the store promises for every kind: a write is whole or absent (a temporary file renamed into place; a full
+disk or a read-only folder leaves the entry out, the build goes on); reading an entry marks it used (its mtime:
+what pruning keeps); an entry that cannot be read or decoded (missing, truncated, from classes that changed) reads
+as missing; a value pickle cannot store is never cached; a store without a folder keeps nothing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+HEX_KEY = r"[0-9a-f]{64}"     # a SHA-256 in hex: the key of most entries
+STALE_TMP = re.compile(r"\..+\.\d+\.tmp")   # `.NAME.PID.tmp`: left by a build killed while writing (write_atomic)
+
+
+def _pickled(data: Any) -> bytes | None:
+    try:
+        return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a value pickle cannot store (a lambda, an open file): never cached, always made afresh
+        return None
+
+
+@dataclass(frozen=True)
+class Codec:
+    """How an entry's data becomes bytes and back; `encode` may refuse (None: the entry is not written)."""
+    name: str
+    encode: Callable[[Any], bytes | None]
+    decode: Callable[[bytes], Any]
+
+
+JSON = Codec("json", lambda data: json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8"),
+             lambda raw: json.loads(raw.decode("utf-8")))
+PICKLE = Codec("pickle", _pickled, pickle.loads)   # our own files, as trusted as lesson.py
+BYTES = Codec("bytes", bytes, bytes)
+TEXT = Codec("text", lambda text: text.encode("utf-8"), lambda raw: raw.decode("utf-8"))
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of entry: `folder/` (or the store's top, "") + `prefix` + key + `suffix`, written with `codec`
+    (None: written by another library, which the store only locates). `keys`: the pattern its keys match."""
+    folder: str
+    suffix: str
+    codec: Codec | None
+    prefix: str = ""
+    keys: str = HEX_KEY
+
+    def name(self, key: str = "") -> str:
+        """The entry's file name."""
+        if not re.fullmatch(self.keys, key):
+            raise ValueError(f"{key!r} is no key of {self.prefix}…{self.suffix} entries")
+        return f"{self.prefix}{key}{self.suffix}"
+
+    def entry(self, key: str = "") -> str:
+        """The entry's path relative to the store (what a kept page lists as made of)."""
+        return f"{self.folder}/{self.name(key)}" if self.folder else self.name(key)
+
+    @property
+    def pattern(self) -> str:
+        """A regular expression every name of this kind's entries matches (in its folder)."""
+        return re.escape(self.prefix) + self.keys + re.escape(self.suffix)
+
+
+FIGURE_SVG = Kind("figures", ".svg", TEXT)
+FIGURE_DATA = Kind("figures", ".json", JSON)
+FIGURE_PNG = Kind("figures", ".png", BYTES)
+VALUES = Kind("values", ".pickle", PICKLE)
+PAGES = Kind("pages", ".pickle", PICKLE)
+SCRIPTS = Kind("scripts", ".json", JSON)
+REFERENCES = Kind("references", ".json", JSON)
+NOTEBOOKS = Kind("notebooks", ".ipynb", TEXT)
+MATHML = Kind("", ".json", JSON, prefix="mathml-", keys=r".+")        # key: latex2mathml's version
+HIGHLIGHTS = Kind("", ".json", JSON, prefix="highlight-", keys=r".+")  # key: Pygments' version
+FONT = Kind("", ".json", JSON, prefix="font", keys="")                # one entry, key ""
+TEMPLATES = Kind("templates", ".cache", None, prefix="__jinja2_", keys=r".+")
+KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, PAGES, SCRIPTS, REFERENCES, NOTEBOOKS, MATHML, HIGHLIGHTS,
+         FONT, TEMPLATES)
+FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
+
+
+@dataclass
+class Store:
+    """The entries under `folder`; `folder=None` (`--no-cache`) keeps nothing: every get is None, every put does
+    nothing. `remembered`: what a build looked up once and reads again (support/font.py: the chosen font)."""
+    folder: Path | None
+    remembered: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def enabled(self) -> bool:
+        return self.folder is not None
+
+    def path(self, kind: Kind, key: str = "") -> Path:
+        return self.folder / kind.entry(key)
+
+    def folder_of(self, kind: Kind) -> Path | None:
+        """Where another library keeps a kind's entries (Jinja's compiled templates); None without a store."""
+        return self.folder / kind.folder if self.enabled else None
+
+    def get_json(self, kind: Kind, key: str = "") -> Any | None:
+        return self._get(kind, key, JSON)
+
+    def put_json(self, kind: Kind, key: str, data: Any) -> None:
+        self._put(kind, key, JSON, data)
+
+    def get_pickle(self, kind: Kind, key: str) -> Any | None:
+        """Call after the modules of the pickled classes are loaded (a lesson's: pickles refer to them by name)."""
+        return self._get(kind, key, PICKLE)
+
+    def put_pickle(self, kind: Kind, key: str, data: Any) -> None:
+        self._put(kind, key, PICKLE, data)
+
+    def get_bytes(self, kind: Kind, key: str) -> bytes | None:
+        return self._get(kind, key, BYTES)
+
+    def put_bytes(self, kind: Kind, key: str, data: bytes) -> None:
+        self._put(kind, key, BYTES, data)
+
+    def get_text(self, kind: Kind, key: str) -> str | None:
+        return self._get(kind, key, TEXT)
+
+    def put_text(self, kind: Kind, key: str, text: str) -> None:
+        self._put(kind, key, TEXT, text)
+
+    def touch(self, entry: str) -> None:
+        """Mark an entry used now, by its name relative to the store (`Kind.entry`)."""
+        if self.enabled:
+            touch(self.folder / entry)
+
+    def touch_all(self, kind: Kind) -> None:
+        """Mark every entry of `kind` there is used now."""
+        if not self.enabled:
+            return
+        try:
+            names = os.listdir(self.folder / kind.folder)
+        except OSError:
+            return
+        for name in names:
+            if re.fullmatch(kind.pattern, name):
+                touch(self.folder / kind.folder / name)
+
+    def _get(self, kind: Kind, key: str, codec: Codec) -> Any | None:
+        assert kind.codec is codec, f"{kind.entry(key)} is not written as {codec.name}"
+        if not self.enabled:
+            return None
+        path = self.path(kind, key)
+        try:
+            data = codec.decode(path.read_bytes())
+        except Exception:  # missing, truncated, not what was written: made afresh
+            return None
+        touch(path)
+        return data
+
+    def _put(self, kind: Kind, key: str, codec: Codec, data: Any) -> None:
+        assert kind.codec is codec, f"{kind.entry(key)} is not written as {codec.name}"
+        if not self.enabled:
+            return
+        blob = codec.encode(data)
+        if blob is not None:
+            write_atomic(self.path(kind, key), blob)
+
+
+def touch(path: Path | str) -> None:
+    """Mark a cache entry as used now (its mtime): what pruning keeps (atime is unreliable, often off)."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write a cache entry whole or not at all. The cache only saves time: a full disk or a read-only cache folder
+    leaves the entry out (the next build makes it again), it does not stop the build."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def is_entry(folder: str, name: str) -> bool:
+    """Whether `name` in the store's `folder` ("": its top) is an entry of some kind."""
+    return any(k.folder == folder and re.fullmatch(k.pattern, name) for k in KINDS)
+
+
+def looks_like_store(folder: Path) -> bool:
+    """Only a store's own entries and folders (and hidden files) are in `folder`: what `clean` may delete (an
+    arbitrary folder passed by mistake is never deleted)."""
+    folders = {k.folder for k in KINDS if k.folder}
+    return all(p.name in folders or p.name.startswith(".") or is_entry("", p.name) for p in folder.iterdir())
