@@ -17,7 +17,7 @@ from lessonkit.features.components import Components
 from lessonkit.render.draft import HEAD, POLICY, SCRIPTS, STYLE, FigureDataHole, FigureHole, Holes
 from lessonkit.support.errors import UsageError
 from lessonkit.support.paths import SitePaths
-from page_setting import DIRS, ENV
+from page_setting import DIRS, ENV, UI
 
 SVG = ('<svg xmlns="http://www.w3.org/2000/svg" id="s1"><defs><clipPath id="c1"><rect width="1" height="1"/>'
        '</clipPath></defs><g clip-path="url(#c1)"><path d="M0 0H1" stroke="#1f77b4"/><use href="#c1"/></g></svg>')
@@ -31,7 +31,7 @@ def page_of(body: str, figures=None, preview: str | None = None, path: str = "al
     text = (f'<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="{holes.mark(POLICY)}">'
             f"<style>{holes.mark(STYLE)}</style>{holes.mark(HEAD)}</head><body>{body(holes)}"
             f"{holes.mark(SCRIPTS)}</body></html>")
-    assembler = Assembler(ENV, Components(DIRS), DIRS, figures or {}, preview)
+    assembler = Assembler(ENV, UI, Components(DIRS), DIRS, figures or {}, preview)
     return assembler.page(holes.draft(text, path, template)).decode("utf-8"), assembler
 
 
@@ -138,7 +138,7 @@ def test_the_site_is_every_page_the_files_written_with_them_and_nojekyll():
     drafts = [holes.draft(f"<p>{holes.mark(hole)}</p>", "alpha/index.html", "lesson.html",
                           files=(("alpha/alpha.ipynb", "{}"),)),
               holes.draft("<p>index</p>", "index.html", "index.html")]
-    site = Assembler(ENV, Components(DIRS), DIRS, {("alpha", "curve"): CURVE}).site(drafts)
+    site = Assembler(ENV, UI, Components(DIRS), DIRS, {("alpha", "curve"): CURVE}).site(drafts)
     assert sorted(site) == [".nojekyll", "alpha/alpha.ipynb", "alpha/data/fig-curve.csv", "alpha/index.html",
                             "index.html"]
     assert site[".nojekyll"] == b"" and site["index.html"] == b"<p>index</p>"

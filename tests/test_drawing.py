@@ -10,6 +10,9 @@ import pytest
 from lessonkit.draw.drawing import DrawnFigure, DrawStats, Drawing, Drawn, draw_job, start_drawing, with_palettes
 from lessonkit.draw.figures import find_cjk_font
 from lessonkit.compute.run import FigureJob
+from lessonkit.features.palette import builtin_page_colors
+
+PAGE = builtin_page_colors()   # the built-in theme's page colours, which the dark palette is computed against
 
 CODE = Path("content/demo/lesson.py")
 
@@ -40,7 +43,7 @@ def font():
 
 
 def drawn(font, j) -> DrawnFigure:
-    kind, result = draw_job(j, font)
+    kind, result = draw_job(j, font, PAGE)
     assert kind == "figure", result
     return result
 
@@ -113,9 +116,9 @@ def test_the_author_s_mistakes_come_back_as_problems(font):
     def returns_nothing(plt):
         plt.subplots()
 
-    kind, problems = draw_job(job("raises", raises), font)
+    kind, problems = draw_job(job("raises", raises), font, PAGE)
     assert kind == "problems" and "bad shape" in str(problems[0].message) and problems[0].path == CODE
-    kind, problems = draw_job(job("nothing", returns_nothing), font)
+    kind, problems = draw_job(job("nothing", returns_nothing), font, PAGE)
     assert kind == "problems"
     assert [(p.line, str(p.message)) for p in problems] == [(12, "figure `nothing` returned NoneType")]
 
@@ -123,23 +126,23 @@ def test_the_author_s_mistakes_come_back_as_problems(font):
 def test_with_palettes_gives_each_colour_a_dark_counterpart(two_panels):
     figure = two_panels
     assert figure.palette == {}                                           # drawn without one: the batch adds it
-    ((index, (kind, done)), problem) = with_palettes([(0, ("figure", figure)), (1, ("problems", ["p"]))])
+    ((index, (kind, done)), problem) = with_palettes([(0, ("figure", figure)), (1, ("problems", ["p"]))], PAGE)
     assert (index, kind, problem) == (0, "figure", (1, ("problems", ["p"])))
     assert "#d55e00" in done.palette and done.palette["#d55e00"] != "#d55e00"
     assert set(done.palette) == {c.lower() for c in re.findall(r'(?:fill|stroke)="(#[0-9a-fA-F]{6})"', figure.svg)}
 
 
 def test_nothing_to_draw_touches_nothing():
-    drawing = start_drawing([], cache=None, jobs=1)
+    drawing = start_drawing([], cache=None, jobs=1, page=PAGE)
     assert drawing.finish() == Drawn() and drawing.stats == DrawStats()
 
 
 def test_drawn_by_the_parent_or_by_a_worker_the_bytes_are_the_same(font, curve_2, two_panels):
     forked = Drawing(DrawStats(), Drawn(), [(job("curve", curve, 2), None), (job("bars", bars), None)], None, set(),
-                     font)
+                     font, PAGE)
     with forked:
         forked.start(2, "fork")                     # one worker draws beside the parent (no cache: key None)
         done = forked.finish()
     assert sorted(done.figures) == [("demo", "bars"), ("demo", "curve")] and done.problems == []
     assert done.figures[("demo", "curve")].svg == curve_2.svg and done.figures[("demo", "bars")].svg == two_panels.svg
-    assert done.figures[("demo", "bars")].palette == with_palettes([(0, ("figure", two_panels))])[0][1][1].palette
+    assert done.figures[("demo", "bars")].palette == with_palettes([(0, ("figure", two_panels))], PAGE)[0][1][1].palette

@@ -97,7 +97,6 @@ def test_figures_are_numbered_in_reading_order_and_an_answer_s_figure_is_printed
         FigureDataHole("demo", "bars", "fig-bars", 2),                  # placed by its function's code listing
         FigureDataHole("demo", "answer_fig", "fig-answer_fig", 3),      # the answer on screen …
         FigureDataHole("demo", "answer_fig", "fig-answer_fig-print", 3)]  # … and printed with the answers
-    assert context["figures_count"] == 3
     (challenge,) = context["challenges"]
     assert 'id="fig-answer_fig"' in challenge["answer"] and 'id="fig-answer_fig-print"' in challenge["answer_print"]
     assert "See the figure: 1024." in challenge["answer"]
@@ -194,5 +193,5 @@ def test_a_page_for_a_learning_platform_carries_its_package_and_the_scorm_compon
 def test_a_lesson_without_challenges_or_checks(tmp_path):
     lesson = computed(write_lesson(tmp_path))
     context = lesson_context(lesson, setting(Course()))
-    assert context["challenges"] == [] and context["checks"] == [] and context["figures_count"] == 0
+    assert context["challenges"] == [] and context["checks"] == []
     assert context["minutes"] == 1 and "Two to the ten is 1024." in context["sections"][0]["body"]

@@ -29,7 +29,7 @@ def lessons(tmp_path, second_md: str = SECOND_MD):
 
 
 def renderer(env=ENV, publication=None) -> Renderer:
-    return Renderer(env, Components(DIRS), Holes(nonce=NONCE), markup.Converters(), publication=publication)
+    return Renderer(env, UI, Components(DIRS), Holes(nonce=NONCE), markup.Converters(), publication=publication)
 
 
 def text_of(draft) -> str:
@@ -150,7 +150,8 @@ def test_a_theme_template_mistake_is_a_usage_error_at_its_line(tmp_path):
     dirs = [mine, *DIRS]
     env = make_env(dirs, UI)
     with pytest.raises(UsageError) as info:
-        render(lessons(tmp_path / "content"), renderer=Renderer(env, Components(dirs), Holes(), markup.Converters()))
+        render(lessons(tmp_path / "content"), renderer=Renderer(env, UI, Components(dirs), Holes(),
+                                                                    markup.Converters()))
     assert str(info.value).startswith(f"{mine / 'index.html'}:2: template error: ")
 
 
