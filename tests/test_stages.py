@@ -1,11 +1,15 @@
-"""stages.py, through the entry points that stay while the cache is reworked (issue 26: support/cache.py becomes a
-store; make_pages' many inputs become one object): compute_all, which runs each lesson's code and leaves out a lesson
-whose values cannot be computed, and pictures, the PNGs a build drew by lesson. make_pages, made_of and remember
-are driven by the end-to-end build tests (test_incremental.py, test_cache.py) until their inputs settle."""
-from lessonkit.draw.drawing import DrawnFigure
+"""stages.py, through the entry points whose inputs are small: compute_all, which runs each lesson's code and leaves
+out a lesson whose values cannot be computed; theme_page_colors, the theme's page colours or the built-in ones with
+the theme's problem; made_of, the store entries each page was made from; pictures, the PNGs a build drew by lesson.
+make_pages and remember take a whole gathered course and session: the end-to-end build tests drive them
+(test_incremental.py, test_cache.py)."""
+from lessonkit.draw.drawing import Drawn, DrawnFigure
+from lessonkit.features.palette import builtin_page_colors
 from lessonkit.load.lessons import read_lesson
-from lessonkit.stages import compute_all, pictures
-from page_setting import read, write_lesson
+from lessonkit.stages import compute_all, made_of, pictures, theme_page_colors
+from lessonkit.support.paths import BUILTIN_THEMES
+from lessonkit.support.store import FIGURE
+from page_setting import computed, read, write_lesson
 
 RAISES = """\
 from lessonkit import Lesson
@@ -68,3 +72,25 @@ def test_pictures_by_lesson_and_figure():
                ("b", "plot"): DrawnFigure("<svg/>", {}, {}, png=b"PNG2")}
     assert pictures(figures) == {"a": {"curve": b"PNG1"}, "b": {"plot": b"PNG2"}}
     assert pictures({}) == {}
+
+
+def test_made_of_lists_each_page_s_figures_and_what_rendering_it_read(tmp_path):
+    alpha, beta = computed(write_lesson(tmp_path, "alpha")), computed(write_lesson(tmp_path, "beta"))
+    k1, k2 = "1" * 64, "2" * 64                # figure keys: SHA-256 digests in hex
+    drawn = Drawn(keys={("alpha", "curve"): k1, ("alpha", "bars"): k2})
+    found = made_of([alpha, beta], drawn, {"alpha": ("notebooks/n1.ipynb",)})
+    assert found == {"alpha": ("notebooks/n1.ipynb", *(kind.entry(k1) for kind in FIGURE),
+                               *(kind.entry(k2) for kind in FIGURE)),
+                     "beta": ()}      # computed without a store: no values entry to keep
+
+
+def test_a_theme_without_its_page_colours_is_reported_and_the_built_in_ones_stand_in(tmp_path):
+    mine = tmp_path / "themes" / "mine"
+    (mine / "assets").mkdir(parents=True)
+    (mine / "assets" / "style.css").write_text("p { color: red; }\n", encoding="utf-8")
+    problems = []
+    assert theme_page_colors([mine, BUILTIN_THEMES / "default"], problems) == builtin_page_colors()
+    # one problem for each colour it does not set: the light page's background, the dark page's background and text
+    assert [p.path for p in problems] == [mine / "assets" / "style.css"] * 3
+    problems = []
+    assert theme_page_colors([BUILTIN_THEMES / "default"], problems) == builtin_page_colors() and problems == []
