@@ -10,7 +10,6 @@ from lessonkit.compute.run import ComputedLesson, compute_lesson
 from lessonkit.features.components import Components
 from lessonkit.features.coursenav import Course, course_entry
 from lessonkit.load.lessons import LessonSource, read_lesson
-from lessonkit.load.release import Release
 from lessonkit.render import markup
 from lessonkit.render.draft import Holes
 from lessonkit.render.placers import PageSetting
@@ -76,5 +75,4 @@ def course_of(*sources: LessonSource, left_out: tuple[str, ...] = ()) -> Course:
                   left_out=frozenset(left_out))
 
 
-__all__ = ["DIRS", "UI", "ENV", "NONCE", "YAML", "PY", "Release", "write_lesson", "read", "computed", "setting",
-           "course_of"]
+__all__ = ["DIRS", "UI", "ENV", "NONCE", "YAML", "PY", "write_lesson", "read", "computed", "setting", "course_of"]
