@@ -206,6 +206,12 @@ class LessonRenderer:
             return Miss(msg("code `{name}` is shown twice", name=name), "each function's code shown once")
         self.placed_code.add(name)
         figure = next((f.name for f in registry.figures.values() if f.func.__name__ == name), None)
+        if output and figure and self.lesson.source.plan.figure_functions.get(name) != figure:  # numbered from source
+            return Miss(msg("`{{< code {name} >}}` shows figure `{figure}`, but lesson.py does not declare it with "
+                            "`@lesson.figure(…)` above `def {name}`", name=name, figure=figure),
+                        msg("`@lesson.figure(caption=…, alt=…)` directly above the function, a `name=` in it written "
+                            "in quotes (figure numbers are read from lesson.py before it runs), or "
+                            "`{{< figure {figure} >}}` to place the figure alone", figure=figure))
         context: dict[str, Any] = {"id": f"code-{name}", "name": name, "first": shown.first, "last": shown.last,
                                    "html": self.ctx.converters.highlighter.html(shown.text, "python")
                                    or listings.plain(shown.text), "output": None, "output_html": "", "cut": False,
