@@ -8,6 +8,23 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
 
+# a lesson.py with two values, for tests that need some computed numbers and nothing else
+TWO_VALUES_PY = """\
+from lessonkit import Lesson
+
+lesson = Lesson()
+
+
+@lesson.value
+def two_pow():
+    return 2 ** 10
+
+
+@lesson.value
+def doubled(two_pow):
+    return 2 * two_pow
+"""
+
 
 def real_lessons() -> list[str]:
     """The lesson folders in content/ now (any number, any names), sorted."""
@@ -27,3 +44,9 @@ def load_lesson(folder: Path):
     if source.problems:
         raise ContentError(source.problems)
     return source
+
+
+def warning_lines(err: str) -> list[str]:
+    """A build's warnings as printed (English, tests/conftest.py): the heading line, then one line a warning, each
+    with its file relative to content/."""
+    return [line.strip().removeprefix("content/") for line in err.splitlines()]

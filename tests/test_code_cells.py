@@ -96,3 +96,19 @@ def test_a_cell_listed_with_others_or_unknown_is_an_error(make_lesson, run_build
     assert code == 1 and not out.exists()
     assert "lesson.md:7: `quiet` is a cell: a listing shows one cell, or functions" in err
     assert "lesson.md:9: unknown function `desent` in lesson.py; did you mean `descent`?" in err, err
+
+
+def test_a_figure_cell_whose_header_hides_its_output_is_placed_as_a_figure(make_lesson, run_build):
+    py = PY.replace('# %% figure: trace caption', '# %% figure: trace output=false caption')
+    make_lesson(md=MD, py=py)                                # its listing shows the code alone: the figure is unplaced
+    code, _, err, out = run_build()
+    assert code == 1 and "figure `trace` is defined in lesson.py but never placed" in err, err
+    make_lesson(md=MD.replace("{{< code trace >}}", "{{< code trace output=true >}}"), py=py)
+    code, _, err, out = run_build()
+    assert code == 1 and "lesson.md:11: `{{< code trace >}}` shows figure cell `trace`, whose header says " \
+                         "`output=false`" in err, err
+    make_lesson(md=MD.replace("{{< code trace >}}", "{{< code trace >}}\n\n{{< figure trace >}}"), py=py)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert page.count('<figure id="fig-trace"') == 1 and "code-output" not in listing(page, "code-trace")

@@ -3,6 +3,8 @@
 at its file and line saying how to write it here (an error under --strict); code and ``code spans`` keep them."""
 from __future__ import annotations
 
+from lesson_folders import warning_lines
+
 MD = """\
 ## 梯度下降 {#gd}
 
@@ -48,7 +50,7 @@ def test_sphinx_and_myst_roles_are_warnings_with_lessonkits_way(make_lesson, run
     make_lesson(md=MD, yaml=YAML)
     code, _, err, out = run_build()
     assert code == 0 and (out / "demo" / "index.html").is_file()
-    lines = [line.strip().removeprefix("content/") for line in err.splitlines()]
+    lines = warning_lines(err)
     assert lines[0] == f"warning: {len(EXPECTED)} thing(s) to check (the site was built; --strict makes them errors):"
     assert lines[1:] == [line + HINT for line in EXPECTED]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from lesson_folders import PROJECT, real_lessons
+from lesson_folders import PROJECT, real_lessons, warning_lines
 from lessonkit.features.handnumbers import findings, report
 from lessonkit.load.lessons import read_lesson
 
@@ -111,7 +111,7 @@ def test_planted_numbers_are_warnings_at_their_file_and_line(make_lesson, run_bu
     planted(make_lesson)
     code, _, err, out = run_build()
     assert code == 0 and (out / "demo" / "index.html").is_file()
-    lines = [line.strip().removeprefix("content/") for line in err.splitlines()]
+    lines = warning_lines(err)
     assert lines[0] == f"warning: {len(EXPECTED)} thing(s) to check (the site was built; --strict makes them errors):"
     assert lines[1:] == [line + ADVICE for line in EXPECTED]
 

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 import message_templates
+from lesson_folders import TWO_VALUES_PY
 from lessonkit.cli import main
 from lessonkit.support.errors import ContentError, Problem
 from lessonkit.support.messages import Message, msg
@@ -47,21 +48,7 @@ Two to the tenth is {{ two_pow }}; @fig:curve draws it.
 
 {{< figure curve >}}
 """
-EN_PY = """\
-from lessonkit import Lesson
-
-lesson = Lesson()
-
-
-@lesson.value
-def two_pow():
-    return 2 ** 10
-
-
-@lesson.value
-def doubled(two_pow):
-    return 2 * two_pow
-
+EN_PY = TWO_VALUES_PY + """
 
 @lesson.figure(caption="Powers of two", alt="A line rising from 1 to 1024")
 def curve(plt):

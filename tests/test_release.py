@@ -10,6 +10,7 @@ import pytest
 
 from lessonkit.cli import main
 from lessonkit.load.release import Edition, Release, release_of
+from lesson_folders import TWO_VALUES_PY
 
 DAY = dt.date(2027, 3, 1)
 
@@ -47,21 +48,7 @@ MD = """\
 讲稿：白泽在此。
 :::
 """
-PY = """\
-from lessonkit import Lesson
-
-lesson = Lesson()
-
-
-@lesson.value
-def two_pow():
-    return 2 ** 10
-
-
-@lesson.value
-def doubled(two_pow):
-    return 2 * two_pow
-"""
+PY = TWO_VALUES_PY
 SECRETS = ("凤凰飞过山岗", "麒麟踏雪而来")   # the worked answers' words
 
 

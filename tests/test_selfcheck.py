@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from lessonkit.compute.run import compute_lesson
-from lessonkit.features.selfcheck import NumberField, Placement, accepted_interval, ratio_bands, ratio_edges
+from lessonkit.features.selfcheck import NumberField, accepted_interval, ratio_bands, ratio_edges
+from lessonkit.features.selfcheck_page import Placement
 from lessonkit.load.lessons import read_lesson
 from lessonkit.support.i18n import load_ui
 from lessonkit.support.paths import BUILTIN_THEMES

@@ -80,9 +80,9 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
 
         use_agg()
         if stray_figures():
-            problems.append(Problem(path, cell.line or cell.first, msg("cell {cell} draws a figure, but is not a figure "
-                                                                     "cell: the page would not show it",
-                                                                     cell=_shown_name(cell)),
+            drew = msg("cell {cell} draws a figure, but is not a figure cell: the page would not show it",
+                       cell=_shown_name(cell))
+            problems.append(Problem(path, cell.line or cell.first, drew,
                                     msg("`# %% figure: NAME caption=\"…\" alt=\"…\"` as its header")))
     with _rc_restored(text):
         try:

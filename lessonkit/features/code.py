@@ -1,11 +1,11 @@
-"""Code a student reads: `{{< code NAME >}}` shows the source of lesson.py's function NAME — the code that ran, so
-it cannot drift from it — followed by what it computed (`output=false`: the source alone); `{{< code f f_grad >}}`
+"""Code a student reads: `{{< code NAME >}}` shows the source of lesson.py's function NAME — the code that ran, so it
+cannot drift from it — followed by what it computed (`output=false`: the source alone); `{{< code f f_grad >}}`
 shows several functions in one listing (the output is the last one's, if it has one). In a lesson.py written as
-cells (compute/cells.py), `{{< code CELL >}}` shows a cell as Jupyter does: its source, then what it printed and
-its last line's value, or the figure it drew; the cell's `echo=false` / `output=false` (or the same words after
-the name) hide either. Code blocks in Markdown are highlighted too. Highlighting is Pygments' lexers at build time, written as class names (`<span class="k">`):
-the theme's `code` component (components/code/widget.css) colours them, once per page that shows code, in light
-and dark; no JavaScript, no style attributes.
+cells (compute/cells.py), `{{< code CELL >}}` shows a cell as Jupyter does: its source, then what it printed and its
+last line's value, or the figure it drew; the cell's `echo=false` / `output=false` (or the same words after the
+name) hide either. Code blocks in Markdown are highlighted too. Highlighting is Pygments' lexers at build time,
+written as class names (`<span class="k">`): the theme's `code` component (components/code/widget.css) colours them,
+once per page that shows code, in light and dark; no JavaScript, no style attributes.
 
     place    request(name, args): the names and options a directive gives; listing(code_path, name) and
              joined(listings): a function's lines (its `def` to its end, decorators left out: they say how the
@@ -47,7 +47,7 @@ def request(name: str, args: tuple[str, ...]) -> CodeRequest:
     names, options, unread = [name], {}, []
     for arg in args:
         key, sep, value = arg.partition("=")
-        if sep and key.lower() in OPTIONS and value.lower() in ("true", "false"):
+        if sep and key.lower() in OPTIONS and value.lower() in ("true", "false") and key.lower() not in options:
             options[key.lower()] = value.lower() == "true"
         elif not sep and NAME.fullmatch(arg):
             names.append(arg)
@@ -115,7 +115,8 @@ def code_context(name: str, args: tuple[str, ...], lesson, highlight: Callable[[
         return Miss(msg("code `{name}` but the lesson has no lesson.py", name=name), "a function defined in lesson.py")
     cells = lesson.cells
     if cells is not None and cells.cell(name) is not None:
-        return _cell_context(cells, code_path, asked, highlight, place, shown)
+        return _cell_context(cells, code_path, asked, highlight, place, shown,
+                             lesson.source.plan.figure_functions)
     found = [listing(code_path, n) for n in asked.names]
     missing = next((n for n, f in zip(asked.names, found) if f is None), None)
     if missing is not None:
@@ -133,6 +134,12 @@ def code_context(name: str, args: tuple[str, ...], lesson, highlight: Callable[[
         return context
     registry = lesson.registry
     figure = next((f.name for f in registry.figures.values() if f.code_name == last), None)
+    if figure and lesson.source.plan.figure_functions.get(last) != figure:  # numbered from the source
+        return Miss(msg("`{{< code {name} >}}` shows figure `{figure}`, but lesson.py does not declare it with "
+                        "`@lesson.figure(…)` above `def {name}`", name=last, figure=figure),
+                    msg("`@lesson.figure(caption=…, alt=…)` directly above the function, a `name=` in it written "
+                        "in quotes (figure numbers are read from lesson.py before it runs), or "
+                        "`{{< figure {figure} >}}` to place the figure alone", figure=figure))
     if last in registry.values:
         if last in lesson.values:  # else computing it failed, which is reported
             context["output"], context["cut"] = output_text(lesson.values[last])
@@ -147,8 +154,8 @@ def code_context(name: str, args: tuple[str, ...], lesson, highlight: Callable[[
     return context
 
 
-def _cell_context(cells, code_path: Path, asked: CodeRequest, highlight, place, shown: set[str]
-                  ) -> dict[str, Any] | Miss:
+def _cell_context(cells, code_path: Path, asked: CodeRequest, highlight, place, shown: set[str],
+                  lesson_figures: dict[str, str]) -> dict[str, Any] | Miss:
     """A cell as Jupyter shows it: its source (unless echo=false), then its output (unless output=false) — what it
     printed and its last line's value, or the figure it drew."""
     name = asked.names[0]
@@ -164,6 +171,11 @@ def _cell_context(cells, code_path: Path, asked: CodeRequest, highlight, place, 
     if not asked.options.get("output", cell.option("output", True)):
         return context
     if cell.kind == "figure":
+        if lesson_figures.get(name) != name:  # its header says output=false: the page numbers it elsewhere
+            return Miss(msg("`{{< code {name} >}}` shows figure cell `{name}`, whose header says `output=false`",
+                            name=name),
+                        msg("`output=true` in its header, or `{{< figure {name} >}}` to place the figure",
+                            name=name))
         placed = place("figure", name)
         if isinstance(placed, Miss):
             return placed

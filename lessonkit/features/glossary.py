@@ -187,7 +187,8 @@ def mark_html(term: Term, text_html: str) -> str:
 SKIP_TAGS = {"h1", "h2", "h3", "h4", "h5", "h6", "code", "pre", "kbd", "samp", "math", "a", "figure", "svg", "img",
              "script", "style", "button", "label", "select", "textarea", "dfn", "abbr", "template", "summary"}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-TAG = re.compile(r"<!--.*?-->|<(/?)([A-Za-z][\w:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.S)
+# a tag, or a comment or a whole formula taken at once (MathML is most of a section's tags and is never marked)
+TAG = re.compile(r"<!--.*?-->|<math\b.*?</math>|<(/?)([A-Za-z][\w:-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.S)
 TERM_ATTRIBUTE = re.compile(r'\sdata-term="([^"]*)"')
 
 
@@ -218,7 +219,7 @@ def mark_first_uses(body: str, glossary: Glossary, used: dict[str, None]) -> str
         pos = m.end()
         out.append(m.group(0))
         closing, name, attrs = m.group(1), (m.group(2) or "").lower(), m.group(3) or ""
-        if not name:                   # a comment
+        if not name:                   # a comment or a formula
             continue
         if closing:
             if name in stack:

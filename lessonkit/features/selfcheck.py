@@ -5,7 +5,7 @@
   (value × `scale`): the interval of accepted answers (from the author's tolerance), the intervals of known mistakes
   and of the value typed without converting, the edges of the «too big / too small by about N×» bands, and the key
   strings the teacher edition prints. Plain, picklable data; problems are reported at their lesson.yaml line.
-- **placement** (render, `Placement`): the labels, hints and feedback rendered from Markdown, every word from the
+- **placement** (render, features/selfcheck_page.py `Placement`): the labels, hints and feedback rendered from Markdown, every word from the
   theme's UI strings (`ui.selfcheck_*`), giving the template context and the JSON the component reads.
 - **component** (lessonkit/themes/default/components/selfcheck/): widget.js reads what the student typed and finds
   the interval it falls in. Grading exists there only; it never formats a number.
@@ -370,108 +370,6 @@ def ratio_edges() -> list[float]:
 def times(k: int) -> str:
     """10ᵏ as the page writes it: 10, 100, 1000, then 10⁴ …"""
     return str(10 ** k) if k <= 3 else "10" + str(k).translate(SUPERSCRIPT)
-
-
-# ── the placement ───────────────────────────────────────────────────────────────────────────────────────────────────
-class Placement:
-    """The render hook: a lesson's CheckModels as the template and the component's script need them, with the
-    Markdown of labels, hints and feedback rendered (`render_md(key, text, inline)` → html, `render_text(key, text)`
-    → plain text; `key` names the lesson.yaml line) and every word from `ui`."""
-
-    def __init__(self, models: dict[str, CheckModel], ui, render_md: Callable[[str, str, bool], str],
-                 render_text: Callable[[str, str], str], keys: bool = True, teacher: bool = False):
-        """`keys`: the answer keys are in the page (printed for the teacher; none while answers are hidden, though
-        the accepted range still travels with the page so that the check can grade); `teacher`: shown on screen."""
-        self.models, self.ui, self.render_md, self.render_text = models, ui, render_md, render_text
-        self.keys, self.teacher = keys, teacher
-
-    def place(self, key: str, cid: str) -> dict | None:
-        """The template context of the self-check of the lesson.yaml entry at `key` (None: it has none), its root
-        element id `cid`; `json` is what the component's script reads."""
-        found = self.parts(key, cid)
-        if found is None:
-            return None
-        context, data = found
-        context["json"] = json_for_script(data)
-        return context
-
-    def parts(self, key: str, cid: str) -> tuple[dict, dict] | None:
-        """The template context and the script's data (accepted intervals, known mistakes with their words, the
-        correct choices and their feedback): what a page shows and what a platform's question bank is made of."""
-        made = self.models.get(key)
-        if made is None:
-            return None
-        context: dict[str, Any] = {"id": cid, "fields": [], "choices": [], "multiple": made.multiple,
-                                   "hints": [self.render_md(f"{key}.hints.{i}", h, False) for i, h in made.hints],
-                                   "keys": self.keys, "teacher": self.teacher}
-        data: dict[str, Any] = {"messages": self.script_words(), "fields": [], "choices": None,
-                                "hints": len(made.hints)}
-        for i, field in enumerate(made.fields):
-            shown, checks = self.field(field, f"{cid}-f{i}")
-            context["fields"].append(shown)
-            data["fields"] += checks
-        if made.fields:
-            data["ratios"] = {sign: self.bands(sign == "neg", made.edges) for sign in made.signs}
-        if made.choices:
-            context["choices"], data["choices"] = self.choices(made, cid)
-            context["choice_key"] = self.ui.list_separator.join(
-                LETTERS[k] for k, c in enumerate(made.choices) if c.correct and k < len(LETTERS))
-        context["has_check"] = made.has_check
-        return context, data
-
-    def script_words(self) -> dict[str, str]:
-        return {name: self.ui[f"selfcheck_{name}"] for name in SCRIPT_WORDS}
-
-    def field(self, field: NumberField, fid: str) -> tuple[dict, list[dict]]:
-        shown = {"id": fid, "label": field.label, "unit": field.unit, "vector": field.vector, "inputs": [],
-                 "key": field.key, "tolerance": self.tolerance(field)}
-        checks = []
-        for j, box in enumerate(field.boxes):
-            input_id = f"{fid}-{j + 1}" if field.vector else fid
-            label = self.ui.selfcheck_item.format(label=field.label, n=j + 1) if field.vector else field.label
-            shown["inputs"].append({"id": input_id, "label": label, "short": f"{j + 1}" if field.vector else label,
-                                    "key": f"{box.key} {field.unit}".strip()})
-            checks.append({"id": input_id, "label": label, "unit": field.unit, "accept": list(box.accept),
-                           "mistakes": [[m.low, m.high, self.mistake_hint(m, field)] for m in box.mistakes],
-                           "answer": box.answer})
-        return shown, checks
-
-    def mistake_hint(self, mistake: Mistake, field: NumberField) -> str:
-        if mistake.hint is not None:
-            return self.render_text(mistake.key, mistake.hint).strip()
-        if field.unit:
-            return self.ui.selfcheck_unscaled_unit.format(scale=field.scale, unit=field.unit)
-        return self.ui.selfcheck_unscaled.format(scale=field.scale)
-
-    def tolerance(self, field: NumberField) -> str:
-        """The tolerance as the teacher edition prints it beside the key."""
-        kind, amount = field.tolerance
-        if kind == "relative":
-            return self.ui.selfcheck_tolerance_relative.format(n=format_value(amount * 100, "g"))
-        if kind == "absolute":
-            words = self.ui.selfcheck_tolerance_absolute_unit if field.unit else self.ui.selfcheck_tolerance_absolute
-            return words.format(n=format_value(amount, "g"), unit=field.unit)
-        return self.ui.selfcheck_tolerance_sig.format(n=amount)
-
-    def bands(self, negative: bool, edges: tuple[float, ...]) -> dict[str, Any]:
-        """The words of each ratio band (`says`, one per gap between `edges`), `over` beyond the last edge, `sign`
-        when the ratio is negative, `flip` when −x would be right; for answers below zero the «in size» words."""
-        tail = "_neg" if negative else ""
-        says = [self.ui[f"selfcheck_band_{name}{tail}"].format(n=times(k) if k else "") for _, name, k in ratio_bands()]
-        return {"edges": list(edges), "says": says,
-                "over": self.ui[f"selfcheck_band_far_above{tail}"].format(n=times(BIG_DECADES)),
-                "sign": self.ui.selfcheck_sign_negative if negative else self.ui.selfcheck_sign_positive,
-                "flip": self.ui.selfcheck_flip}
-
-    def choices(self, made: CheckModel, cid: str) -> tuple[list[dict], dict]:
-        key = f"{made.key}.check.choices"
-        shown, feedback = [], []
-        for k, c in enumerate(made.choices):
-            shown.append({"id": f"{cid}-c{k}", "letter": LETTERS[k] if k < len(LETTERS) else str(k + 1),
-                          "correct": c.correct, "text": self.render_md(f"{key}.{c.index}.text", c.text, True)})
-            feedback.append(self.render_text(f"{key}.{c.index}.feedback", c.feedback).strip() if c.feedback else "")
-        return shown, {"multiple": made.multiple, "correct": [k for k, c in enumerate(made.choices) if c.correct],
-                       "feedback": feedback, "letters": [c["letter"] for c in shown]}
 
 
 def _overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:

@@ -103,6 +103,35 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
     if figure is not None and alt is None:
         _refuse("explorer", msg("a `figure` without `alt`"),
                 msg("`alt`: what each state's figure shows (a text with {name} fields, or a function of the point)"))
+    states, figures, points, issues = _explorer_states(params, state, figure, alt, key)
+    if issues:
+        raise WidgetDataError("explorer", list(issues.values()))
+    _same_rows(states, points)
+    if bars:
+        _add_bars(states, log=bars == "log")
+    for entry in states:
+        shown = [phrase("explorer_value", label=v["label"], value=v["text"]) for v in entry["values"]]
+        entry["summary"] = phrase("explorer_summary", point=entry["point"],
+                                  values=joined(shown, "explorer_value_separator")) if shown else entry["point"]
+    data = {
+        "caption": caption,
+        "params": [{"name": p.name, "label": p.label, "control": p.control, "initial": p.initial,
+                    "options": p.texts} for p in params],
+        "states": states,
+        "columns": [v["label"] for v in states[0]["values"]] if states else [],
+        "bars": bars,
+        "figure_size": list(figure_size) if figure_size else None,
+    }
+    script = {"params": [{"options": p.texts, "initial": p.initial} for p in params],
+              "states": {s["id"]: [s["summary"], s["text"], [[v["text"], v.get("bar", 0)] for v in s["values"]]]
+                         for s in states}}
+    return WidgetResult("explorer", data, figures, script)
+
+
+def _explorer_states(params: list[Param], state: Callable[..., dict[str, Any]], figure: Callable | None,
+                     alt: Callable[..., str] | str | None, key: Sequence[Any]):
+    """Every grid point's state (its rows formatted, its figure to draw), the points, and what is wrong with the
+    states — each mistake once, at the first state that makes it."""
     key_ids = {_state_id(_indices(params, k, i)) for i, k in enumerate(key)}
     states, figures, points, issues = [], [], [], {}
     for n, indices in enumerate(itertools.product(*(range(len(p.values)) for p in params))):
@@ -129,28 +158,7 @@ def explorer(params: Sequence[Param], state: Callable[..., dict[str, Any]], *, f
             figures.append(StateFigure(entry["figure"], figure, point, entry["alt"]))
         states.append(entry)
         points.append(point)
-    if issues:
-        raise WidgetDataError("explorer", list(issues.values()))
-    _same_rows(states, points)
-    if bars:
-        _add_bars(states, log=bars == "log")
-    for entry in states:
-        shown = [phrase("explorer_value", label=v["label"], value=v["text"]) for v in entry["values"]]
-        entry["summary"] = phrase("explorer_summary", point=entry["point"],
-                                  values=joined(shown, "explorer_value_separator")) if shown else entry["point"]
-    data = {
-        "caption": caption,
-        "params": [{"name": p.name, "label": p.label, "control": p.control, "initial": p.initial,
-                    "options": p.texts} for p in params],
-        "states": states,
-        "columns": [v["label"] for v in states[0]["values"]] if states else [],
-        "bars": bars,
-        "figure_size": list(figure_size) if figure_size else None,
-    }
-    script = {"params": [{"options": p.texts, "initial": p.initial} for p in params],
-              "states": {s["id"]: [s["summary"], s["text"], [[v["text"], v.get("bar", 0)] for v in s["values"]]]
-                         for s in states}}
-    return WidgetResult("explorer", data, figures, script)
+    return states, figures, points, issues
 
 
 def _state_rows(result: Any, n: int, has_figure: bool) -> tuple[list[dict[str, Any]], list[Issue]]:

@@ -41,7 +41,7 @@ def render_component(env: jinja2.Environment, component: Component, context: dic
                                 msg("data with the keys and shapes widgets/{kind}/widget.html reads",
                                     kind=component.kind)))
         return None
-    blocked = dict.fromkeys(m.group(1) for m in content_security.BLOCKED_ATTRIBUTE.finditer(inner))
+    blocked = dict.fromkeys(content_security.blocked_attributes(inner))
     for attribute in blocked:  # at the template's line that writes it
         template_problem(component, _source_line(component.template, rf"\s{attribute}\s*="),
                          msg("a `{attribute}=` attribute: the page's Content-Security-Policy blocks it",

@@ -18,7 +18,7 @@ from ..features import code as listings
 from ..features import glossary as terms
 from ..features.components import Components
 from ..features.coursenav import Course
-from ..features.selfcheck import Placement
+from ..features.selfcheck_page import Placement
 from ..features.widgets import table_data
 from ..load.release import Release
 from ..support.errors import Miss, Notice, Problem

@@ -2,7 +2,7 @@
 objectives, its mastery percentage, and each self-check as a question — its text, labels, choices, hints and worked
 answer rendered from the same Markdown and values as the page, but with maths kept as TeX (values filled in) for the
 platform's TeX filter and pictures as files beside the text. The accepted intervals, known mistakes and their words,
-and the correct choices are the page's own (features/selfcheck.py Placement.parts), never worked out again.
+and the correct choices are the page's own (features/selfcheck_page.py Placement.parts), never worked out again.
 
 Rendered in the render stage of an LMS edition (load/release.py Edition.lms) and handed, as plain data, through the
 build's report to the export."""
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..features.search import plain_text
-from ..features.selfcheck import Placement
+from ..features.selfcheck_page import Placement
 from ..load.lms import mastery_of
 from . import markup
 

@@ -18,7 +18,12 @@ CONNECT_SELF = "; connect-src 'self'"  # only in the preview: its reload script 
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\btype=\"application/json\")[^>]*>(.*?)</script>", re.S | re.I)
 INLINE_STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S | re.I)
-BLOCKED_ATTRIBUTE = re.compile(r"<[a-zA-Z][^>]*?\s(style|on[a-z]+)=", re.S)
+# an attribute the policy blocks: `style=` or an event handler `on…=`, in any letter case (HTML's attribute names have
+# none), spaces around `=` or not …
+BLOCKED_ATTRIBUTE = re.compile(r"\s(style|on[a-z]+)\s*=", re.I)
+# … where it stands in a start tag, after its name and complete attributes (a quoted value may hold `>`, or words that
+# look like an attribute: `aria-label="… style=bold"` is text)
+TAG_SO_FAR = re.compile(r"""<[a-zA-Z][^\s/>]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*\s*""")
 
 
 def source_hash(text: str) -> str:
@@ -42,6 +47,16 @@ def violations(page: str, csp: str) -> list[Message]:
     found += [msg("inline <style> whose hash {hash} is not in the policy", hash=source_hash(s))
               for s in INLINE_STYLE.findall(page) if source_hash(s) not in csp]
     markup = INLINE_STYLE.sub("", re.sub(r"<script[^>]*>.*?</script>", "", page, flags=re.S | re.I))
-    found += [msg("a `{attribute}=` attribute (blocked without 'unsafe-inline')", attribute=m.group(1))
-              for m in BLOCKED_ATTRIBUTE.finditer(markup)]
+    found += [msg("a `{attribute}=` attribute (blocked without 'unsafe-inline')", attribute=attribute)
+              for attribute in blocked_attributes(markup)]
+    return found
+
+
+def blocked_attributes(markup: str) -> list[str]:
+    """The names of the attributes of `markup`'s start tags that the policy blocks (BLOCKED_ATTRIBUTE), in order."""
+    found = []
+    for m in BLOCKED_ATTRIBUTE.finditer(markup):
+        start = markup.rfind("<", 0, m.start())
+        if start >= 0 and TAG_SO_FAR.fullmatch(markup, start, m.start()):
+            found.append(m.group(1))
     return found

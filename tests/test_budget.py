@@ -1,0 +1,70 @@
+"""assemble/budget.py: pages weighed (raw and gzip), what their bytes are made of, their figures and widgets the
+heaviest first, and the pages over their budget named. Pages written here as byte strings whose parts are counted
+from the pieces they are made of."""
+import gzip
+from pathlib import Path
+
+import pytest
+
+from lessonkit.assemble.budget import check_budget, items, page_sizes, weigh
+from lessonkit.load.budget import Budget
+from lessonkit.support.errors import ContentError
+
+CODE = "<script>let a = 1;</script>" + "<style>p{color:red}</style>"
+DATA = '<script type="application/json" id="w-data">{"n":1}</script>'
+FIGURE = '<svg viewBox="0 0 1 1"><path d="M0 0H1"/></svg>'
+MATHS = "<math><mi>x</mi></math>"
+TEXT = "<p>文字</p>"
+
+
+def test_page_sizes_raw_for_every_file_gzip_for_pages():
+    page = ("<p>" + "ab" * 500 + "</p>").encode("utf-8")
+    raw, gz = page_sizes({"index.html": page, "demo/demo.ipynb": b"{}"})
+    assert raw == {"index.html": 1007, "demo/demo.ipynb": 2}
+    assert list(gz) == ["index.html"]
+    assert abs(gz["index.html"] - len(gzip.compress(page, 9))) <= 8   # within a few bytes of gzip -9's own header
+    assert gz["index.html"] < 100                                       # (a repeated pair compresses well)
+
+
+def test_weigh_counts_each_part_once():
+    page = (TEXT + CODE + DATA + FIGURE + MATHS + TEXT).encode("utf-8")
+    assert weigh(page) == {"figures": len(FIGURE), "maths": len(MATHS), "code": len(CODE), "data": len(DATA),
+                           "text": 2 * len(TEXT.encode("utf-8"))}
+    assert sum(weigh(page).values()) == len(page)
+
+
+def test_items_are_figures_and_widgets_heaviest_first_a_figure_placed_twice_counted_once():
+    small = '<figure id="fig-small"><svg></svg></figure>'
+    big = '<figure id="fig-big"><svg>' + "x" * 300 + "</svg></figure>"
+    again = '<figure id="fig-small-2"><svg></svg></figure>'
+    widget = ('<div class="widget widget-bars" id="widget-w"><div class="inner">' + "y" * 100
+              + "</div></div>")
+    page = ("<main>" + small + big + widget + "<div>after</div>" + again + "</main>").encode("utf-8")
+    found = [(kind, name, raw) for kind, name, raw, _ in items(page)]
+    assert found == [("figure", "big", len(big)), ("widget", "w", len(widget)),
+                     ("figure", "small", len(small) + len(again))]
+
+
+def test_pages_within_budget_pass():
+    check_budget({"index.html": 1024}, {"index.html": 500}, Budget(1, 1))
+
+
+def test_a_page_over_budget_says_by_how_much_and_what_it_is_made_of():
+    page = ("<main>" + '<figure id="fig-big"><svg>' + "x" * 3000 + "</svg></figure></main>").encode("utf-8")
+    with pytest.raises(ContentError) as info:
+        check_budget({"demo/index.html": len(page)}, {"demo/index.html": 900}, Budget(2, 1), {"demo/index.html": page})
+    (problem,) = info.value.problems
+    assert problem.path == Path("demo/index.html") and problem.line is None
+    message = str(problem.message)
+    # 6 + 21 + 5 + 3000 + 22 = 3054 bytes = 2.98 KB > 2 KB raw; gzip 900 bytes is under 1 KB
+    assert message.startswith("page is over its weight budget: 3.0 KB raw > budget 2 KB; of which figures ")
+    assert "gzip > budget" not in message
+    assert "figures and widgets, the heaviest first: figure `big` 3.0 KB" in message
+    assert str(problem.expected).startswith("at most 2 KB raw and 1 KB gzip (the default budget)")
+
+
+def test_a_lesson_s_own_budget_wins_for_its_page():
+    sizes = {"demo/index.html": 3000, "index.html": 3000}
+    with pytest.raises(ContentError) as info:
+        check_budget(sizes, {name: 10 for name in sizes}, Budget(2, 1), budgets={"demo/index.html": Budget(4, 1)})
+    assert [str(p.path) for p in info.value.problems] == ["index.html"]

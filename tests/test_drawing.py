@@ -1,0 +1,148 @@
+"""draw/drawing.py: one figure job drawn into a DrawnFigure — an SVG whose ids are its own (prefixed by the figure's
+name, every reference inside resolving inside), the same bytes every time, the numbers it plots, the author's
+mistakes as problems at lesson.py's line — and the dark counterparts of the colours it draws. Jobs made here from
+small figure functions; no lesson, no cache."""
+import re
+from pathlib import Path
+
+import pytest
+
+from lessonkit.draw.drawing import DrawnFigure, DrawStats, Drawing, Drawn, draw_job, start_drawing, with_palettes
+from lessonkit.draw.figures import find_cjk_font
+from lessonkit.compute.run import FigureJob
+from lessonkit.features.palette import builtin_page_colors
+
+PAGE = builtin_page_colors()   # the built-in theme's page colours, which the dark palette is computed against
+
+CODE = Path("content/demo/lesson.py")
+
+
+def curve(plt, k):
+    fig, ax = plt.subplots()
+    ax.plot([0, 1, 2, 3], [0, k, 2 * k, 3 * k], label="线")
+    ax.fill_between([0, 1, 2, 3], 0, [0, k, 2 * k, 3 * k], alpha=0.2)
+    ax.set_xlabel("时间")
+    ax.legend()
+    return fig
+
+
+def bars(plt):
+    fig, (left, right) = plt.subplots(1, 2)
+    left.bar(["甲", "乙"], [3, 5], color="#d55e00")
+    right.plot([1, 2], [2, 1])
+    return fig
+
+
+def job(name, func, *args, data=None, **kwargs) -> FigureJob:
+    return FigureJob("demo", name, func, args, kwargs, CODE, 12, None, data)
+
+
+@pytest.fixture(scope="module")
+def font():
+    return find_cjk_font()
+
+
+def drawn(font, j) -> DrawnFigure:
+    kind, result = draw_job(j, font, PAGE)
+    assert kind == "figure", result
+    return result
+
+
+def ids(svg: str) -> list[str]:
+    return re.findall(r'\sid="([^"]+)"', svg)
+
+
+@pytest.fixture(scope="module")
+def curve_2(font) -> DrawnFigure:
+    return drawn(font, job("curve", curve, 2))
+
+
+@pytest.fixture(scope="module")
+def two_panels(font) -> DrawnFigure:
+    return drawn(font, job("bars", bars))
+
+
+def references(svg: str) -> set[str]:
+    return {a or b for a, b in re.findall(r'url\(#([^)]+)\)|href="#([^"]+)"', svg)}
+
+
+def test_a_figure_s_ids_are_its_own_and_its_references_resolve_inside_it(curve_2, two_panels):
+    one, two = curve_2, two_panels
+    assert references(one.svg)                                           # (the clip paths are referred to)
+    for name, figure in (("curve", one), ("bars", two)):
+        found = ids(figure.svg)
+        assert found and len(found) == len(set(found))                   # no id twice in one figure
+        assert all(i.startswith(f"{name}-") for i in found), found        # prefixed by the figure's name …
+        assert references(figure.svg) <= set(found)                      # … and what refers to one finds it
+    assert not set(ids(one.svg)) & set(ids(two.svg))                     # two figures on a page never collide
+
+
+def test_the_same_job_draws_the_same_bytes(font, curve_2):
+    assert drawn(font, job("curve", curve, 2)).svg == curve_2.svg
+    assert drawn(font, job("curve", curve, 3)).svg != curve_2.svg
+
+
+def test_what_a_figure_plots_is_recorded_unless_the_lesson_hands_its_own_table(font, curve_2):
+    recorded = curve_2.data
+    assert recorded["tables"] and [0, 2, 4, 6] in [[row[1] for row in t["rows"]] for t in recorded["tables"]]
+    handed = {"tables": [{"title": "own", "columns": ["a"], "rows": [[1]]}]}
+    assert drawn(font, job("curve", curve, 2, data=handed)).data == handed
+
+
+def test_keyword_inputs_reach_the_function(font, curve_2):
+    def scaled(plt, k, *, factor):
+        return curve(plt, k * factor)
+    assert drawn(font, job("curve", scaled, 1, factor=2)).svg == curve_2.svg
+
+
+def test_a_figure_may_not_change_its_inputs(font):
+    values = [1, 2, 3]
+
+    def greedy(plt, xs):
+        xs.append(4)
+        fig, ax = plt.subplots()
+        ax.plot(xs)
+        return fig
+
+    j = job("greedy", greedy, values)
+    drawn(font, j)
+    assert j.args == ([1, 2, 3],) and values == [1, 2, 3]
+
+
+def test_the_author_s_mistakes_come_back_as_problems(font):
+    def raises(plt):
+        raise ValueError("bad shape")
+
+    def returns_nothing(plt):
+        plt.subplots()
+
+    kind, problems = draw_job(job("raises", raises), font, PAGE)
+    assert kind == "problems" and "bad shape" in str(problems[0].message) and problems[0].path == CODE
+    kind, problems = draw_job(job("nothing", returns_nothing), font, PAGE)
+    assert kind == "problems"
+    assert [(p.line, str(p.message)) for p in problems] == [(12, "figure `nothing` returned NoneType")]
+
+
+def test_with_palettes_gives_each_colour_a_dark_counterpart(two_panels):
+    figure = two_panels
+    assert figure.palette == {}                                           # drawn without one: the batch adds it
+    ((index, (kind, done)), problem) = with_palettes([(0, ("figure", figure)), (1, ("problems", ["p"]))], PAGE)
+    assert (index, kind, problem) == (0, "figure", (1, ("problems", ["p"])))
+    assert "#d55e00" in done.palette and done.palette["#d55e00"] != "#d55e00"
+    assert set(done.palette) == {c.lower() for c in re.findall(r'(?:fill|stroke)="(#[0-9a-fA-F]{6})"', figure.svg)}
+
+
+def test_nothing_to_draw_touches_nothing():
+    drawing = start_drawing([], cache=None, jobs=1, page=PAGE)
+    assert drawing.finish() == Drawn() and drawing.stats == DrawStats()
+
+
+def test_drawn_by_the_parent_or_by_a_worker_the_bytes_are_the_same(font, curve_2, two_panels):
+    forked = Drawing(DrawStats(), Drawn(), [(job("curve", curve, 2), None), (job("bars", bars), None)], None, set(),
+                     font, PAGE)
+    with forked:
+        forked.start(2, "fork")                     # one worker draws beside the parent (no cache: key None)
+        done = forked.finish()
+    assert sorted(done.figures) == [("demo", "bars"), ("demo", "curve")] and done.problems == []
+    assert done.figures[("demo", "curve")].svg == curve_2.svg and done.figures[("demo", "bars")].svg == two_panels.svg
+    assert done.figures[("demo", "bars")].palette == with_palettes([(0, ("figure", two_panels))], PAGE)[0][1][1].palette
