@@ -1,11 +1,12 @@
-"""lesson.py as cells (lessonkit/compute/cells.py): the percent format split, run in one namespace, printed output
-kept per cell, errors at lesson.py's line inside the cell, figure cells read what they draw from."""
+"""lesson.py as cells (lessonkit/load/cells.py, compute/cells.py): the percent format split, run in one namespace,
+printed output kept per cell, errors at lesson.py's line inside the cell, figure cells read what they draw from."""
 import traceback
 from pathlib import Path
 
 import pytest
 
-from lessonkit.compute.cells import CellError, is_cell_file, names_read, run_cells, split_cells
+from lessonkit.compute.cells import CellError, run_cells
+from lessonkit.load.cells import is_cell_file, names_read, split_cells
 
 PATH = Path("lesson.py")
 TEXT = '''\

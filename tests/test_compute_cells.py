@@ -95,3 +95,15 @@ def test_a_figure_cell_that_draws_nothing_or_a_cell_that_draws_unseen_is_an_erro
     make_lesson(md=MD, py=PY.replace(*change))
     code, _, err, out = run_build()
     assert code == 1 and message in err and not out.exists(), err
+
+
+def test_a_figure_cells_data_names_the_table_it_shows(make_lesson, run_build):
+    """`data=NAME` in the header: a plain value of the cells (here a dict of columns) is the figure's data table."""
+    py = PY.replace('alt="x 从 10 降到 {{ xs[-1]:.3f }}"', 'alt="x 从 10 降到 {{ xs[-1]:.3f }}" data=every_other')
+    py = py.replace('print(f"epoch 10, x: {xs[-1]:f}")',
+                    'print(f"epoch 10, x: {xs[-1]:f}")\nevery_other = {"步": [0, 2, 4], "x": [xs[0], xs[2], xs[4]]}')
+    make_lesson(md=MD, py=py)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    csv = (out / "demo" / "data" / "fig-trace.csv").read_text(encoding="utf-8-sig").splitlines()
+    assert csv == ["步,x", "0,10", "2,3.6", "4,1.296"]       # 10 · 0.6²,  10 · 0.6⁴

@@ -9,7 +9,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from lessonkit.cli import main
-from lessonkit.compute.cells import split_cells
+from lessonkit.load.cells import split_cells
 
 PNG = base64.b64encode(bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                                      "1f15c4890000000d49444154789c6360000002000154a24f6a0000000049454e44ae426082")).decode()

@@ -6,7 +6,7 @@ file: a `lesson = Lesson()` made by a cell is the lesson's registry, and its fun
 globals, or by naming a plain value as a parameter).
 
 A figure cell runs in its turn too, so what it binds is there for the cells after it, with pyplot routed to a
-figure in the figures' style (draw/pyplot.py); the figure it drew becomes a figure of the registry like a
+figure in the figures' style (compute/pyplot.py); the figure it drew becomes a figure of the registry like a
 `@lesson.figure` (placed with `{{< figure NAME >}}`, numbered in reading order), which the draw stage turns into
 SVG, data table and dark-mode colours, or takes from the cache. Its cache key is its own: the cell's code, the
 values of the names it reads (a function defined in lesson.py by its code and what it reads in turn), the
@@ -28,7 +28,8 @@ from typing import Any, Callable
 
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg, reason
-from .cells import Cell, CellError, names_read, run_cells, split_cells
+from ..load.cells import Cell, names_read, split_cells
+from .cells import CellError, run_cells
 from .registry import FigureSpec, Lesson, lesson_module
 
 RESULT_HIDDEN = " at 0x"   # a last line's value whose text holds a memory address (a matplotlib artist …) is not shown
@@ -76,7 +77,7 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
         figures[cell.name] = _draw(cell, run, namespace, path, style(), data_digest)
 
     def after(cell: Cell) -> None:
-        from ..draw.pyplot import stray_figures, use_agg
+        from .pyplot import stray_figures, use_agg
 
         use_agg()
         if stray_figures():
@@ -101,7 +102,7 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
                                         msg("one figure of each name")))
                 continue
             registry.figures[cell.name] = FigureSpec(cell.name, figures[cell.name], cell.option("caption"),
-                                                     cell.option("alt"), (), None, cell)
+                                                     cell.option("alt"), (), cell.option("data"), cell)
     if problems:
         raise ContentError(problems)
     results = {name: text for name, value in run.results.items() if (text := _result_text(value)) is not None}
@@ -137,7 +138,7 @@ def _rc_restored(text: str):
 
 def _draw(cell: Cell, run: Callable[[], Any], namespace: dict[str, Any], path: Path, style: dict,
           data_digest: Callable[[], str | None]) -> CellFigure:
-    from ..draw.pyplot import drawn_figures, routed
+    from .pyplot import drawn_figures, routed
 
     inputs = {name: namespace[name] for name in names_read(cell) if name in namespace}
     before = {name: id(value) for name, value in namespace.items()}

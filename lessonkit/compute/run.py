@@ -187,14 +187,14 @@ class ComputedLesson:
         return self.source.slug
 
 
-def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesson:
+def compute_lesson(source, problems: list[Problem], cache=None, figure_style=None) -> ComputedLesson:
     """Values and widget data, from the cache when lesson.py and its data files are unchanged. A widget whose
     figures the engine draws (an explorer's `figure=`) is run on every build: its figure functions cannot be
     cached, and the draw stage needs them when a figure is not in the figure cache."""
     from ..support.cachekeys import lesson_files_digest, values_key
     from ..support.store import VALUES
 
-    registry, cells = load_code(source, cache)
+    registry, cells = load_code(source, cache, figure_style)
     given = cells.names if cells is not None else {}   # a cell lesson's plain data: values too
     path = source.code_path or source.folder / "lesson.py"
     files = lesson_files_digest(source.folder, cache) if cache is not None and cache.enabled else None
@@ -225,23 +225,22 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
     return ComputedLesson(source, values, widgets, registry, jobs, files, checks, cells)
 
 
-def load_code(source, cache=None):
+def load_code(source, cache=None, figure_style=None):
     """(registry, CellLesson or None): lesson.py imported, or — written as cells (`# %%`) — its cells run
-    (compute/cellrun.py); an empty registry for a lesson without code."""
-    from .cells import is_cell_file
+    (compute/cellrun.py), a figure cell with `figure_style()`'s rcParams (the draw stage's: draw/drawing.py
+    cell_figure_style; matplotlib's own without it); an empty registry for a lesson without code."""
+    from ..load.cells import is_cell_file
 
     if source.code_path is None:
         return Lesson(), None
     text = source.code_path.read_text(encoding="utf-8")
     if not is_cell_file(text):
         return load_lesson_module(source.code_path), None
-    from ..draw.drawing import figure_font
-    from ..draw.figures import style
     from ..support.cachekeys import lesson_files_digest
     from .cellrun import run_cell_lesson
 
     enabled = cache is not None and cache.enabled
-    return run_cell_lesson(source.code_path, text, functools.cache(lambda: style(figure_font(cache).family)),
+    return run_cell_lesson(source.code_path, text, figure_style or dict,
                            functools.cache(lambda: lesson_files_digest(source.folder, code=False) if enabled else None))
 
 
@@ -279,7 +278,8 @@ def figure_jobs(slug: str, registry: Lesson, values: dict[str, Any], widgets: di
     for name, spec in registry.figures.items():
         line = spec.line
         if spec.cell is not None:  # drawn when its cell ran; keyed on what it was drawn from (compute/cellrun.py)
-            jobs.append(FigureJob(slug, name, spec.func, (), {}, path, line, spec.func.digest))
+            data = explicit_data(spec, values, path, line, problems)
+            jobs.append(FigureJob(slug, name, spec.func, (), {}, path, line, spec.func.digest, data))
             continue
         try:
             args = inputs_for(spec.inputs, values, path, name, line)

@@ -6,6 +6,7 @@ by (lesson slug, figure name). Assembly puts them into the pages."""
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import threading
 import traceback
@@ -111,6 +112,18 @@ def figure_font(cache: Store | None):
         if cache is not None:
             keep_font(cache, font)
     return font
+
+
+def cell_figure_style(cache: Store | None):
+    """What a figure cell draws with (compute/cellrun.py), asked for when a cell first draws: the figures' style for
+    the build's font, and a new figure's size and layout as FigureMaker makes them."""
+    from .figures import FigureMaker, style
+
+    @functools.cache
+    def rc() -> dict:
+        return {**style(figure_font(cache).family), "figure.figsize": FigureMaker.subplots.__kwdefaults__["figsize"],
+                "figure.constrained_layout.use": True}
+    return rc
 
 
 def _key(engine: str, font, page: PageColors, job: FigureJob) -> str | None:

@@ -7,7 +7,8 @@ name) hide either. Code blocks in Markdown are highlighted too. Highlighting is 
 written as class names (`<span class="k">`): the theme's `code` component (components/code/widget.css) colours them,
 once per page that shows code, in light and dark; no JavaScript, no style attributes.
 
-    place    request(name, args): the names and options a directive gives; listing(code_path, name) and
+    place    code_context(…): what a listing shows, from the names and options the directive gives
+             (load/plan.py code_request); listing(code_path, name) and
              joined(listings): a function's lines (its `def` to its end, decorators left out: they say how the
              engine finds it, not what it computes), several in one; cell_listing(code_path, cell) and
              cell_output(cells, name): a cell's lines and what it showed; output_text(value): a value as the page
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from ..load.plan import CodeRequest, code_request
 from ..support import pysource
 from ..support.errors import Miss
 from ..support.messages import msg
@@ -31,29 +33,6 @@ from ..support.suggest import did_you_mean
 
 KIND = "code"                 # the component every highlighted block mounts (its CSS)
 OUTPUT_LIMIT = 1500           # characters of a value's output shown; the rest is cut, and the page says so
-OPTIONS = ("output", "echo")  # `{{< code NAME output=false >}}`, as a cell's header names them (Quarto's words)
-NAME = re.compile(r"[A-Za-z_][\w-]*")
-
-
-@dataclass(frozen=True)
-class CodeRequest:
-    """What `{{< code NAME [MORE …] [output=…] [echo=…] >}}` asks for."""
-    names: tuple[str, ...]
-    options: dict[str, bool]       # output / echo, where given
-    unread: tuple[str, ...]        # words that are neither a name nor an option
-
-
-def request(name: str, args: tuple[str, ...]) -> CodeRequest:
-    names, options, unread = [name], {}, []
-    for arg in args:
-        key, sep, value = arg.partition("=")
-        if sep and key.lower() in OPTIONS and value.lower() in ("true", "false") and key.lower() not in options:
-            options[key.lower()] = value.lower() == "true"
-        elif not sep and NAME.fullmatch(arg):
-            names.append(arg)
-        else:
-            unread.append(arg)
-    return CodeRequest(tuple(names), options, tuple(unread))
 
 
 @dataclass(frozen=True)
@@ -106,7 +85,7 @@ def code_context(name: str, args: tuple[str, ...], lesson, highlight: Callable[[
     """The context partials/code.html shows for `{{< code NAME … >}}` in `lesson` (compute/run.py
     ComputedLesson), or a Miss. `highlight(code)`: its HTML; `place(kind, name)`: a figure or widget placed right
     here; `shown`: the names shown so far on the page (each once)."""
-    asked = request(name, args)
+    asked = code_request(name, args)
     if asked.unread:
         return Miss(msg("cannot read `{args}` in `{{< code {name} >}}`", args=" ".join(asked.unread), name=name),
                     msg("the names of functions (or of a cell), then `output=false` or `echo=false`"))

@@ -274,7 +274,7 @@ def _figure_texts(code_path: Path | None) -> list[Problem]:
 
 def _figure_cell_texts(code_path: Path, source: str, lines: list[str]) -> list[Problem]:
     """The `caption="…"` and `alt="…"` of a figure cell's header (compute/cells.py), at its line."""
-    from ..compute.cells import is_cell_file, split_cells
+    from ..load.cells import is_cell_file, split_cells
 
     if not is_cell_file(source):
         return []

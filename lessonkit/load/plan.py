@@ -9,6 +9,7 @@ the slides read the plan; nothing after load parses a lesson's text again.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -111,7 +112,7 @@ def declared_figures(code_path: Path | None) -> dict[str, str]:
     other lessons, which are made before any lesson's code runs."""
     import ast
 
-    from ..compute.cells import is_cell_file, split_cells
+    from .cells import is_cell_file, split_cells
 
     try:
         text = code_path.read_text(encoding="utf-8") if code_path is not None else ""
@@ -130,10 +131,34 @@ def declared_figures(code_path: Path | None) -> dict[str, str]:
     return found
 
 
+CODE_OPTIONS = ("output", "echo")  # `{{< code NAME output=false >}}`, as a cell's header names them (Quarto)
+CODE_NAME = re.compile(r"[A-Za-z_][\w-]*")
+
+
+@dataclass(frozen=True)
+class CodeRequest:
+    """What `{{< code NAME [MORE …] [output=…] [echo=…] >}}` asks for."""
+    names: tuple[str, ...]
+    options: dict[str, bool]       # output / echo, where given
+    unread: tuple[str, ...]        # words that are neither a name nor an option
+
+
+def code_request(name: str, args: tuple[str, ...]) -> CodeRequest:
+    """The names and options of `{{< code NAME … >}}` (features/code.py shows them)."""
+    names, options, unread = [name], {}, []
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if sep and key.lower() in CODE_OPTIONS and value.lower() in ("true", "false") and key.lower() not in options:
+            options[key.lower()] = value.lower() == "true"
+        elif not sep and CODE_NAME.fullmatch(arg):
+            names.append(arg)
+        else:
+            unread.append(arg)
+    return CodeRequest(tuple(names), options, tuple(unread))
+
+
 def wants_output(args: tuple[str, ...]) -> bool | None:
     """Whether `{{< code NAME … >}}` shows an output: `output=false` → False; nothing, more names, `echo=…` or
-    `output=true` → True; a word it cannot read → None (the author's mistake). (features/code.py reads them.)"""
-    from ..features.code import request
-
-    asked = request("", args)
+    `output=true` → True; a word it cannot read → None (the author's mistake)."""
+    asked = code_request("", args)
     return None if asked.unread else asked.options.get("output", True)

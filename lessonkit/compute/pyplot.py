@@ -3,9 +3,10 @@
 drew is the one the pipeline turns into the page's SVG, data table and dark-mode colours.
 
     routed(style)    while a figure cell runs: pyplot on the non-interactive Agg backend, the figures' style (the
-                     same fonts and colours as every figure; a new figure's size and constrained layout as
-                     FigureMaker makes them), `plt.show()` and `plt.savefig()` doing nothing; the figures it made
-                     are then taken out of pyplot (no global state is left behind).
+                     rcParams the draw stage hands down: the same fonts and colours as every figure, a new figure's
+                     size and constrained layout as FigureMaker makes them: draw/drawing.py cell_figure_style),
+                     `plt.show()` and `plt.savefig()` doing nothing; the figures it made are then taken out of
+                     pyplot (no global state is left behind).
     drawn_figure     the one figure a cell drew: pyplot's, else a matplotlib Figure it bound or ended with.
     stray_figures    after a code cell: how many figures with something drawn it left in pyplot (closed).
 
@@ -16,10 +17,6 @@ from __future__ import annotations
 import contextlib
 import sys
 from typing import Any, Iterator
-
-from .figures import FigureMaker
-
-FIGURE_SIZE = FigureMaker.subplots.__kwdefaults__["figsize"]
 
 
 def _pyplot():
@@ -51,7 +48,7 @@ def routed(style: dict[str, Any]) -> Iterator[list]:
     show, savefig = plt.show, plt.savefig
     plt.show = plt.savefig = _nothing
     try:
-        with matplotlib.rc_context({**style, "figure.figsize": FIGURE_SIZE, "figure.constrained_layout.use": True}):
+        with matplotlib.rc_context(style):
             yield made
             made.extend(plt.figure(number) for number in plt.get_fignums())
     finally:
