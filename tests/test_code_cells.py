@@ -27,7 +27,7 @@ len(xs)
 print("只有输出")
 xs[0];
 
-# %% figure: trace caption="x 一步步走向 0" alt="十一个点往下走"
+# %% figure: trace caption="x 一步步走向原点" alt="十一个点往下走"
 import matplotlib.pyplot as plt
 plt.plot(xs)
 '''
@@ -112,3 +112,22 @@ def test_a_figure_cell_whose_header_hides_its_output_is_placed_as_a_figure(make_
     assert code == 0, err
     page = (out / "demo" / "index.html").read_text(encoding="utf-8")
     assert page.count('<figure id="fig-trace"') == 1 and "code-output" not in listing(page, "code-trace")
+
+
+def test_a_value_shown_before_the_cell_that_changes_it_is_met_is_a_warning(make_lesson, run_build):
+    """`xs` is set by `setup` and changed by `descent`: the text shows its value once every cell ran, which between
+    the two listings is not the value the reader has seen computed."""
+    md = ("## 下降 {#descent}\n\n{{< code setup output=false >}}\n\n一开始 x 是 {{ xs[-1]:g }}。\n\n"
+          "{{< code descent >}}\n\n最后是 {{ xs[-1]:.4f }}，一共 {{ len(xs) }} 个点。\n\n{{< code trace >}}\n")
+    make_lesson(md=md, py=PY)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    assert [line.strip() for line in err.splitlines()[1:]] == [
+        "content/demo/lesson.md:5: `xs` is shown with the value cell `descent` gives it at line 7, further down; "
+        "here the reader has seen it computed as it was before (expected a name of its own for each value the text "
+        "shows, or the sentence after that cell)"]
+    assert "一开始 x 是 0.0604662。" in (out / "demo" / "index.html").read_text(encoding="utf-8")  # (what it warns of)
+    make_lesson(md=md.replace("一开始 x 是 {{ xs[-1]:g }}。", "一开始 x 是 {{ start:g }}。"),
+                py=PY.replace("xs = [10.0]\n", "xs = [10.0]\nstart = xs[0]\n"))
+    code, _, err, _ = run_build("--strict")
+    assert code == 0, err

@@ -52,6 +52,8 @@ class CellLesson:
     printed: dict[str, str] = field(default_factory=dict)   # cell name → what it printed
     results: dict[str, str] = field(default_factory=dict)   # cell name → its last line's value, as Jupyter shows it
     names: dict[str, Any] = field(default_factory=dict)     # the namespace's plain data: what expressions read
+    changes: dict[str, tuple[Cell, ...]] = field(default_factory=dict)  # a plain name → the cells that gave it a
+    #                                                         new value, in order (those changed by more than one)
 
     def cell(self, name: str) -> Cell | None:
         return next((c for c in self.cells if c.name == name and c.kind != "markdown"), None)
@@ -73,12 +75,16 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
     namespace = module.__dict__
     figures: dict[str, CellFigure] = {}
 
+    changes = Changes(namespace)
+
     def draw(cell: Cell, run: Callable[[], Any]) -> None:
         figures[cell.name] = _draw(cell, run, namespace, path, style(), data_digest)
+        changes.after(cell)
 
     def after(cell: Cell) -> None:
         from .pyplot import stray_figures, use_agg
 
+        changes.after(cell)
         use_agg()
         if stray_figures():
             drew = msg("cell {cell} draws a figure, but is not a figure cell: the page would not show it",
@@ -106,7 +112,62 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
     if problems:
         raise ContentError(problems)
     results = {name: text for name, value in run.results.items() if (text := _result_text(value)) is not None}
-    return registry, CellLesson(tuple(cells), run.printed, results, plain_names(namespace))
+    return registry, CellLesson(tuple(cells), run.printed, results, plain_names(namespace), changes.repeated())
+
+
+class Changes:
+    """Which cells give a plain name a new value: after each cell, the names its code mentions are hashed (a value
+    changed in place, `u0[mask] = 2.0`, counts; the same value set again does not)."""
+
+    def __init__(self, namespace: dict[str, Any]):
+        self.namespace, self.digests, self.cells = namespace, {}, {}
+
+    def after(self, cell: Cell) -> None:
+        from ..support.cachekeys import Uncacheable, feed_value
+
+        mentioned = {n.id for n in ast.walk(ast.parse(cell.body)) if isinstance(n, ast.Name)}
+        for name in sorted(mentioned):
+            value = self.namespace.get(name)
+            if name.startswith("_") or name not in self.namespace or not is_plain(value):
+                continue
+            h = hashlib.sha256()
+            try:
+                feed_value(h, value)
+            except Uncacheable:
+                continue
+            if self.digests.get(name) != h.digest():
+                self.digests[name] = h.digest()
+                self.cells.setdefault(name, []).append(cell)
+
+    def repeated(self) -> dict[str, tuple[Cell, ...]]:
+        return {name: tuple(cells) for name, cells in self.cells.items() if len(cells) > 1}
+
+
+def read_too_early(cells: CellLesson, places, body_path: Path) -> Callable[[str, Path, int], Problem | None]:
+    """`check(expression, path, line)`: a warning when lesson.md shows a name's value (always its value once every
+    cell ran) between the placement of a cell that set it and that of a later cell that changes it — where the
+    reader has seen the earlier value computed. `places`: the plan's, in reading order (load/plan.py)."""
+    from ..support.expressions import names_in
+
+    placed: dict[str, int] = {}
+    for place in places:
+        if place.path == body_path and place.kind in ("code", "figure"):
+            placed.setdefault(place.name, place.line)
+
+    def check(expression: str, path: Path, line: int) -> Problem | None:
+        if path != body_path:
+            return None
+        for name in names_in(expression):
+            setters = [(placed[c.name], c) for c in cells.changes.get(name, ()) if c.name in placed]
+            if len(setters) < 2 or not setters[0][0] < line < setters[-1][0]:
+                continue
+            last_line, last = setters[-1]
+            return Problem(path, line, msg("`{name}` is shown with the value cell `{cell}` gives it at line {place}, "
+                                           "further down; here the reader has seen it computed as it was before",
+                                           name=name, cell=last.name, place=last_line),
+                           msg("a name of its own for each value the text shows, or the sentence after that cell"))
+        return None
+    return check
 
 
 def cell_problem(path: Path, err: CellError) -> Problem:

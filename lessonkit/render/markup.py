@@ -111,6 +111,9 @@ class MarkupContext:
     # the LaTeX (values filled in) for the platform's TeX filter, and `picture(mime, data, alt)` places an image
     math: str = "mathml"
     picture: Callable[[str, bytes, str], str] | None = None
+    # `{{ expression }}` at (file, line): a warning when the text shows a value before the reader meets the cell that
+    # gives it (compute/cellrun.py read_too_early), else None
+    read_value: Callable[[str, Path, int], "Problem | None"] = lambda expression, path, line: None
 
 
 class _Stash:
@@ -501,6 +504,9 @@ def _value_text(name: str, spec: str | None, ctx: MarkupContext, path: Path, lin
     if isinstance(result, Miss):
         ctx.problems.append(Problem(path, line, result.message, result.expected))
         return "?"
+    early = ctx.read_value(name, path, line)
+    if early is not None:
+        ctx.warnings.append(early)
     return result
 
 
