@@ -3,6 +3,7 @@ a title, sections, maths, an image attachment, a print, a figure, a magic, an HT
 from __future__ import annotations
 
 import base64
+import shutil
 
 import nbformat
 import pytest
@@ -106,3 +107,26 @@ def test_numbering_environments_a_heading_before_the_title_and_ipython_display(t
     out = capsys.readouterr().out
     assert "3 Markdown cell(s), 1 code cell(s), 0 figure(s)" in out
     assert "cell 5: uses IPython" in out and "2 LaTeX numbering environment(s)" in out
+
+
+def test_an_imported_notebook_builds_and_a_cell_that_fails_is_reported_at_its_line(chapter, tmp_path, capsys):
+    content, out = tmp_path / "content", tmp_path / "out"
+    assert main(["import", str(chapter), "gd", "--content", str(content), "--quiet"]) == 0
+    folder = content / "gd"
+    (folder / "lesson.md").write_text((folder / "lesson.md").read_text(encoding="utf-8")
+                                      .replace("{{< code cell3 >}}", ""), encoding="utf-8")   # pandas: not here
+    code = (folder / "lesson.py").read_text(encoding="utf-8")
+    (folder / "lesson.py").write_text(code[:code.index("# %% cell3")], encoding="utf-8")
+    build = ["build", "--content", str(content), "--out", str(out), "--cache-dir", str(tmp_path / "cache")]
+    assert main(build) == 0, capsys.readouterr().err
+    page = (out / "gd" / "index.html").read_text(encoding="utf-8")
+    assert "<samp>epoch 10, x: 0.060466</samp>" in page          # 10 · 0.6¹⁰, printed as the notebook printed it
+    assert '<figure id="fig-figure1"' in page and "<svg" in page
+    capsys.readouterr()
+    (folder / "lesson.py").write_text(code[:code.index("# %% cell3")].replace("xs[-1] * 0.6", "xs[-1] * rate"),
+                                      encoding="utf-8")
+    shutil.rmtree(out)
+    assert main(build) == 1 and not out.exists()
+    line = [n for n, text in enumerate((folder / "lesson.py").read_text(encoding="utf-8").splitlines(), start=1)
+            if "rate" in text][0]
+    assert f"gd/lesson.py:{line}: cell `cell2` raised NameError: name 'rate' is not defined" in capsys.readouterr().err
