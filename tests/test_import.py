@@ -130,3 +130,13 @@ def test_an_imported_notebook_builds_and_a_cell_that_fails_is_reported_at_its_li
     line = [n for n, text in enumerate((folder / "lesson.py").read_text(encoding="utf-8").splitlines(), start=1)
             if "rate" in text][0]
     assert f"gd/lesson.py:{line}: cell `cell2` raised NameError: name 'rate' is not defined" in capsys.readouterr().err
+
+
+def test_a_cell_that_drew_two_figures_is_to_be_split(tmp_path, capsys):
+    path = notebook(tmp_path / "two.ipynb", [
+        new_markdown_cell("# Two\n\n## One"),
+        new_code_cell("import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.figure()\nplt.plot([2, 1])",
+                      outputs=[new_output("display_data", data={"image/png": PNG}),
+                               new_output("display_data", data={"image/png": PNG})])])
+    assert main(["import", str(path), "--content", str(tmp_path / "content")]) == 0
+    assert "cell 2 drew 2 figures: a figure cell draws one, so split it into 2 figure cells" in capsys.readouterr().out

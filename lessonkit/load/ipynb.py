@@ -206,7 +206,11 @@ class _Converter:
             if left:
                 self.note(msg("cell {n}: an output of type {types} cannot come along (drawn or printed outputs "
                               "do)", n=index, types=", ".join(left)))
-        draws = any(set(o.get("data") or {}) & set(FIGURE_MIMES) for o in outputs)
+        drawn = sum(bool(set(o.get("data") or {}) & set(FIGURE_MIMES)) for o in outputs)
+        draws = drawn > 0
+        if drawn > 1:
+            self.step(msg("cell {n} drew {count} figures: a figure cell draws one, so split it into {count} figure "
+                          "cells", n=index, count=drawn))
         self.code_cells += 1
         if draws:
             self.figures += 1
