@@ -164,7 +164,7 @@ def lesson_markdown(content: Path, image_dir: str) -> tuple[str, list[str], list
     from lessonkit.compute.registry import load_lesson_module
     from lessonkit.compute.run import compute_values
     from lessonkit.render.markup import INLINE
-    from lessonkit.support.values import lookup
+    from lessonkit.support.values import reference, value_of
     from lessonkit.support.numbers import format_value
 
     folder = content / LESSON
@@ -176,7 +176,8 @@ def lesson_markdown(content: Path, image_dir: str) -> tuple[str, list[str], list
     def fill(text: str) -> str:
         def one(m: re.Match) -> str:
             if m.group("value"):
-                return format_value(lookup(m.group("value_name"), values), m.group("value_spec"))
+                expression, spec = reference(m)
+                return format_value(value_of(expression, values), spec)
             if m.group("figref"):
                 return f"图 {order.index(m.group('figref')) + 1}"
             return m.group(0)

@@ -11,7 +11,7 @@ from . import incremental
 from .assemble.assemble import Assembler
 from .assemble.budget import page_sizes
 from .compute.run import ComputedLesson, compute_lesson
-from .draw.drawing import DrawStats, start_drawing
+from .draw.drawing import DrawStats, cell_figure_style, start_drawing
 from .features.components import Components
 from .features.palette import PageColors, builtin_page_colors, page_colors
 from .features.scriptcheck import check_scripts
@@ -47,7 +47,8 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     """Every page but the kept lessons' (`gathered`: site.Gathered, what the load stage read): their problems go
     to `problems` (nothing is made then), what it lets pass to `Made.warnings`."""
     sources, kept = gathered.sources, gathered.kept
-    computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems)   # compute
+    computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems,  # compute
+                           cell_figure_style(session.cache))
     page = theme_page_colors(gathered.dirs, problems)
     with start_drawing(computed, session.cache, options.jobs, page, options.figure_png,          # draw, while …
                        options.drawing_start) as drawing:
@@ -89,15 +90,17 @@ def theme_page_colors(dirs: list[Path], problems: list[Problem]) -> PageColors:
         return builtin_page_colors()
 
 
-def compute_all(sources: list[LessonSource], cache: Store, problems: list[Problem]) -> list[ComputedLesson]:
+def compute_all(sources: list[LessonSource], cache: Store, problems: list[Problem],
+                figure_style=None) -> list[ComputedLesson]:
     """Run each lesson's code. A lesson whose values cannot be computed is left out (its Markdown would only
-    report every value as unknown); a failing widget is reported and the rest still run."""
+    report every value as unknown); a failing widget is reported and the rest still run. `figure_style()`: the
+    rcParams a figure cell draws with (draw/drawing.py cell_figure_style)."""
     computed = []
     for source in sources:
         if not source.code_readable:
             continue
         try:
-            computed.append(compute_lesson(source, problems, cache))
+            computed.append(compute_lesson(source, problems, cache, figure_style))
         except ContentError as err:
             problems += err.problems
     return computed

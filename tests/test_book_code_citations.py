@@ -261,8 +261,8 @@ def test_mistakes_with_code_are_reported_at_their_lines(tmp_path):
         f"{md}:11: `half` is not a value, figure or widget of the lesson: it has no output to show (expected "
         "`{{< code half output=false >}}` to show its source alone)",
         f"{md}:13: code `kernel` is shown twice (expected each function's code shown once)",
-        f"{md}:15: cannot read `outputs=no` in `{{{{< code width >}}}}` (expected nothing after the function's "
-        "name, or `output=false` to show its source alone)",
+        f"{md}:15: cannot read `outputs=no` in `{{{{< code width >}}}}` (expected the names of functions (or of a "
+        "cell), then `output=false` or `echo=false`)",
     ]
 
 

@@ -1,10 +1,12 @@
-"""lesson.py as cells (lessonkit/compute/cells.py): the percent format split, run in one namespace, printed output
-kept per cell, errors at lesson.py's line inside the cell, figure cells read what they draw from."""
+"""lesson.py as cells (lessonkit/load/cells.py, compute/cells.py): the percent format split, run in one namespace,
+printed output kept per cell, errors at lesson.py's line inside the cell, figure cells read what they draw from."""
+import traceback
 from pathlib import Path
 
 import pytest
 
-from lessonkit.compute.cells import CellError, is_cell_file, names_read, run_cells, split_cells
+from lessonkit.compute.cells import CellError, run_cells
+from lessonkit.load.cells import is_cell_file, names_read, split_cells
 
 PATH = Path("lesson.py")
 TEXT = '''\
@@ -55,8 +57,8 @@ def test_a_failing_cell_names_the_line_inside_it():
         run_cells(cells, PATH, {})
     error = caught.value
     assert error.cell.name == "b" and isinstance(error.error, ZeroDivisionError)
-    assert error.error.__traceback__.tb_next.tb_frame.f_code.co_filename == "lesson.py"
-    assert error.error.__traceback__.tb_next.tb_lineno == 6
+    frames = [f for f in traceback.extract_tb(error.error.__traceback__) if f.filename == "lesson.py"]
+    assert [f.lineno for f in frames] == [6]
 
 
 @pytest.mark.parametrize("header, message", [

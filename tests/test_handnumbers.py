@@ -175,6 +175,7 @@ def test_a_heading_holds_a_value(make_lesson, run_build):
     "数据在 data2024.csv 里，图在 fig-3.svg",                                # file names
     "## 小节 {#sec-2}\n{: .note-3 }",                                        # heading ids, attribute lists
     "fp16、GPT-2、IWSLT14、T5、W^Q、arXiv:1706.03762",                        # identifiers
+    "1D linear convection, the 1-D diffusion equation, a 3D plot",            # dimensions
     "<!-- 第 12 版 --><span data-n=\"3\">文字</span>",                       # comments and tags
 ])
 def test_what_is_not_a_measured_number_is_left_alone(text):
@@ -354,3 +355,20 @@ def test_an_unknown_value_in_a_title_or_caption_is_an_error_at_its_line(make_les
     assert code == 1 and not out.exists()
     assert "demo/lesson.yaml:6: unknown value `rot_dg`; did you mean `rot_deg`?" in err
     assert "demo/lesson.py:33: unknown value `stepz`; did you mean `steps`?" in err
+
+
+def test_a_figure_cells_caption_and_alt_are_read_at_its_header(make_lesson, run_build):
+    """lesson.py written as cells (compute/cells.py): the header's caption and alt are what a student reads."""
+    py = ('# %% data\nimport matplotlib.pyplot as plt\nxs = [10.0, 6.0, 3.6]\n\n'
+          '# %% figure: trace caption="学习率 0.2 时 {{ len(xs) }} 个点" alt="从 10 降到 {{ xs[-1] }}"\n'
+          'plt.plot(xs)\n')
+    make_lesson(md="## 第一节 {#first}\n\n{{< figure trace >}}\n", py=py)
+    code, _, err, _ = run_build()
+    assert code == 0
+    assert [line.strip().removesuffix(ADVICE) for line in err.splitlines()[1:]] == [
+        "content/demo/lesson.py:5: hand-typed number `0.2` in the caption of figure `trace`",
+        "content/demo/lesson.py:5: hand-typed number `10` in the alt text of figure `trace`"]
+    make_lesson(md="## 第一节 {#first}\n\n{{< figure trace >}}\n",
+                py=py.replace('}}"\n', '}}"  # literal: 0.2 10\n', 1))
+    code, _, err, _ = run_build("--strict")
+    assert code == 0, err

@@ -3,13 +3,14 @@ a title, sections, maths, an image attachment, a print, a figure, a magic, an HT
 from __future__ import annotations
 
 import base64
+import shutil
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from lessonkit.cli import main
-from lessonkit.compute.cells import split_cells
+from lessonkit.load.cells import split_cells
 
 PNG = base64.b64encode(bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                                      "1f15c4890000000d49444154789c6360000002000154a24f6a0000000049454e44ae426082")).decode()
@@ -82,3 +83,50 @@ def test_an_existing_lesson_is_never_overwritten(chapter, tmp_path, capsys):
     (content / "gd").mkdir(parents=True)
     assert main(["import", str(chapter), "gd", "--content", str(content)]) == 2
     assert "already exists" in capsys.readouterr().err and not any((content / "gd").iterdir())
+
+
+def test_numbering_environments_a_heading_before_the_title_and_ipython_display(tmp_path, capsys):
+    path = notebook(tmp_path / "waves.ipynb", [
+        new_markdown_cell("###### Text CC-BY, code MIT"),
+        new_markdown_cell("# Waves"),
+        new_markdown_cell("## Speed\n\n$$\n\\begin{equation}\nu_t + c u_x = 0 \\label{eq1}\n\\end{equation}\n$$\n\n"
+                          "$$\n\\begin{eqnarray}\na & = & b \\nonumber\\\\\nc & \\approx & d\n\\end{eqnarray}\n$$"),
+        new_code_cell("c = 1.0\nprint(c)", outputs=[new_output("stream", name="stdout", text="1.0\n")]),
+        new_code_cell("from IPython.core.display import HTML\nHTML('<style></style>')",
+                      outputs=[new_output("execute_result", data={"text/html": "<style></style>"},
+                                          execution_count=2)]),
+    ])
+    content = tmp_path / "content"
+    assert main(["import", str(path), "--content", str(content)]) == 0
+    md = (content / "waves" / "lesson.md").read_text(encoding="utf-8")
+    assert md == ("## Waves {#waves}\n\n###### Text CC-BY, code MIT\n\n## Speed {#speed}\n\n"   # a heading before
+                  "$$\n\nu_t + c u_x = 0 \n\n$$\n\n"                                          # the title: inside
+                  "$$\n\\begin{array}{rcl}\na & = & b \\\\\nc & \\approx & d\n\\end{array}\n$$\n\n"
+                  "{{< code cell1 >}}\n")
+    assert "IPython" not in (content / "waves" / "lesson.py").read_text(encoding="utf-8")
+    out = capsys.readouterr().out
+    assert "3 Markdown cell(s), 1 code cell(s), 0 figure(s)" in out
+    assert "cell 5: uses IPython" in out and "2 LaTeX numbering environment(s)" in out
+
+
+def test_an_imported_notebook_builds_and_a_cell_that_fails_is_reported_at_its_line(chapter, tmp_path, capsys):
+    content, out = tmp_path / "content", tmp_path / "out"
+    assert main(["import", str(chapter), "gd", "--content", str(content), "--quiet"]) == 0
+    folder = content / "gd"
+    (folder / "lesson.md").write_text((folder / "lesson.md").read_text(encoding="utf-8")
+                                      .replace("{{< code cell3 >}}", ""), encoding="utf-8")   # pandas: not here
+    code = (folder / "lesson.py").read_text(encoding="utf-8")
+    (folder / "lesson.py").write_text(code[:code.index("# %% cell3")], encoding="utf-8")
+    build = ["build", "--content", str(content), "--out", str(out), "--cache-dir", str(tmp_path / "cache")]
+    assert main(build) == 0, capsys.readouterr().err
+    page = (out / "gd" / "index.html").read_text(encoding="utf-8")
+    assert "<samp>epoch 10, x: 0.060466</samp>" in page          # 10 · 0.6¹⁰, printed as the notebook printed it
+    assert '<figure id="fig-figure1"' in page and "<svg" in page
+    capsys.readouterr()
+    (folder / "lesson.py").write_text(code[:code.index("# %% cell3")].replace("xs[-1] * 0.6", "xs[-1] * rate"),
+                                      encoding="utf-8")
+    shutil.rmtree(out)
+    assert main(build) == 1 and not out.exists()
+    line = [n for n, text in enumerate((folder / "lesson.py").read_text(encoding="utf-8").splitlines(), start=1)
+            if "rate" in text][0]
+    assert f"gd/lesson.py:{line}: cell `cell2` raised NameError: name 'rate' is not defined" in capsys.readouterr().err

@@ -109,8 +109,10 @@ def test_bad_latex_is_reported():
 
 def test_malformed_value_reference_is_reported():
     ctx = make_ctx(x=1)
-    render_block("value {{ x y }} here", ctx, PATH)
-    assert [str(p.message) for p in ctx.problems] == ["cannot read value reference `{{`…"]
+    render_block("value {{ x y }} here\n\nand {{ 1 + x }} there", ctx, PATH)
+    assert [(p.line, str(p.message)) for p in ctx.problems] == [
+        (1, "`x y` is not an expression"),                       # an expression starts with a name
+        (3, "cannot read value reference `{{`…")]
 
 
 def test_nan_value_is_an_error_not_a_page_with_nan():

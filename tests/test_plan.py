@@ -201,7 +201,8 @@ def test_declared_figures_only_counts_figure_decorators(tmp_path):
 
 @pytest.mark.parametrize("args, wanted", [
     ((), True), (("output=true",), True), (("OUTPUT=FALSE",), False), (("output=false",), False),
-    (("output=no",), None), (("output=true", "output=false"), None), (("extra",), None),
+    (("output=no",), None), (("output=true", "output=false"), None), (("echo=false",), True),
+    (("f_grad",), True), (("f_grad", "output=false"), False),    # more functions in the listing (features/code.py)
 ])
 def test_wants_output(args, wanted):
     assert wants_output(args) is wanted

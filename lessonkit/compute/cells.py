@@ -1,163 +1,68 @@
-"""lesson.py written as cells, in the percent format editors already run cell by cell (VS Code, PyCharm, Spyder,
-Jupytext): `# %%` starts a code cell, `# %% [markdown]` a Markdown cell (its lines are `# ` comments).
-
-    # %% setup
-    import numpy as np
-    xs = np.arange(10)
-
-    # %% descent echo=false
-    trace = gradient_descent(0.2)
-    print(f"epoch 10, x: {trace[-1]:f}")
-
-    # %% figure: trace_good caption="学习率 0.2" alt="x 一步步走向 0"
-    plt.plot(trace)
-
-A header names its cell (`descent`: `{{< code descent >}}` shows its source and what it printed) and may set
-options, `key=value` or `key="a value"`: `echo` and `output` (true/false, as Quarto names them) for the listing; a
-figure cell (`figure: NAME`) takes `caption` and `alt`. Code cells run in order, once, in one namespace, at build
-time; what they print is kept per cell. A figure cell is not run with them: it becomes a figure the draw stage draws
-like any other (fonts, dark mode, data table, cache), from the names it reads.
+"""lesson.py written as cells (load/cells.py reads them) run in order, once, in one namespace: what each printed and
+the value of its last line are kept per cell; a figure cell runs in its turn through the caller's `draw` (which
+routes pyplot to a figure of its own: compute/cellrun.py); an error names lesson.py and the line inside the cell.
 """
 from __future__ import annotations
 
 import ast
-import builtins
 import contextlib
 import io
-import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..support.errors import Problem
-from ..support.messages import msg, reason
-
-HEADER = re.compile(r"^# %%(?P<rest>.*)$")
-MARKDOWN = re.compile(r"\[\s*markdown\s*\]|\[\s*md\s*\]")
-FIGURE = re.compile(r"^figure\s*:\s*(?P<name>\S*)\s*(?P<options>.*)$")
-NAME = re.compile(r"^[A-Za-z_][\w-]*$")
-OPTIONS = {"code": {"echo", "output"}, "figure": {"caption", "alt", "echo", "output", "data"}, "markdown": set()}
-BOOLEAN = {"true": True, "false": False, "yes": True, "no": False}
-
-
-@dataclass(frozen=True)
-class Cell:
-    kind: str                      # code | markdown | figure
-    line: int                      # its `# %%` line (1-based); 0 for code before the first header
-    first: int                     # the line its body starts on
-    body: str                      # its code; for a Markdown cell, its text without the `# ` of each line
-    name: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-
-    def option(self, key: str, default: Any = None) -> Any:
-        return self.options.get(key, default)
-
-
-def is_cell_file(text: str) -> bool:
-    """Whether a lesson.py is written as cells: some line starts with `# %%`."""
-    return any(HEADER.match(line) for line in text.splitlines())
-
-
-def split_cells(text: str, path: Path) -> tuple[list[Cell], list[Problem]]:
-    """The cells of a percent-format file, and the problems of their headers (unknown option, two cells with one
-    name, a figure cell without a name …), each at its line."""
-    lines, cells, problems = text.splitlines(), [], []
-    starts = [i for i, line in enumerate(lines) if HEADER.match(line)]
-    if starts and any(line.strip() for line in lines[:starts[0]]):  # code before the first header: a cell of its own
-        cells.append(Cell("code", 0, 1, "\n".join(lines[:starts[0]])))
-    for n, start in enumerate(starts):
-        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
-        header = HEADER.match(lines[start]).group("rest").strip()
-        cell = _cell(header, start + 1, lines[start + 1:end], path, problems)
-        if cell is not None:
-            cells.append(cell)
-    seen: dict[str, int] = {}
-    for cell in cells:
-        if cell.name and cell.name in seen:
-            problems.append(Problem(path, cell.line, msg("two cells are named `{name}` (first at line {line})",
-                                                         name=cell.name, line=seen[cell.name]),
-                                    msg("each cell's name once")))
-        elif cell.name:
-            seen[cell.name] = cell.line
-    return cells, problems
-
-
-def _cell(header: str, line: int, body: list[str], path: Path, problems: list[Problem]) -> Cell | None:
-    kind, name, rest = "code", None, header
-    if MARKDOWN.search(header):
-        kind, rest = "markdown", MARKDOWN.sub("", header).strip()
-        text = "\n".join(re.sub(r"^# ?", "", b) if b.startswith("#") else b for b in body).strip("\n")
-        return Cell(kind, line, line + 1, text, rest.split()[0] if rest.split() else None)
-    figure = FIGURE.match(header)
-    if figure:
-        kind, name, rest = "figure", figure.group("name"), figure.group("options")
-        if not NAME.match(name or ""):
-            problems.append(Problem(path, line, msg("a figure cell without a name: `# %% {header}`", header=header),
-                                    msg("`# %% figure: NAME caption=\"…\" alt=\"…\"`")))
-            return None
-    else:
-        words = rest.split(maxsplit=1)
-        if words and "=" not in words[0]:
-            name, rest = words[0], words[1] if len(words) > 1 else ""
-            if not NAME.match(name):
-                problems.append(Problem(path, line, msg("`{name}` cannot name a cell", name=name),
-                                        msg("a name of letters, digits, _ and -, e.g. `# %% descent`")))
-                name = None
-    options = _options(rest, kind, path, line, problems)
-    if kind == "figure":
-        for required in ("caption", "alt"):
-            if not str(options.get(required, "")).strip():
-                problems.append(Problem(path, line, msg("figure cell `{name}` has no `{key}`", name=name,
-                                                        key=required),
-                                        msg("`# %% figure: {name} caption=\"…\" alt=\"…\"`", name=name)))
-    return Cell(kind, line, line + 1, "\n".join(body), name, options)
-
-
-def _options(text: str, kind: str, path: Path, line: int, problems: list[Problem]) -> dict[str, Any]:
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        problems.append(Problem(path, line, msg("cannot read the cell's options `{text}` (a quote never closed?)",
-                                                text=text), msg("`key=value` or `key=\"a value\"` after the name")))
-        return {}
-    options: dict[str, Any] = {}
-    for word in words:
-        key, sep, value = word.partition("=")
-        if not sep or key not in OPTIONS[kind]:
-            problems.append(Problem(path, line, msg("unknown cell option `{word}`", word=word),
-                                    msg("one of: {items}", items=", ".join(sorted(OPTIONS[kind])) or msg("none"))))
-            continue
-        options[key] = BOOLEAN.get(value.lower(), value) if key in ("echo", "output") else value
-        if key in ("echo", "output") and not isinstance(options[key], bool):
-            problems.append(Problem(path, line, msg("`{key}={value}` is not true or false", key=key, value=value),
-                                    msg("`{key}=true` or `{key}=false`", key=key)))
-    return options
+from ..load.cells import Cell
+from ..support.errors import ContentError
+from ..support.messages import reason
 
 
 @dataclass
 class CellRun:
-    """What running the code cells left: the namespace and what each named cell printed."""
+    """What running the cells left: the namespace, what each named cell printed, and the value of its last line
+    when that is an expression (what Jupyter shows after the printed text; not after a `;`, nor None)."""
     namespace: dict[str, Any]
     printed: dict[str, str] = field(default_factory=dict)
+    results: dict[str, Any] = field(default_factory=dict)
 
 
-def run_cells(cells: list[Cell], path: Path, namespace: dict[str, Any]) -> CellRun:
-    """Run the code cells in order in `namespace` (figure and Markdown cells are not run here), each compiled as
-    the file's own lines so that an error names lesson.py and the line inside the cell. Raises CellError."""
+def run_cells(cells: list[Cell], path: Path, namespace: dict[str, Any], draw=None, after=None) -> CellRun:
+    """Run the code cells in order in `namespace`, each compiled as the file's own lines so that an error names
+    lesson.py and the line inside the cell. Raises CellError. A figure cell is run by `draw(cell, run)` (which calls
+    `run()` with pyplot routed to a figure of its own), or left out without one; `after(cell)` is called after each
+    code cell (to find what it drew). Markdown cells are never run."""
     run = CellRun(namespace)
     for index, cell in enumerate(cells):
-        if cell.kind != "code":
+        if cell.kind == "markdown" or (cell.kind == "figure" and draw is None):
             continue
-        code = compile("\n" * (cell.first - 1) + cell.body, str(path), "exec")
+        key = cell.name or f"#{index + 1}"
         out = io.StringIO()
         try:
-            with contextlib.redirect_stdout(out):
-                exec(code, namespace)
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                if cell.kind == "figure":
+                    draw(cell, lambda: _execute(cell, path, namespace))
+                else:
+                    result = _execute(cell, path, namespace)
+                    if result is not None:
+                        run.results[key] = result
+                    if after is not None:
+                        after(cell)
+        except (CellError, ContentError):
+            raise
         except Exception as exc:
             raise CellError(cell, exc) from None
-        run.printed[cell.name or f"#{index + 1}"] = out.getvalue()
+        run.printed[key] = out.getvalue()
     return run
+
+
+def _execute(cell: Cell, path: Path, namespace: dict[str, Any]) -> Any:
+    """Run one cell; the value of its last line when that is an expression not ended by `;`, else None."""
+    tree = ast.parse("\n" * (cell.first - 1) + cell.body, str(path))
+    last = tree.body[-1] if tree.body else None
+    shown = isinstance(last, ast.Expr) and not cell.body.rstrip().endswith(";")
+    if shown:
+        tree.body.pop()
+    exec(compile(tree, str(path), "exec"), namespace)
+    return eval(compile(ast.Expression(last.value), str(path), "eval"), namespace) if shown else None
 
 
 class CellError(Exception):
@@ -166,17 +71,3 @@ class CellError(Exception):
     def __init__(self, cell: Cell, error: BaseException):
         super().__init__(reason(error))
         self.cell, self.error = cell, error
-
-
-def names_read(cell: Cell) -> tuple[str, ...]:
-    """The names a cell reads that it does not bind itself (nor are builtins): what a figure cell is drawn from,
-    in the order it first reads them."""
-    tree = ast.parse(cell.body)
-    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
-    bound |= {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-              for a in n.names}
-    bound |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
-    bound |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
-    read = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)),
-                  key=lambda n: (n.lineno, n.col_offset))
-    return tuple(dict.fromkeys(n.id for n in read if n.id not in bound and not hasattr(builtins, n.id)))

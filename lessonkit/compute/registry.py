@@ -30,7 +30,7 @@ import sys
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..load.lessons import LessonFileMissing, LessonPathError, read_text, resolve_in_lesson
 from ..support.errors import ContentError, Problem
@@ -45,6 +45,17 @@ class FigureSpec:
     alt: str
     inputs: tuple[str, ...]
     data: str | None = None          # the value shown as its data table (features.figdata.explicit); None: recorded
+    cell: Any = None                 # a figure cell's Cell (compute/cells.py); None: a `@lesson.figure` function
+
+    @property
+    def line(self) -> int | None:
+        """Where lesson.py declares it: the figure cell's `# %%` line, or the function's first line."""
+        return self.cell.line if self.cell is not None else self.func.__code__.co_firstlineno
+
+    @property
+    def code_name(self) -> str:
+        """The name `{{< code NAME >}}` shows it by: the figure cell's, or the function's."""
+        return self.cell.name if self.cell is not None else self.func.__name__
 
 
 @dataclass
@@ -133,13 +144,21 @@ def inputs_of(func: Callable, skip_first: bool = False) -> tuple[str, ...]:
     return tuple(names[1:] if skip_first else names)
 
 
-def load_lesson_module(path: Path) -> Lesson:
-    """Import a lesson's ``lesson.py`` and return its ``lesson`` registry."""
+def lesson_module(path: Path):
+    """A new module for a lesson's code (the namespace its cells run in, or lesson.py imported), known to Python
+    under the lesson's name: dataclasses in lesson code look their module up there, inspect finds its source."""
     module_name = f"_lesson_{path.parent.name.replace('-', '_')}"
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module  # dataclasses in lesson code look their module up here
+    sys.modules[module_name] = module
     module.__lessonkit_lesson__ = path  # a Lesson() made by its code belongs to this folder
+    return module
+
+
+def load_lesson_module(path: Path) -> Lesson:
+    """Import a lesson's ``lesson.py`` and return its ``lesson`` registry."""
+    module = lesson_module(path)
+    spec = module.__spec__
     try:
         if _hash_checked_bytecode(path):
             spec.loader.exec_module(module)

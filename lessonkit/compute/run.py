@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -14,14 +15,18 @@ from ..support.values import filled
 from .registry import KIND, Lesson, inputs_of, load_lesson_module, problem_from_exception
 
 
-def compute_values(registry: Lesson, path: Path) -> dict[str, Any]:
-    """Run every value function once, dependencies first."""
+def compute_values(registry: Lesson, path: Path, given: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run every value function once, dependencies first. `given`: values a parameter may also name (a cell
+    lesson's plain data); the result holds only the functions' values."""
     results: dict[str, Any] = {}
     visiting: list[str] = []
+    given = given or {}
 
     def resolve(name: str, wanted_by: str) -> Any:
         if name in results:
             return results[name]
+        if name not in registry.values and name in given:
+            return given[name]
         if name not in registry.values:
             raise ContentError([Problem(path, _line_of(registry.values.get(wanted_by)),
                                         msg("`{user}` asks for unknown value `{name}`", user=wanted_by, name=name),
@@ -119,6 +124,8 @@ def describe(job: FigureJob, lesson: "ComputedLesson", png: bool) -> DescribedJo
     """The job as data, or None when its inputs cannot be pickled (the building process then draws it)."""
     import pickle
 
+    if lesson.cells is not None:  # lesson.py written as cells: only the build that ran them has their figures
+        return None
     widget = None if job.name in lesson.registry.figures else job.name.split("--", 1)[0]
     inputs = job.args if widget is None else \
         {n: lesson.values[n] for n in lesson.registry.widgets[widget].inputs if n in lesson.values}
@@ -173,25 +180,28 @@ class ComputedLesson:
     figure_jobs: tuple[FigureJob, ...] = ()
     files_digest: str | None = None                    # lesson.py and the lesson's data files, when caching
     checks: dict[str, Any] = field(default_factory=dict)  # lesson.yaml key → its self-check (features.selfcheck)
+    cells: Any = None                                   # lesson.py written as cells: compute/cellrun.py CellLesson
 
     @property
     def slug(self) -> str:
         return self.source.slug
 
 
-def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesson:
+def compute_lesson(source, problems: list[Problem], cache=None, figure_style=None) -> ComputedLesson:
     """Values and widget data, from the cache when lesson.py and its data files are unchanged. A widget whose
     figures the engine draws (an explorer's `figure=`) is run on every build: its figure functions cannot be
     cached, and the draw stage needs them when a figure is not in the figure cache."""
     from ..support.cachekeys import lesson_files_digest, values_key
     from ..support.store import VALUES
 
-    registry = load_lesson_module(source.code_path) if source.code_path else Lesson()
+    registry, cells = load_code(source, cache, figure_style)
+    given = cells.names if cells is not None else {}   # a cell lesson's plain data: values too
     path = source.code_path or source.folder / "lesson.py"
     files = lesson_files_digest(source.folder, cache) if cache is not None and cache.enabled else None
     saved = cache.get_pickle(VALUES, values_key(files)) if files else None
     if isinstance(saved, tuple) and len(saved) == 3:
         values, widgets, rerun = saved
+        values = {**given, **values}
         # lines as the code stands (the cache keys lesson.py by its syntax: a comment edit may have moved them)
         widgets = {n: replace(w, line=registry.widgets[n].func.__code__.co_firstlineno) if n in registry.widgets else w
                    for n, w in widgets.items()}
@@ -199,7 +209,8 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
         widgets = {**widgets, **{name: built[name][0] for name in built}}
         drawers = {name: drawer for name in built for name, drawer in built[name][1].items()}
     else:
-        values = compute_values(registry, path)
+        values = compute_values(registry, path, given)
+        functions_values, values = values, {**given, **values}
         widget_problems: list[Problem] = []
         built = compute_widgets(registry, values, path, widget_problems)
         problems += widget_problems
@@ -207,10 +218,30 @@ def compute_lesson(source, problems: list[Problem], cache=None) -> ComputedLesso
         drawers = {name: drawer for _, funcs in built.values() for name, drawer in funcs.items()}
         if files and not widget_problems:
             rerun = sorted(name for name, widget in widgets.items() if widget.figures)
-            cache.put_pickle(VALUES, values_key(files), (values, {n: w for n, w in widgets.items() if n not in rerun}, rerun))
+            cache.put_pickle(VALUES, values_key(files), (functions_values, {n: w for n, w in widgets.items()
+                                                                            if n not in rerun}, rerun))
     jobs = figure_jobs(source.slug, registry, values, widgets, drawers, path, files, problems)
     checks = selfcheck.model(source.meta, source.meta_lines, source.meta_path, values, problems)
-    return ComputedLesson(source, values, widgets, registry, jobs, files, checks)
+    return ComputedLesson(source, values, widgets, registry, jobs, files, checks, cells)
+
+
+def load_code(source, cache=None, figure_style=None):
+    """(registry, CellLesson or None): lesson.py imported, or — written as cells (`# %%`) — its cells run
+    (compute/cellrun.py), a figure cell with `figure_style()`'s rcParams (the draw stage's: draw/drawing.py
+    cell_figure_style; matplotlib's own without it); an empty registry for a lesson without code."""
+    from ..load.cells import is_cell_file
+
+    if source.code_path is None:
+        return Lesson(), None
+    text = source.code_path.read_text(encoding="utf-8")
+    if not is_cell_file(text):
+        return load_lesson_module(source.code_path), None
+    from ..support.cachekeys import lesson_files_digest
+    from .cellrun import run_cell_lesson
+
+    enabled = cache is not None and cache.enabled
+    return run_cell_lesson(source.code_path, text, figure_style or dict,
+                           functools.cache(lambda: lesson_files_digest(source.folder, code=False) if enabled else None))
 
 
 def explicit_data(spec, values: dict[str, Any], path: Path, line: int | None, problems: list[Problem]) -> dict | None:
@@ -245,7 +276,11 @@ def figure_jobs(slug: str, registry: Lesson, values: dict[str, Any], widgets: di
     """The lesson's figures in registry order, then its widgets' state figures."""
     jobs = []
     for name, spec in registry.figures.items():
-        line = spec.func.__code__.co_firstlineno
+        line = spec.line
+        if spec.cell is not None:  # drawn when its cell ran; keyed on what it was drawn from (compute/cellrun.py)
+            data = explicit_data(spec, values, path, line, problems)
+            jobs.append(FigureJob(slug, name, spec.func, (), {}, path, line, spec.func.digest, data))
+            continue
         try:
             args = inputs_for(spec.inputs, values, path, name, line)
         except ContentError as err:

@@ -6,6 +6,7 @@ by (lesson slug, figure name). Assembly puts them into the pages."""
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import threading
 import traceback
@@ -64,10 +65,7 @@ def start_drawing(computed: list[ComputedLesson], cache: Store, jobs: int | None
     pictures = {(lesson.slug, name) for lesson in computed for name in lesson.registry.figures} if png else set()
     if not todo:
         return Drawing(DrawStats(), Drawn(), [], cache, set(), None, page)
-    font = saved_font(cache)
-    if font is None:
-        font = _font_choice()
-        keep_font(cache, font)
+    font = figure_font(cache)
     engine = engine_digest()
     stats, done, to_draw = DrawStats(font=font.family), Drawn(), []
     for job in todo:
@@ -106,7 +104,31 @@ def keep_figure(cache: Store, key: str, figure: DrawnFigure) -> None:
         cache.put_bytes(FIGURE_PNG, key, figure.png)
 
 
+def figure_font(cache: Store | None):
+    """The figures' font (support/font.py FontChoice): the one the store keeps, else found and kept."""
+    font = saved_font(cache) if cache is not None else None
+    if font is None:
+        font = _font_choice()
+        if cache is not None:
+            keep_font(cache, font)
+    return font
+
+
+def cell_figure_style(cache: Store | None):
+    """What a figure cell draws with (compute/cellrun.py), asked for when a cell first draws: the figures' style for
+    the build's font, and a new figure's size and layout as FigureMaker makes them."""
+    from .figures import FigureMaker, style
+
+    @functools.cache
+    def rc() -> dict:
+        return {**style(figure_font(cache).family), "figure.figsize": FigureMaker.subplots.__kwdefaults__["figsize"],
+                "figure.constrained_layout.use": True}
+    return rc
+
+
 def _key(engine: str, font, page: PageColors, job: FigureJob) -> str | None:
+    if job.files_digest is None:  # what it is drawn from could not be hashed (a figure cell's input): drawn anew
+        return None
     inputs = list(job.args) + [[k, job.kwargs[k]] for k in sorted(job.kwargs)] + [["data", job.data]]
     inputs.append(["page colours", [page.light_bg, page.dark_bg, page.dark_fg]])  # what its dark colours depend on
     try:

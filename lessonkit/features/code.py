@@ -1,12 +1,18 @@
-"""Code a student reads: `{{< code NAME >}}` shows the source of lesson.py's function NAME — the code that ran, so
-it cannot drift from it — followed by what it computed (`output=false`: the source alone); code blocks in Markdown
-are highlighted too. Highlighting is Pygments' lexers at build time, written as class names (`<span class="k">`):
-the theme's `code` component (components/code/widget.css) colours them, once per page that shows code, in light
-and dark; no JavaScript, no style attributes.
+"""Code a student reads: `{{< code NAME >}}` shows the source of lesson.py's function NAME — the code that ran, so it
+cannot drift from it — followed by what it computed (`output=false`: the source alone); `{{< code f f_grad >}}`
+shows several functions in one listing (the output is the last one's, if it has one). In a lesson.py written as
+cells (compute/cells.py), `{{< code CELL >}}` shows a cell as Jupyter does: its source, then what it printed and its
+last line's value, or the figure it drew; the cell's `echo=false` / `output=false` (or the same words after the
+name) hide either. Code blocks in Markdown are highlighted too. Highlighting is Pygments' lexers at build time,
+written as class names (`<span class="k">`): the theme's `code` component (components/code/widget.css) colours them,
+once per page that shows code, in light and dark; no JavaScript, no style attributes.
 
-    place    listing(code_path, name): the function's lines (its `def` to its end, decorators left out: they say
-             how the engine finds it, not what it computes); output_text(value): a value as the page writes numbers
-             (support.numbers), laid out like Python prints it.
+    place    code_context(…): what a listing shows, from the names and options the directive gives
+             (load/plan.py code_request); listing(code_path, name) and
+             joined(listings): a function's lines (its `def` to its end, decorators left out: they say how the
+             engine finds it, not what it computes), several in one; cell_listing(code_path, cell) and
+             cell_output(cells, name): a cell's lines and what it showed; output_text(value): a value as the page
+             writes numbers (support.numbers), laid out like Python prints it.
     render   Highlighter.html(code, language): the highlighted HTML, remembered by (language, code) in the build's
              cache (the store's HIGHLIGHTS, by Pygments' version), so a warm build never imports Pygments.
 """
@@ -17,9 +23,13 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from ..load.plan import CodeRequest, code_request
 from ..support import pysource
+from ..support.errors import Miss
+from ..support.messages import msg
+from ..support.suggest import did_you_mean
 
 KIND = "code"                 # the component every highlighted block mounts (its CSS)
 OUTPUT_LIMIT = 1500           # characters of a value's output shown; the rest is cut, and the page says so
@@ -41,6 +51,123 @@ def listing(code_path: Path, name: str) -> Listing | None:
             lines = source.splitlines()[node.lineno - 1:node.end_lineno]
             return Listing(name, node.lineno, node.end_lineno, "\n".join(lines))
     return None
+
+
+def joined(found: list[Listing]) -> Listing:
+    """Several functions in one listing, in the order asked, a blank line between them; its lines from the first's
+    first to the last one's last."""
+    return Listing(", ".join(f.name for f in found), min(f.first for f in found), max(f.last for f in found),
+                   "\n\n\n".join(f.text for f in found))
+
+
+def cell_listing(code_path: Path, cell) -> Listing:
+    """A cell's code as lesson.py has it: the lines after its `# %%` header, blank lines at either end left out."""
+    lines = cell.body.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=first)
+    return Listing(cell.name, cell.first + first, cell.first + last, "\n".join(lines[first:last + 1]))
+
+
+def cell_output(printed: str, result: str | None) -> tuple[str | None, bool]:
+    """(text, cut) of what a cell showed, as Jupyter shows it: what it printed, then its last line's value; None
+    when it showed nothing."""
+    text = printed.rstrip("\n") + ("\n" if printed.strip() and result is not None else "") + (result or "")
+    if not text.strip():
+        return None, False
+    if len(text) > OUTPUT_LIMIT:
+        return text[:OUTPUT_LIMIT].rstrip() + " …", True
+    return text, False
+
+
+# ── what a listing shows ────────────────────────────────────────────────────────────────────────────────────────────
+def code_context(name: str, args: tuple[str, ...], lesson, highlight: Callable[[str], str],
+                 place: Callable[[str, str], "str | Miss"], shown: set[str]) -> dict[str, Any] | Miss:
+    """The context partials/code.html shows for `{{< code NAME … >}}` in `lesson` (compute/run.py
+    ComputedLesson), or a Miss. `highlight(code)`: its HTML; `place(kind, name)`: a figure or widget placed right
+    here; `shown`: the names shown so far on the page (each once)."""
+    asked = code_request(name, args)
+    if asked.unread:
+        return Miss(msg("cannot read `{args}` in `{{< code {name} >}}`", args=" ".join(asked.unread), name=name),
+                    msg("the names of functions (or of a cell), then `output=false` or `echo=false`"))
+    code_path = lesson.source.code_path
+    if code_path is None:
+        return Miss(msg("code `{name}` but the lesson has no lesson.py", name=name), "a function defined in lesson.py")
+    cells = lesson.cells
+    if cells is not None and cells.cell(name) is not None:
+        return _cell_context(cells, code_path, asked, highlight, place, shown,
+                             lesson.source.plan.figure_functions)
+    found = [listing(code_path, n) for n in asked.names]
+    missing = next((n for n, f in zip(asked.names, found) if f is None), None)
+    if missing is not None:
+        known = functions(code_path) + (cells.named if cells is not None else [])
+        return Miss(msg("unknown function `{name}` in lesson.py{hint}", name=missing,
+                        hint=did_you_mean(missing, known)),
+                    msg("a function defined in lesson.py: {names}", names=", ".join(known) or msg("none")))
+    twice = next((n for n in asked.names if n in shown), None)
+    if twice is not None:
+        return Miss(msg("code `{name}` is shown twice", name=twice), "each function's code shown once")
+    shown.update(asked.names)
+    context = _context(joined(found), highlight, asked.options.get("echo", True))
+    last = asked.names[-1]
+    if not asked.options.get("output", True):
+        return context
+    registry = lesson.registry
+    figure = next((f.name for f in registry.figures.values() if f.code_name == last), None)
+    if figure and lesson.source.plan.figure_functions.get(last) != figure:  # numbered from the source
+        return Miss(msg("`{{< code {name} >}}` shows figure `{figure}`, but lesson.py does not declare it with "
+                        "`@lesson.figure(…)` above `def {name}`", name=last, figure=figure),
+                    msg("`@lesson.figure(caption=…, alt=…)` directly above the function, a `name=` in it written "
+                        "in quotes (figure numbers are read from lesson.py before it runs), or "
+                        "`{{< figure {figure} >}}` to place the figure alone", figure=figure))
+    if last in registry.values:
+        if last in lesson.values:  # else computing it failed, which is reported
+            context["output"], context["cut"] = output_text(lesson.values[last])
+    elif figure or last in registry.widgets:
+        placed = place("figure", figure) if figure else place("widget", last)
+        if isinstance(placed, Miss):
+            return placed
+        context["output_html"] = placed
+    elif len(asked.names) == 1:
+        return Miss(msg("`{name}` is not a value, figure or widget of the lesson: it has no output to show",
+                        name=name), msg("`{{< code {name} output=false >}}` to show its source alone", name=name))
+    return context
+
+
+def _cell_context(cells, code_path: Path, asked: CodeRequest, highlight, place, shown: set[str],
+                  lesson_figures: dict[str, str]) -> dict[str, Any] | Miss:
+    """A cell as Jupyter shows it: its source (unless echo=false), then its output (unless output=false) — what it
+    printed and its last line's value, or the figure it drew."""
+    name = asked.names[0]
+    if len(asked.names) > 1:
+        return Miss(msg("`{name}` is a cell: a listing shows one cell, or functions", name=name),
+                    msg("`{{< code {name} >}}` on a line of its own", name=name))
+    if name in shown:
+        return Miss(msg("code `{name}` is shown twice", name=name), "each function's code shown once")
+    shown.add(name)
+    cell = cells.cell(name)
+    context = _context(cell_listing(code_path, cell), highlight,
+                       asked.options.get("echo", cell.option("echo", True)))
+    if not asked.options.get("output", cell.option("output", True)):
+        return context
+    if cell.kind == "figure":
+        if lesson_figures.get(name) != name:  # its header says output=false: the page numbers it elsewhere
+            return Miss(msg("`{{< code {name} >}}` shows figure cell `{name}`, whose header says `output=false`",
+                            name=name),
+                        msg("`output=true` in its header, or `{{< figure {name} >}}` to place the figure",
+                            name=name))
+        placed = place("figure", name)
+        if isinstance(placed, Miss):
+            return placed
+        context["output_html"] = placed
+    else:
+        context["output"], context["cut"] = cell_output(cells.printed.get(name, ""), cells.results.get(name))
+    return context
+
+
+def _context(shown: Listing, highlight: Callable[[str], str], echo: bool) -> dict[str, Any]:
+    return {"id": f"code-{shown.name.split(',')[0]}", "name": shown.name, "first": shown.first, "last": shown.last,
+            "html": (highlight(shown.text) or plain(shown.text)) if echo else "", "output": None,
+            "output_html": "", "cut": False, "limit": OUTPUT_LIMIT}
 
 
 def functions(code_path: Path) -> list[str]:

@@ -5,7 +5,8 @@ run), so a build that takes every page from the cache still reports it, for the 
 
 Where it looks: lesson.md; lesson.yaml's prose (title, summary, intro, objectives, question, challenges, checks,
 sources — not a self-check's value names, units or known wrong answers); the `caption=` and `alt=` of every
-`@lesson.figure` and the `caption=` of every `explorer(…)`, `bars(…)` and `table(…)` in lesson.py (read with `ast`);
+`@lesson.figure` and of every figure cell's header (`# %% figure: …`), and the `caption=` of every `explorer(…)`,
+`bars(…)` and `table(…)` in lesson.py (read with `ast`);
 the text between the tags of the lesson's own components (`widgets/<kind>/widget.html`, Jinja tags and comments
 left out). Numbers in digits, and counts in Chinese numerals: a numeral followed by a counter of what a lesson
 computes or sets (「十步」「三层」「十六个头」, CN_COUNT); 「一个」「一起」「一些」「一般」「十分」「万一」「三种」 are words.
@@ -20,11 +21,12 @@ What is not a measured number, and left alone:
   - citations `[@key, 第 2.3 节]` and references: `@fig:`, `@eq:`, `@lesson:`, `§2`, 第 3 节/章/课, 图 2, 表 1,
     式 (3), 挑战 3, 引理 2, 定理 1 (and Figure 2, Lemma 2 …);
   - ordinals: a list marker `1.` and 「第 N」 with one digit (the first layer, the third word: an index, like $x_3$);
-  - identifiers: digits joined to Latin letters, `fp16`, `GPT-2`, `IWSLT14`, `T5`, `arXiv:1706.03762`.
+  - identifiers: digits joined to Latin letters, `fp16`, `GPT-2`, `IWSLT14`, `T5`, `arXiv:1706.03762`; a
+    dimension, `1D`, `2-D`.
 
 A number typed on purpose (a measurement quoted from a paper) is marked on its line by a comment saying `literal`
 in the file's own comment syntax: `<!-- literal -->` in Markdown (also inside lesson.yaml's Markdown),
-`# literal` after a YAML value or a caption's Python string, `{# literal #}` in a template. `literal: 8.45 34` lets
+`# literal` after a YAML value, a caption's Python string or a figure cell's header, `{# literal #}` in a template. `literal: 8.45 34` lets
 only those numbers pass on that line.
 
     check    report(source): the findings as warnings (Problems at file:line), errors under --strict
@@ -86,6 +88,7 @@ NOTATION = [
     re.compile(r"(?<![\d.])1\s*/"),                                      # a reciprocal: 1/{{ n }}
     re.compile(r"(?m)^[ \t>]*\d+[.)](?=\s)"),                          # a list marker
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*:[\w./-]*\w"),   # prefixed identifiers: arXiv:1706.03762
+    re.compile(r"(?<![\w.])[1-4]-?D\b"),                                 # dimensions: 1D, 2-D, 3D
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"),  # identifiers: fp16, GPT-2, IWSLT14
 ]
 # a Chinese numeral counting what a lesson computes or sets — steps, layers, rounds, passes, batches, times,
@@ -255,6 +258,7 @@ def _figure_texts(code_path: Path | None) -> list[Problem]:
                         else msg("the alt text of figure `{name}`", name=name)
                     found = _string_findings(keyword.value, strings)
                     problems += [_problem(code_path, f, place) for f in _unmarked(found, lines)]
+    problems += _figure_cell_texts(code_path, source, lines) if source is not None else []
     for call in ast.walk(tree) if tree is not None else ():  # explorer(…, caption="…"), bars(…), table(…)
         builder = getattr(call, "func", None)
         builder = getattr(builder, "id", None) or getattr(builder, "attr", None)
@@ -265,6 +269,22 @@ def _figure_texts(code_path: Path | None) -> list[Problem]:
                     found = _string_findings(keyword.value, strings)
                     problems += [_problem(code_path, f, msg("the caption of `{builder}(…)`", builder=builder))
                                  for f in _unmarked(found, lines)]
+    return problems
+
+
+def _figure_cell_texts(code_path: Path, source: str, lines: list[str]) -> list[Problem]:
+    """The `caption="…"` and `alt="…"` of a figure cell's header (compute/cells.py), at its line."""
+    from ..load.cells import is_cell_file, split_cells
+
+    if not is_cell_file(source):
+        return []
+    problems = []
+    for cell in split_cells(source, code_path)[0]:
+        for key in ("caption", "alt") if cell.kind == "figure" else ():
+            place = msg("the caption of figure `{name}`", name=cell.name) if key == "caption" \
+                else msg("the alt text of figure `{name}`", name=cell.name)
+            found = findings(str(cell.option(key, "")), cell.line)
+            problems += [_problem(code_path, f, place) for f in _unmarked(found, lines)]
     return problems
 
 

@@ -8,7 +8,8 @@ where the page places them, the same figure and citation numbers).
              figure functions (draw/figures.py FigureMaker) and the figures' style, as the source of one cell.
     code     code_cells(lesson.py, values): lesson.py in cells — each function its own, the statements between them
              together, `from lessonkit import …` left out (the setup provides those names) — each value shown
-             (`lesson.get(NAME)`) in the cell after which everything it needs is defined.
+             (`lesson.get(NAME)`) in the cell after which everything it needs is defined. A lesson.py written as
+             cells keeps the author's own: author_cell(cell), each where the page first shows it.
     write    notebook_text(cells): nbformat 4.5 JSON laid out as nbformat writes it, without importing it (the
              tests validate it with nbformat; cell ids numbered so the same lesson gives the same bytes); the caller
              keeps it in the build's cache under notebook_key(its inputs) (the store's NOTEBOOKS).
@@ -136,6 +137,22 @@ def _statement(node: ast.stmt, lines: list[str]) -> list[str]:
         return [f"{a.asname or a.name} = __import__('types').SimpleNamespace({names})" for a in node.names
                 if a.name.split(".")[0] == "lessonkit"]
     return lines
+
+
+def author_cell(cell) -> Cell:
+    """A cell of a lesson.py written as cells (compute/cells.py) as the notebook's own: a Markdown cell as it is, a
+    code cell as it is but for `from lessonkit import …` (the setup provides those names), its source folded in
+    JupyterLab when its header says `echo=false`."""
+    if cell.kind == "markdown":
+        return Cell("markdown", cell.body)
+    lines = cell.body.splitlines()
+    try:
+        tree = pysource.parse(cell.body)
+    except SyntaxError:
+        return Cell("code", cell.body.strip("\n"))
+    for node in reversed(tree.body):  # from the end, so the lines before keep their numbers
+        lines[node.lineno - 1:node.end_lineno] = _statement(node, lines[node.lineno - 1:node.end_lineno])
+    return Cell("code", "\n".join(lines).strip("\n"), hidden=cell.option("echo", True) is False)
 
 
 # ── the file ────────────────────────────────────────────────────────────────────────────────────────────────────────

@@ -38,7 +38,8 @@ from ..support.messages import Message, as_message, joined, msg, reason
 from ..support.suggest import did_you_mean
 from ..support.jsondata import json_for_script
 from ..support.numbers import SUPERSCRIPT, FormatError, format_answer, format_value
-from ..support.values import lookup
+from ..support.expressions import ExpressionError
+from ..support.values import EXPRESSION_EXPECTED, value_of
 
 DEFAULT_TOLERANCE = {"relative": 0.01}
 MAX_SIG = 15
@@ -241,7 +242,10 @@ class ModelBuilder:
     def answer(self, name: str, key: str) -> float | list[float] | None:
         """The value `name` names, as a float or a list of floats; None (and a problem) otherwise."""
         try:
-            value = lookup(name.strip(), self.values)
+            value = value_of(name, self.values)
+        except ExpressionError as exc:
+            self.problem(key, exc.message, EXPRESSION_EXPECTED)
+            return None
         except KeyError as exc:
             missing = exc.args[0]
             self.problem(key, msg("unknown value `{name}`{hint}", name=missing,

@@ -18,9 +18,18 @@ HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 MAGIC = re.compile(r"^\s*(%|!)")
+# LaTeX's numbering environments, which Jupyter's MathJax shows unnumbered, as the display maths lessonkit shows
+# (lessonkit numbers an equation with `{#eq:NAME}`): `equation` is the formula itself, `align` its rows `aligned`,
+# `eqnarray` three columns as LaTeX sets them (right, centre, left)
+NUMBERED_ENVIRONMENT = re.compile(r"\\(begin|end)\{(equation|align|eqnarray|gather)\*?\}")
+ENVIRONMENT_AS = {"equation": ("", ""), "align": (r"\begin{aligned}", r"\end{aligned}"),
+                  "eqnarray": (r"\begin{array}{rcl}", r"\end{array}"), "gather": (r"\begin{array}{c}", r"\end{array}")}
+NUMBERING = re.compile(r"\\(nonumber|notag)\b|\\label\{[^{}]*\}")
+IPYTHON = re.compile(r"^\s*(from\s+IPython[\s.]|import\s+IPython\b)", re.M)
 FIGURE_MIMES = ("image/png", "image/svg+xml", "image/jpeg")
 CARRIED = {"text/plain", "text/markdown", *FIGURE_MIMES}
 ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+IMAGES_KB = 40   # images the page inlines beyond this weight: the import says the page's budget will not hold them
 
 
 @dataclass
@@ -67,9 +76,26 @@ def import_notebook(path: Path, slug: str, problems: list[Problem], say=str) -> 
     if notebook is None:
         return None
     converter = _Converter(path, say)
+    converter.section_level = section_level(notebook)
     for index, cell in enumerate(notebook.cells, start=1):
         converter.cell(index, cell)
     return converter.finish(slug)
+
+
+def section_level(notebook) -> int | None:
+    """The highest heading level after the title (the first `# …`): the notebook's sections. A small heading
+    before them (a licence line in `######`) stays a heading inside the first section."""
+    levels, title = [], False
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for line in COMMENT.sub("", cell.source).splitlines():
+            heading = HEADING.match(line)
+            if heading and len(heading.group(1)) == 1 and not title:
+                title = True
+            elif heading:
+                levels.append(len(heading.group(1)))
+    return min(levels) if levels else None
 
 
 class _Converter:
@@ -78,7 +104,7 @@ class _Converter:
         self.title: str | None = None
         self.markdown: list[str] = []      # lesson.md, in notebook order
         self.code: list[str] = []          # lesson.py, one percent-format cell after another
-        self.code_cells = self.figures = self.plain = 0
+        self.code_cells = self.figures = self.plain = self.environments = self.markdown_cells = 0
         self.section_level: int | None = None
         self.ids: set[str] = set()
 
@@ -92,7 +118,8 @@ class _Converter:
             self.note(msg("cell {n}: a raw cell, left out", n=index))
 
     def markdown_cell(self, index: int, cell) -> None:
-        text = COMMENT.sub("", cell.source)
+        self.markdown_cells += 1
+        text = self.maths(COMMENT.sub("", cell.source))
         text = IMAGE.sub(lambda m: self.image(index, cell, m), text)
         lines = []
         for line in text.splitlines():
@@ -103,6 +130,13 @@ class _Converter:
             lines.append(self.heading(heading) if heading else line)
         if "\n".join(lines).strip():
             self.markdown.append("\n".join(lines).strip("\n"))
+
+    def maths(self, text: str) -> str:
+        """LaTeX's numbering environments as lessonkit's display maths (counted for the report)."""
+        def environment(m: re.Match) -> str:
+            self.environments += m.group(1) == "begin"
+            return ENVIRONMENT_AS[m.group(2)][m.group(1) == "end"]
+        return NUMBERING.sub("", NUMBERED_ENVIRONMENT.sub(environment, text))
 
     def heading(self, heading: re.Match) -> str:
         """The notebook's highest heading level after the title becomes a lesson section (`## … {#id}`), deeper
@@ -152,6 +186,10 @@ class _Converter:
         return f"![{alt}]({target})"
 
     def code_cell(self, index: int, cell) -> None:
+        if IPYTHON.search(cell.source):  # Jupyter's own display (HTML, a video, the notebook's style sheet)
+            self.note(msg("cell {n}: uses IPython (what Jupyter displays), left out: a page shows what lesson.py "
+                          "prints and draws", n=index))
+            return
         kept, magics = [], []
         for line in cell.source.splitlines():
             (magics if MAGIC.match(line) else kept).append(line)
@@ -201,15 +239,24 @@ class _Converter:
             body = f"## {title} {{#{self.section_id(title, 'intro')}}}\n\n{body}"
         self.imported.files["lesson.md"] = body.rstrip("\n") + "\n"
         self.imported.files["lesson.py"] = "\n".join(self.code) if self.code else "# %%\n"
+        objective = self.say(msg("what a student can do after this lesson"))
         self.imported.files["lesson.yaml"] = (f"title: {json.dumps(title, ensure_ascii=False)}\n"
                                               f"summary: {json.dumps(title, ensure_ascii=False)}\n"
-                                              f"objectives: []\n")
-        self.imported.counts = {"markdown": len(self.markdown), "code": self.code_cells, "figures": self.figures}
+                                              f"objectives:\n  - {json.dumps(objective, ensure_ascii=False)}\n")
+        self.imported.counts = {"markdown": self.markdown_cells, "code": self.code_cells, "figures": self.figures}
+        if self.environments:
+            self.note(msg("{n} LaTeX numbering environment(s) (`equation`, `align`, `eqnarray`) written as display "
+                          "maths: number an equation with `$$ … $$ {#eq:NAME}`", n=self.environments))
         self.step(msg("lesson.yaml: write the lesson's `objectives` (what a student can do after it) and a one-line "
                       "`summary`"))
         if self.figures:
             self.step(msg("lesson.py: give each of the {n} figure cell(s) its `caption` and an `alt` text saying "
                           "what it shows", n=self.figures))
+        images = sum(len(data) for name, data in self.imported.files.items() if name.startswith("img/"))
+        if images > IMAGES_KB * 1024:
+            self.step(msg("img/: {kb} KB of images, which the page holds: more than a page's weight budget allows "
+                          "(60 KB gzip, unless site.yaml sets another); make them smaller, or give the lesson a "
+                          "`budget:` of its own in lesson.yaml", kb=round(images / 1024)))
         self.step(msg("add `challenges` with self-checks whose answers lesson.py computes"))
         self.step(msg("build with `--strict`: it names every number typed by hand that lesson.py computes"))
         return self.imported

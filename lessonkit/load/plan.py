@@ -9,6 +9,7 @@ the slides read the plan; nothing after load parses a lesson's text again.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -21,7 +22,6 @@ from .syntax import equation_numbers
 # lesson.yaml's fields written in Markdown blocks (a list's items each their own field: `challenges.0.answer`)
 BLOCK_FIELDS = ("intro", "question")
 ITEM_BLOCK_FIELDS = {"challenges": ("question", "answer"), "checks": ("question", "answer")}
-OUTPUT_OPTIONS = ("output=false", "output=true")
 
 
 @dataclass(frozen=True)
@@ -108,15 +108,21 @@ def _place(block: Block, path: Path, challenge: int = 0) -> Place:
 
 def declared_figures(code_path: Path | None) -> dict[str, str]:
     """The figure functions lesson.py declares, read from its source without running it (function name → figure
-    name: `@lesson.figure(…, name=…)` or the function's own name), for links from other lessons, which are made
-    before any lesson's code runs."""
+    name: `@lesson.figure(…, name=…)` or the function's own name; a figure cell's name → itself), for links from
+    other lessons, which are made before any lesson's code runs."""
     import ast
 
+    from .cells import is_cell_file, split_cells
+
     try:
-        tree = pysource.parse(code_path.read_text(encoding="utf-8")) if code_path is not None else None
+        text = code_path.read_text(encoding="utf-8") if code_path is not None else ""
+        tree = pysource.parse(text) if code_path is not None else None
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return {}
     found = {}
+    if is_cell_file(text):  # a figure cell is shown by its name (compute/cells.py)
+        found = {c.name: c.name for c in split_cells(text, code_path)[0]
+                 if c.kind == "figure" and c.option("output", True) is not False}
     for node in tree.body if tree is not None else ():
         for deco in getattr(node, "decorator_list", ()):
             if isinstance(deco, ast.Call) and isinstance(deco.func, ast.Attribute) and deco.func.attr == "figure":
@@ -125,8 +131,34 @@ def declared_figures(code_path: Path | None) -> dict[str, str]:
     return found
 
 
+CODE_OPTIONS = ("output", "echo")  # `{{< code NAME output=false >}}`, as a cell's header names them (Quarto)
+CODE_NAME = re.compile(r"[A-Za-z_][\w-]*")
+
+
+@dataclass(frozen=True)
+class CodeRequest:
+    """What `{{< code NAME [MORE …] [output=…] [echo=…] >}}` asks for."""
+    names: tuple[str, ...]
+    options: dict[str, bool]       # output / echo, where given
+    unread: tuple[str, ...]        # words that are neither a name nor an option
+
+
+def code_request(name: str, args: tuple[str, ...]) -> CodeRequest:
+    """The names and options of `{{< code NAME … >}}` (features/code.py shows them)."""
+    names, options, unread = [name], {}, []
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if sep and key.lower() in CODE_OPTIONS and value.lower() in ("true", "false") and key.lower() not in options:
+            options[key.lower()] = value.lower() == "true"
+        elif not sep and CODE_NAME.fullmatch(arg):
+            names.append(arg)
+        else:
+            unread.append(arg)
+    return CodeRequest(tuple(names), options, tuple(unread))
+
+
 def wants_output(args: tuple[str, ...]) -> bool | None:
-    """`output=false` → False; nothing or `output=true` → True; anything else None (the author's mistake)."""
-    if any(a.lower() not in OUTPUT_OPTIONS for a in args) or len(args) > 1:
-        return None
-    return not args or args[0].lower() == "output=true"
+    """Whether `{{< code NAME … >}}` shows an output: `output=false` → False; nothing, more names, `echo=…` or
+    `output=true` → True; a word it cannot read → None (the author's mistake)."""
+    asked = code_request("", args)
+    return None if asked.unread else asked.options.get("output", True)

@@ -21,7 +21,7 @@ from ..load.document import SHOWS_ONLY, Block, parse_blocks
 from ..support.errors import Miss, Notice, Problem
 from ..support.messages import Message, msg
 from ..support.suggest import did_you_mean
-from ..support.values import VALUE, shown
+from ..support.values import VALUE, reference, shown
 
 INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks)(?P<code_values>\{values\})?)"  # syntax.CODE_SPAN, and
@@ -111,6 +111,9 @@ class MarkupContext:
     # the LaTeX (values filled in) for the platform's TeX filter, and `picture(mime, data, alt)` places an image
     math: str = "mathml"
     picture: Callable[[str, bytes, str], str] | None = None
+    # `{{ expression }}` at (file, line): a warning when the text shows a value before the reader meets the cell that
+    # gives it (compute/cellrun.py read_too_early), else None
+    read_value: Callable[[str, Path, int], "Problem | None"] = lambda expression, path, line: None
 
 
 class _Stash:
@@ -206,7 +209,7 @@ def values_in_code(text: str, ctx: MarkupContext, path: Path, first_line: int) -
     """`{{ name }}` in code that asked for values, formatted as in the text (never in code that did not ask)."""
     def replace(m: re.Match) -> str:
         line = first_line + text.count("\n", 0, m.start())
-        return _value_text(m.group("value_name"), m.group("value_spec"), ctx, path, line, math_mode=False)
+        return _value_text(*reference(m), ctx, path, line, math_mode=False)
     return VALUE_IN_CODE.sub(replace, text)
 
 
@@ -305,7 +308,7 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
         if m.group("inline") is not None:
             return stash.add(_math(m.group("inline"), "inline", ctx, path, line))
         if m.group("value"):
-            shown = _value_text(m.group("value_name"), m.group("value_spec"), ctx, path, line, math_mode=False)
+            shown = _value_text(*reference(m), ctx, path, line, math_mode=False)
             return stash.add(html.escape(shown))
         if m.group("eqref"):
             return stash.add(_equation_ref(m.group("eqref"), ctx, path, line))
@@ -323,7 +326,8 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
     out = INLINE.sub(replace, text)
     for m in re.finditer(r"\{\{(?!<)", rest):
         ctx.problems.append(Problem(path, line_at(m.start()), "cannot read value reference `{{`…",
-                                    "`{{ name }}` or `{{ name:spec }}` with a name made of letters, digits and _"))
+                                    msg("`{{ name }}`, `{{ name:spec }}` or `{{ expression:spec }}` starting with a "
+                                        "name, on one line")))
     for m in re.finditer(r"\{#eq:", rest):
         ctx.problems.append(Problem(path, line_at(m.start()), msg("an equation label `{#eq:…}` that follows no "
                                                                   "display equation"),
@@ -375,7 +379,7 @@ def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path
 
 def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -> str:
     def value_in_math(m: re.Match) -> str:
-        return _value_text(m.group("value_name"), m.group("value_spec"), ctx, path, line, math_mode=True)
+        return _value_text(*reference(m), ctx, path, line, math_mode=True)
 
     latex = INLINE.sub(lambda m: value_in_math(m) if m.group("value") else m.group(0), latex)
     # as the author wrote it, values filled in (`0.9^{ {{ n }} }` → `0.9^{96}`): what a picture of it is described by
@@ -500,6 +504,9 @@ def _value_text(name: str, spec: str | None, ctx: MarkupContext, path: Path, lin
     if isinstance(result, Miss):
         ctx.problems.append(Problem(path, line, result.message, result.expected))
         return "?"
+    early = ctx.read_value(name, path, line)
+    if early is not None:
+        ctx.warnings.append(early)
     return result
 
 
@@ -517,7 +524,6 @@ def render_text(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) 
     def replace(m: re.Match) -> str:
         if not m.group("value"):
             return m.group(0)
-        return _value_text(m.group("value_name"), m.group("value_spec"), ctx, path,
-                           first_line + text.count("\n", 0, m.start()), math_mode=False)
+        return _value_text(*reference(m), ctx, path, first_line + text.count("\n", 0, m.start()), math_mode=False)
 
     return INLINE.sub(replace, text)

@@ -26,6 +26,7 @@ from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..support import numbers
 from ..support.paths import SitePaths
 from ..support.store import NOTEBOOKS
+from ..support.values import reference
 from . import markup
 
 
@@ -80,6 +81,9 @@ class NotebookWriter:
         self.out: list[Cell] = []
         self.text: list[str] = []
         self.attachments: list[tuple[str, str, str]] = []
+        # a lesson.py written as cells: the author's cells not yet in the notebook, each put where the page first
+        # shows it (or shows what it defines), with the cells before it (compute/cells.py); None: a plain lesson.py
+        self.pending = list(lesson.cells.cells) if lesson.cells is not None else None
 
     # ── the notebook, top to bottom ─────────────────────────────────────────────────────────────────────────────────
     def cells(self) -> list[Cell]:
@@ -97,13 +101,15 @@ class NotebookWriter:
             self.field("question")
         self.flush()
         self.out += [Cell("markdown", f"## {ui.notebook_setup}\n\n{ui.notebook_setup_about}"), self.setup()]
-        self.out.append(Cell("markdown", f"## {ui.notebook_code}\n\n{ui.notebook_code_about}"))
-        if src.code_path is not None:
+        if self.pending is None:  # lesson.py up front, in cells of its own
+            self.out.append(Cell("markdown", f"## {ui.notebook_code}\n\n{ui.notebook_code_about}"))
+        if src.code_path is not None and self.pending is None:
             values = {name: tuple(inspect.signature(f).parameters) for name, f in self.lesson.registry.values.items()}
             self.out += notebook.code_cells(src.code_path.read_text(encoding="utf-8"), values)
         for n, section in enumerate(src.sections, start=1):
             self.markdown(self.section_heading(n, section))
             self.walk(section.blocks, src.body_path)
+        self.author_cells_through(None)   # the cells no section showed: the notebook runs them all
         self.challenges()
         self.references()
         self.flush()
@@ -188,11 +194,16 @@ class NotebookWriter:
         registry, name = self.lesson.registry, block.arg
         if block.name == "figure":
             self.figure(name)
+        elif block.name == "code" and self.lesson.cells is not None and self.lesson.cells.cell(name) is not None:
+            self.author_cells_through(name)     # the cell itself, in its place (its figure: with its caption)
+            if name in registry.figures and wants_output(block.args):
+                self.caption(name)
         elif block.name == "code":
+            self.author_cells_through(name)     # (a function of a lesson written as cells: the cell defining it)
             shown = listings.listing(self.lesson.source.code_path, name)
             if shown is not None:
                 self.markdown(f"`{name}` · {self.ui.code_lines.format(first=shown.first, last=shown.last)}")
-            figure = next((f.name for f in registry.figures.values() if f.func.__name__ == name), None)
+            figure = next((f.name for f in registry.figures.values() if f.code_name == name), None)
             if not wants_output(block.args):
                 return
             if name in registry.values:
@@ -221,9 +232,33 @@ class NotebookWriter:
         spec = self.lesson.registry.figures.get(name)
         if spec is None:
             return
-        self.code(f"lesson.draw({name!r})")
+        if spec.cell is not None:  # a figure cell draws where it stands, as in the author's notebook
+            self.author_cells_through(name)
+        else:
+            self.author_cells_through(spec.func.__name__)
+            self.code(f"lesson.draw({name!r})")
+        self.caption(name)
+
+    def caption(self, name: str) -> None:
         number = self.figure_numbers.get(name, "?")
-        self.markdown(f"**{self.ui.figure} {number}** {self.inline(spec.caption, self.lesson.source.code_path)}")
+        caption = self.lesson.registry.figures[name].caption
+        self.markdown(f"**{self.ui.figure} {number}** {self.inline(caption, self.lesson.source.code_path)}")
+
+    def author_cells_through(self, name: str | None) -> None:
+        """The author's cells up to the one named `name` (or defining the function `name`), those not yet in the
+        notebook; with None, all that are left. Nothing for a plain lesson.py."""
+        if not self.pending:
+            return
+        until = len(self.pending) if name is None else next(
+            (i + 1 for i, cell in enumerate(self.pending) if cell.name == name or _defines(cell, name)), 0)
+        for cell in self.pending[:until]:
+            made = notebook.author_cell(cell)
+            if made.kind == "markdown":
+                self.markdown(made.source)
+            else:
+                self.flush()
+                self.out.append(made)
+        del self.pending[:until]
 
     # ── cells ───────────────────────────────────────────────────────────────────────────────────────────────────────
     def markdown(self, text: str) -> None:
@@ -269,11 +304,11 @@ class NotebookWriter:
             if number is not None:  # the page's number, as Jupyter's MathJax writes one
                 formula = formula[:-2].rstrip() + f" \\tag{{{number}}}\n$$"
             return re.sub(markup.VALUE_IN_CODE.pattern, lambda v: markup._value_text(
-                v.group("value_name"), v.group("value_spec"), ctx, path, 1, math_mode=True), formula)
+                *reference(v), ctx, path, 1, math_mode=True), formula)
         if m.groupdict().get("eqref"):
             return self.ui.equation_ref.format(n=self.equation_numbers.get(m.group("eqref"), "?"))
         if m.group("value"):
-            return markup._value_text(m.group("value_name"), m.group("value_spec"), ctx, path, 1, math_mode=False)
+            return markup._value_text(*reference(m), ctx, path, 1, math_mode=False)
         if m.group("lesson"):
             target = self.course.find(m.group("lesson"))
             return target["title"] if target else m.group(0)
@@ -310,6 +345,20 @@ def jupyter_anchor(heading: str) -> str:
     text = re.sub(r"(\*{1,2})(?=\S)(.+?)(?<=\S)\1", r"\2", text)                # emphasis: its text
     text = re.sub(r"\\([\\`*_{}\[\]()#+.!-])", r"\1", text)                  # an escaped character: itself
     return re.sub(r"([()])", r"\\\1", text.replace(" ", "-"))
+
+
+def _defines(cell, name: str) -> bool:
+    """Whether a code cell defines the function or class `name` at its top level."""
+    if cell.kind == "markdown" or f"def {name}" not in cell.body and f"class {name}" not in cell.body:
+        return False
+    import ast
+
+    try:
+        tree = ast.parse(cell.body)
+    except SyntaxError:
+        return False
+    return any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name
+               for n in tree.body)
 
 
 def _str(value: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import jinja2
 
+from ..compute.cellrun import read_too_early
 from ..compute.run import ComputedLesson
 from ..features import citations
 from ..features.bibtex import Bibliography
@@ -20,7 +21,6 @@ from ..features.components import Components
 from ..features.coursenav import Course
 from ..features.selfcheck_page import Placement
 from ..features.widgets import table_data
-from ..load.plan import wants_output
 from ..load.release import Release
 from ..support.errors import Miss, Notice, Problem
 from ..support.messages import Message, msg, reason
@@ -91,6 +91,8 @@ class LessonRenderer:
             number_equations=True,
             converters=setting.converters,
         )
+        if lesson.cells is not None:  # a value shown before the cell that gives it is met (lesson.py as cells)
+            self.ctx.read_value = read_too_early(lesson.cells, src.plan.places, src.body_path)
         self.containers = Containers(self.env, self.ui, setting.components, src.folder, src.body_path,
                                      self.ctx.problems, self.teacher)
         self._field_contexts()
@@ -141,7 +143,7 @@ class LessonRenderer:
         if name not in lesson.registry.figures:
             return unknown("figure", name, lesson.registry.figures)
         spec = lesson.registry.figures[name]
-        path, line = lesson.source.code_path, spec.func.__code__.co_firstlineno
+        path, line = lesson.source.code_path, spec.line
         alt = markup.render_text(spec.alt, self.ctx, path, line)
         if not alt.strip():
             return Miss(msg("figure `{name}` has an empty alt text", name=name),
@@ -188,45 +190,15 @@ class LessonRenderer:
         return mount(widget.kind, f"widget-{name}", inner, script)
 
     def code(self, name: str, args: tuple[str, ...]) -> str | Miss:
-        """`{{< code NAME >}}`: the source of lesson.py's function NAME, then what it computed — a value as the page
-        writes it, the figure or the widget placed right here (`output=false`: the source alone)."""
-        lesson, registry = self.lesson, self.lesson.registry
-        output = wants_output(args)
-        if output is None:
-            return Miss(msg("cannot read `{args}` in `{{< code {name} >}}`", args=" ".join(args), name=name),
-                        "nothing after the function's name, or `output=false` to show its source alone")
-        if lesson.source.code_path is None:
-            return Miss(msg("code `{name}` but the lesson has no lesson.py", name=name), "a function defined in lesson.py")
-        shown = listings.listing(lesson.source.code_path, name)
-        if shown is None:
-            known = listings.functions(lesson.source.code_path)
-            return Miss(msg("unknown function `{name}` in lesson.py{hint}", name=name, hint=did_you_mean(name, known)),
-                        msg("a function defined in lesson.py: {names}", names=", ".join(known) or msg("none")))
-        if name in self.placed_code:
-            return Miss(msg("code `{name}` is shown twice", name=name), "each function's code shown once")
-        self.placed_code.add(name)
-        figure = next((f.name for f in registry.figures.values() if f.func.__name__ == name), None)
-        if output and figure and self.lesson.source.plan.figure_functions.get(name) != figure:  # numbered from source
-            return Miss(msg("`{{< code {name} >}}` shows figure `{figure}`, but lesson.py does not declare it with "
-                            "`@lesson.figure(…)` above `def {name}`", name=name, figure=figure),
-                        msg("`@lesson.figure(caption=…, alt=…)` directly above the function, a `name=` in it written "
-                            "in quotes (figure numbers are read from lesson.py before it runs), or "
-                            "`{{< figure {figure} >}}` to place the figure alone", figure=figure))
-        context: dict[str, Any] = {"id": f"code-{name}", "name": name, "first": shown.first, "last": shown.last,
-                                   "html": self.ctx.converters.highlighter.html(shown.text, "python")
-                                   or listings.plain(shown.text), "output": None, "output_html": "", "cut": False,
-                                   "limit": listings.OUTPUT_LIMIT}
-        if output and name in registry.values:
-            if name in lesson.values:  # else computing it failed, which is reported
-                context["output"], context["cut"] = listings.output_text(lesson.values[name])
-        elif output and (figure or name in registry.widgets):
-            placed = self.figure(figure, ()) if figure else self.widget(name, ())
-            if isinstance(placed, Miss):
-                return placed
-            context["output_html"] = placed
-        elif output:
-            return Miss(msg("`{name}` is not a value, figure or widget of the lesson: it has no output to show",
-                            name=name), msg("`{{< code {name} output=false >}}` to show its source alone", name=name))
+        """`{{< code NAME … >}}`: the source of lesson.py's function NAME (or of several, or of a cell), then what
+        it computed — a value as the page writes it, what a cell printed, the figure or the widget placed right
+        here (features/code.py decides)."""
+        context = listings.code_context(name, args, self.lesson,
+                                        lambda text: self.ctx.converters.highlighter.html(text, "python"),
+                                        lambda kind, shown: (self.figure if kind == "figure" else self.widget)(
+                                            shown, ()), self.placed_code)
+        if isinstance(context, Miss):
+            return context
         return self.env.get_template("partials/code.html").render(code=context)
 
     def check(self, name: str, args: tuple[str, ...]) -> str | Miss:

@@ -113,7 +113,7 @@ class TexText:
         spec = self.lesson.registry.figures.get(name)
         if spec is None:
             return ""  # the page reports it
-        alt = markup.render_text(spec.alt, self.ctx, self.lesson.source.code_path, spec.func.__code__.co_firstlineno)
+        alt = markup.render_text(spec.alt, self.ctx, self.lesson.source.code_path, spec.line)
         return f"<p>{self.place(Picture(f'{name}.png', name), alt)}</p>"
 
     def image(self, mime: str, data: bytes, alt: str) -> str:

@@ -75,13 +75,16 @@ def package_version(name: str) -> str:
         return "absent"
 
 
-def lesson_files_digest(folder: Path, cache: Store | None = None) -> str:
+def lesson_files_digest(folder: Path, cache: Store | None = None, code: bool = True) -> str:
     """Hash of what a lesson's values and figures are made from: lesson.py as code (its syntax tree, so editing a
     comment or blank lines changes nothing) and its data files — not its text (lesson.md, lesson.yaml) nor its
-    components (widgets/). With a `cache`, the tree's digest is kept for the file's bytes (parsing takes a while)."""
+    components (widgets/). With a `cache`, the tree's digest is kept for the file's bytes (parsing takes a while).
+    `code=False`: the data files alone (a figure cell's key holds its own code: compute/cellrun.py)."""
     h = hashlib.sha256()
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
+        if not code and rel.as_posix() == "lesson.py":
+            continue
         if path.is_file() and not (set(rel.parts) & SKIPPED_IN_LESSON) and path.suffix != ".pyc":
             data = path.read_bytes()
             if rel.as_posix() == "lesson.py":

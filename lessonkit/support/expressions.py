@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .messages import Message, msg
+from .suggest import did_you_mean
 
 FUNCTIONS = {"len": len, "min": min, "max": max, "abs": abs, "round": round, "sum": sum, "int": int,
              "float": float, "sqrt": math.sqrt, "exp": math.exp, "log": math.log, "log10": math.log10}
@@ -93,7 +94,8 @@ class _Evaluator:
 
     def visit_Name(self, node: ast.Name) -> Any:
         if node.id not in self.values:
-            raise self.fail(msg("`{name}` is no value of this lesson", name=node.id))
+            raise self.fail(msg("`{name}` is no value of this lesson{hint}", name=node.id,
+                                hint=did_you_mean(node.id, self.values)))
         return self.values[node.id]
 
     def visit_Constant(self, node: ast.Constant) -> Any:

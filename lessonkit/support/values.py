@@ -1,16 +1,36 @@
-"""Computed values as content refers to them: `name`, `name.key`, `name.0`; written `{{ name }}` or
-`{{ name:spec }}` in text (VALUE: the one pattern render/markup.py's inline syntax and every other text that takes
-values use), shown as the page writes numbers (support/numbers.py)."""
+"""Computed values as content refers to them: `name`, `name.key`, `name.0`, or an expression over them
+(`results[-1]`, `len(trace)`, `x0 * 2`: support/expressions.py); written `{{ name }}` or `{{ expression:spec }}`
+in text (VALUE: the one pattern render/markup.py's inline syntax and every other text that takes values use),
+shown as the page writes numbers (support/numbers.py). A plain dotted name is looked up as it always was; anything
+else is an expression."""
 from __future__ import annotations
 
 import re
 from typing import Any
 
 from .errors import Miss
+from .expressions import ExpressionError, evaluate, split_spec
 from .messages import msg, reason
 from .suggest import did_you_mean
 
-VALUE = re.compile(r"\{\{\s*(?P<value_name>[A-Za-z_]\w*(?:\.\w+)*)\s*(?::\s*(?P<value_spec>[^}\s]+))?\s*\}\}")
+# `{{ … }}` (not a `{{< directive >}}`): an expression that starts with a name, and its format spec after the last
+# colon outside brackets (reference() splits them); no braces and no line break inside
+VALUE = re.compile(r"\{\{\s*(?P<value_name>[A-Za-z_][^{}\n]*?)\s*\}\}")
+DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
+EXPRESSION_EXPECTED = msg("a value of lesson.py, or an expression over them: names, numbers, `[…]`, `.key`, "
+                          "arithmetic, len, min, max, abs, round …")
+
+
+def reference(m: re.Match) -> tuple[str, str | None]:
+    """The expression and the format spec of a VALUE match: `{{ results[-1]:.4f }}` → (`results[-1]`, `.4f`)."""
+    return split_spec(m.group("value_name"))
+
+
+def value_of(text: str, values: dict[str, Any]) -> Any:
+    """What `text` names: a dotted name looked up (KeyError names the missing part), or an expression evaluated
+    (ExpressionError says what is wrong)."""
+    text = text.strip()
+    return lookup(text, values) if DOTTED.fullmatch(text) else evaluate(text, values)
 
 
 def lookup(name: str, values: dict[str, Any]) -> Any:
@@ -32,7 +52,9 @@ def shown(name: str, spec: str | None, values: dict[str, Any], math_mode: bool =
     from .numbers import FormatError, format_value
 
     try:
-        return format_value(lookup(name, values), spec, math_mode=math_mode)
+        return format_value(value_of(name, values), spec, math_mode=math_mode)
+    except ExpressionError as exc:
+        return Miss(exc.message, EXPRESSION_EXPECTED)
     except KeyError as exc:
         missing = exc.args[0]
         return Miss(msg("unknown value `{name}`{hint}", name=missing, hint=did_you_mean(missing.split(".")[0], values)),
@@ -47,7 +69,7 @@ def filled(text: str, values: dict[str, Any]) -> tuple[str, list[Miss]]:
     misses: list[Miss] = []
 
     def fill(m: re.Match) -> str:
-        result = shown(m.group("value_name"), m.group("value_spec"), values)
+        result = shown(*reference(m), values)
         if isinstance(result, Miss):
             misses.append(result)
             return "?"

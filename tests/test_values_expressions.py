@@ -1,0 +1,92 @@
+"""Values as expressions wherever values work (support/values.py over support/expressions.py): prose, maths,
+captions, alt texts, challenge titles and answers, self-check keys; a mistake is reported at its file and line with
+the expression. Expected texts are worked by hand from the values below."""
+import json
+import re
+
+import pytest
+
+PY = """\
+from lessonkit import Lesson
+
+lesson = Lesson()
+
+
+@lesson.value
+def results():
+    return [0.5, 0.25, 0.125]
+
+
+@lesson.value
+def trace():
+    return (3, 1, 4, 1, 5)
+
+
+@lesson.value
+def ln():
+    return {"xhat": [1.5, -0.5], "mu": 2.5}
+
+
+@lesson.figure(caption="末值 {{ results[-1]:.3f }}", alt="{{ len(trace) }} 个点，最高 {{ max(trace) }}")
+def curve(plt, trace):
+    fig, ax = plt.subplots()
+    ax.plot(trace)
+    return fig
+"""
+YAML = """\
+title: 小课
+summary: 一节用来测试的小课
+objectives:
+  - 看懂一个数
+challenges:
+  - title: 第 {{ trace[2] * 2 }} 题
+    question: 两个加起来是多少？
+    answer: 是 {{ results[0] + results[1] }}。
+    check:
+      fields:
+        - label: 和
+          answer: results[0] + results[1]
+          tolerance: {absolute: 0.01}
+"""
+MD = """\
+## 第一节 {#first}
+
+最后一步是 {{ results[-1]:.4f }}，一共 {{ len(trace) }} 步；老的写法 {{ ln.xhat.0 }} 照旧，
+$x_{\\max} = {{ max(trace) - min(trace) }}$。
+
+{{< figure curve >}}
+"""
+
+
+def test_expressions_fill_prose_maths_captions_alt_titles_answers_and_keys(make_lesson, run_build):
+    make_lesson(yaml=YAML, md=MD, py=PY)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "最后一步是 0.1250，一共 5 步；老的写法 1.50 照旧" in page      # .4f; a count whole; 3 figures
+    assert "<mn>4</mn>" in re.search(r"<math>.*?</math>", page, re.S).group(0)   # 5 − 1 inside the formula
+    assert "末值 0.125" in page                                            # the figure's caption
+    assert 'role="img" aria-label="5 个点，最高 5"' in page                  # its alt text
+    assert "第 8 题" in page                                               # 4 × 2 in the challenge's title
+    assert "是 0.750。" in page                                            # 0.5 + 0.25, three figures
+    data = json.loads(re.search(r'id="check-1-data">(.*?)</script>', page, re.S).group(1))
+    assert data["fields"][0]["accept"] == pytest.approx([0.74, 0.76], abs=1e-9)   # 0.75 ± 0.01
+
+
+@pytest.mark.parametrize("where, text, message", [
+    ("md", "一共 {{ len(traces) }} 步。", "lesson.md:8: `len(traces)`: `traces` is no value of this lesson; did you "
+                                        "mean `trace`?"),
+    ("md", "第 {{ trace[9] }} 个。", "lesson.md:8: `trace[9]`: index 9 is out of range: `trace` has 5 item(s)"),
+    ("md", "{{ results[0].__class__ }}", "lesson.md:8: `results[0].__class__`: `.__class__` is not allowed here"),
+    ("md", "{{ open('x') }}", "lesson.md:8: `open('x')`: `open(…)` cannot be called here"),
+    ("yaml", "results[-1] * unknown", "lesson.yaml:12: `challenges.0.check.fields.0.answer`: `results[-1] * unknown`: "
+                                      "`unknown` is no value of this lesson"),
+])
+def test_a_wrong_expression_names_its_file_line_and_what_went_wrong(make_lesson, run_build, where, text, message):
+    if where == "md":
+        make_lesson(yaml=YAML, md=MD + "\n" + text + "\n", py=PY)
+    else:
+        make_lesson(yaml=YAML.replace("answer: results[0] + results[1]", f"answer: {text}"), md=MD, py=PY)
+    code, _, err, out = run_build()
+    assert code == 1 and message in err, err
+    assert not out.exists()
