@@ -4,7 +4,7 @@ formula, independently of lessonkit.draw.figures."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
+
 
 import pytest
 

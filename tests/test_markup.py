@@ -47,7 +47,7 @@ def test_inline_math_becomes_mathml_with_values_in_latex():
 
 
 def test_slim_mathml_keeps_the_formula():
-    from lessonkit.render.markup import slim_mathml
+    from lessonkit.render.mathmarkup import slim_mathml
     raw = ('<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline"><mrow><mrow><mi>x</mi></mrow>'
            '<mo>&#x0003C;</mo><mo>&#x02212;</mo><mrow><mn>1</mn><mo>&#x0002B;</mo><mi>y</mi></mrow></mrow></math>')
     assert slim_mathml(raw) == ("<math><mrow><mi>x</mi><mo>&#x0003C;</mo><mo>\u2212</mo>"

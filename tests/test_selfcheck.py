@@ -5,7 +5,7 @@ grading exists only there."""
 import json
 import pickle
 import re
-from pathlib import Path
+
 
 import pytest
 

@@ -8,7 +8,7 @@ import http.client
 import os
 import queue
 import re
-import shutil
+
 import socket
 import subprocess
 import sys

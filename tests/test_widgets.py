@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from pathlib import Path
+
 
 from lessonkit.features.widgets import bars, explorer, param, table_data
 from lessonkit.support.i18n import load_ui

@@ -31,12 +31,11 @@ import math
 import numbers
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..support.errors import Problem
 from ..support.messages import Message, as_message, joined, msg, reason
 from ..support.suggest import did_you_mean
-from ..support.jsondata import json_for_script
 from ..support.numbers import SUPERSCRIPT, FormatError, format_answer, format_value
 from ..support.expressions import ExpressionError
 from ..support.values import EXPRESSION_EXPECTED, value_of

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ..support.errors import ContentError, Problem
 from ..support.messages import DEFAULT as DEFAULT_LANGUAGE
-from ..support.messages import Message, msg, normalize
+from ..support.messages import msg, normalize
 from .release import DEFAULT_TIMEZONE, SHOWN, answers_problem, timezone_problem
 from .budget import DEFAULT_GZIP_KB, DEFAULT_PAGE_KB, Budget, budget_from  # noqa: F401 (the site's budget)
 from .schema import SITE, check_mapping

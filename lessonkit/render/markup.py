@@ -20,8 +20,8 @@ from ..load import syntax
 from ..load.document import SHOWS_ONLY, Block, parse_blocks
 from ..support.errors import Miss, Notice, Problem
 from ..support.messages import Message, msg
-from ..support.suggest import did_you_mean
 from ..support.values import VALUE, reference, shown
+from .mathmarkup import equation_ref, math_html, numbered, slim_mathml
 
 INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks)(?P<code_values>\{values\})?)"  # syntax.CODE_SPAN, and
@@ -304,14 +304,14 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
             block = _math(m.group("display"), "block", ctx, path, line)
             if m.group("eq_attr") is None:
                 return stash.add(block)
-            return stash.add(_numbered(block, m.group("eq_attr"), ctx, path, line_at(m.start("eq_attr"))))
+            return stash.add(numbered(block, m.group("eq_attr"), ctx, path, line_at(m.start("eq_attr"))))
         if m.group("inline") is not None:
             return stash.add(_math(m.group("inline"), "inline", ctx, path, line))
         if m.group("value"):
             shown = _value_text(*reference(m), ctx, path, line, math_mode=False)
             return stash.add(html.escape(shown))
         if m.group("eqref"):
-            return stash.add(_equation_ref(m.group("eqref"), ctx, path, line))
+            return stash.add(equation_ref(m.group("eqref"), ctx, path, line))
         if m.group("lesson"):
             link = ctx.link_lesson(m.group("lesson"), m.group("lesson_section"))
             if isinstance(link, Miss):
@@ -324,6 +324,13 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
         return stash.add(_figure_ref(m.group("figref"), ctx, path, line))
 
     out = INLINE.sub(replace, text)
+    _check_rest(rest, ctx, path, line_at)
+    return out
+
+
+def _check_rest(rest: str, ctx: MarkupContext, path: Path, line_at: Callable[[int], int]) -> None:
+    """What is left of a text once our syntax is blanked out: a `{{` no value reference reads, a label after no
+    equation, raw HTML the page's policy would block."""
     for m in re.finditer(r"\{\{(?!<)", rest):
         ctx.problems.append(Problem(path, line_at(m.start()), "cannot read value reference `{{`…",
                                     msg("`{{ name }}`, `{{ name:spec }}` or `{{ expression:spec }}` starting with a "
@@ -339,7 +346,6 @@ def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash
                                                                   "blocks it (pages run only lessonkit's own script "
                                                                   "and style, and load nothing)", what=what),
                                     "Markdown, `![alt](file.png)` for images, or a widget"))
-    return out
 
 
 def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path, line: int) -> str:
@@ -378,125 +384,12 @@ def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path
 
 
 def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -> str:
+    """A formula with its `{{ values }}` filled in, as MathML (render/mathmarkup.py)."""
     def value_in_math(m: re.Match) -> str:
         return _value_text(*reference(m), ctx, path, line, math_mode=True)
 
     latex = INLINE.sub(lambda m: value_in_math(m) if m.group("value") else m.group(0), latex)
-    # as the author wrote it, values filled in (`0.9^{ {{ n }} }` → `0.9^{96}`): what a picture of it is described by
-    source = re.sub(r"\{\s+|\s+\}", lambda m: m.group().strip(), " ".join(latex.split()))
-    latex = _paired_delimiters(latex)
-    wrong = equations.latex_problems(latex)
-    for problem in wrong:  # at the formula's line where the mistake is (a display formula may span lines)
-        ctx.problems.append(Problem(path, line + latex.count("\n", 0, problem.offset), problem.message,
-                                    problem.expected))
-    if wrong:
-        return html.escape(latex)
-    if ctx.math == "tex":  # as Moodle's TeX filters read it (MathJax: \( … \) inline, $$ … $$ displayed)
-        return html.escape(f"$${latex.strip()}$$" if display == "block" else f"\\({latex.strip()}\\)")
-    try:
-        mathml = ctx.converters.mathml_of(equations.prepare(latex.strip()), display)
-    except Exception as exc:  # latex2mathml raises many types for bad LaTeX, often without a message
-        reason = str(exc) or LATEX_ERRORS.get(type(exc).__name__, type(exc).__name__)
-        ctx.problems.append(Problem(path, line, msg("cannot convert math `{latex}`: {reason}", latex=latex.strip(),
-                                                    reason=reason), "valid LaTeX"))
-        return html.escape(latex)
-    unknown = equations.unknown_commands(mathml)
-    for command in unknown:
-        at = re.search(rf"\\{command}(?![A-Za-z])", latex)
-        ctx.problems.append(Problem(path, line + latex.count("\n", 0, at.start() if at else 0),
-                                    msg("unknown LaTeX command `\\{command}`", command=command),
-                                    msg("a command the converter knows, e.g. `\\frac`, `\\sum`, `\\mathrm`, "
-                                        "`\\operatorname`")))
-    if unknown:
-        return html.escape(latex)
-    # a table's cells are aligned by the equation component's CSS, which only pages with one carry
-    mounts = f' data-widget="{equations.KIND}"' if equations.lays_out_a_table(mathml) else ""
-    if display == "block":  # display math scrolls sideways on a phone: a block wrapper, valid wherever it stands
-        # its TeX as the formula's text alternative: the slides, which show a display formula as a picture, describe
-        # the picture by it (its MathML's text would read 0.9⁹⁶ as 0.996)
-        mathml = mathml.replace('<math display="block">', f'<math display="block" alttext="{html.escape(source)}">', 1)
-        return f'<span class="math-block"{mounts}>{mathml}</span>'
-    return f'<span class="math-table"{mounts}>{mathml}</span>' if mounts else mathml
-
-
-def _numbered(block: str, attribute: str, ctx: MarkupContext, path: Path, line: int) -> str:
-    """A display equation followed by `{#eq:NAME}`: numbered in lesson.md, a problem anywhere else."""
-    label = syntax.LABEL.fullmatch(attribute.strip())
-    if label is None:
-        ctx.problems.append(Problem(path, line, msg("cannot read the equation label `{#{label}}`", label=attribute),
-                                    msg("`{#eq:NAME}` right after the closing `$$`, NAME made of ASCII letters, "
-                                        "digits, - and _")))
-        return block
-    name = label.group("name")
-    if not ctx.number_equations:
-        ctx.problems.append(Problem(path, line, msg("numbered equation `{#eq:{name}}` outside lesson.md's sections",
-                                                    name=name),
-                                    msg("equations numbered in lesson.md only (in reading order); refer to one from "
-                                        "anywhere with `@eq:NAME`")))
-        return block
-    if name in ctx.labelled:
-        ctx.problems.append(Problem(path, line, msg("equation label `eq:{name}` is used twice (first at line {line})",
-                                                    name=name, line=ctx.labelled[name]),
-                                    msg("a unique `{#eq:NAME}` per equation")))
-        return block
-    ctx.labelled[name] = line
-    number = ctx.equation_numbers[name]
-    return equations.equation_html(block, name, ctx.equation_words[0].format(n=number))
-
-
-def _equation_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
-    if name not in ctx.equation_numbers:
-        known = ctx.equation_numbers
-        ctx.problems.append(Problem(path, line, msg("reference to unknown equation `@eq:{name}`{hint}", name=name,
-                                                    hint=did_you_mean(name, known)),
-                                    msg("an equation labelled `$$ … $$ {#eq:NAME}` in the lesson: {names}",
-                                        names=", ".join(sorted(known)) or msg("none"))))
-        return html.escape(ctx.equation_words[1].format(n="?"))
-    return equations.reference_html("", name, ctx.equation_words[1].format(n=ctx.equation_numbers[name]))
-
-
-def _paired_delimiters(latex: str) -> str:
-    r"""`\lVert x \rVert` → `\left\lVert x \right\rVert`: latex2mathml treats the bare pair as two loose operators,
-    spaced apart and with `^2` bound to the closing bar; as a \left…\right pair they fence x, as LaTeX draws them."""
-    for left, right in ((r"\lVert", r"\rVert"), (r"\lvert", r"\rvert")):
-        bare_left = re.compile(r"(?<!\\left)" + re.escape(left) + r"(?![a-zA-Z])")
-        bare_right = re.compile(r"(?<!\\right)" + re.escape(right) + r"(?![a-zA-Z])")
-        if 0 < len(bare_left.findall(latex)) == len(bare_right.findall(latex)):
-            latex = bare_left.sub(lambda m: rf"\left{left} ", latex)
-            latex = bare_right.sub(lambda m: rf"\right{right} ", latex)
-    return latex
-
-
-LATEX_ERRORS = {
-    "NoAvailableTokensError": msg("the formula ends too early (an unclosed `{` or a command missing its argument)"),
-    "MissingSuperScriptOrSubscriptError": msg("`^` or `_` with nothing after it"),
-    "DoubleSuperscriptsError": msg("two superscripts in a row (use braces: `x^{ab}`)"),
-    "DoubleSubscriptsError": msg("two subscripts in a row (use braces: `x_{ab}`)"),
-}
-
-
-_MATH_ENTITY = re.compile(r"&#x([0-9A-Fa-f]+);")
-_LONE_MROW = re.compile(r"<mrow>(<(m[a-z]+)\b[^<>]*>[^<>]*</\2>)</mrow>")
-
-
-def slim_mathml(mathml: str) -> str:
-    """The same formula in about half the bytes: HTML needs no MathML namespace nor `display="inline"` (the
-    default), characters need no numeric references (but < & > keep theirs), and an <mrow> around a single token
-    groups nothing."""
-    mathml = mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1)
-    mathml = mathml.replace('<math display="inline">', "<math>", 1)
-    mathml = _MATH_ENTITY.sub(lambda m: _char(int(m.group(1), 16), m.group(0)), mathml)
-    previous = None
-    while previous != mathml:
-        previous, mathml = mathml, _LONE_MROW.sub(r"\1", mathml)
-    return mathml  # the <mrow> right inside <math> stays: on a phone <math> is an inline-block (see style.css)
-
-
-def _char(code: int, reference: str) -> str:
-    char = chr(code)
-    return reference if char in "<>&\"'" or code < 0x20 or 0xD800 <= code <= 0xDFFF else char
-
-
+    return math_html(latex, display, ctx, path, line)
 
 
 def _value_text(name: str, spec: str | None, ctx: MarkupContext, path: Path, line: int, math_mode: bool) -> str:
