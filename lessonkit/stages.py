@@ -52,7 +52,7 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     page = theme_page_colors(gathered.dirs, problems)
     with start_drawing(computed, session.cache, options.jobs, page, options.figure_png,          # draw, while …
                        options.drawing_start) as drawing:
-        env = make_env(gathered.dirs, gathered.ui, session.templates_folder)
+        env = make_env(gathered.dirs, session.templates_folder)
         rendered = render_all(computed, gathered, env, session, problems)                         # … render
         problems += check_component_scripts(rendered.drafts, computed, gathered.dirs, session)
         drawn = drawing.finish()

@@ -19,7 +19,7 @@ from lessonkit.support.paths import BUILTIN_THEMES
 
 DIRS = [BUILTIN_THEMES / "default"]
 UI = load_ui(DIRS, "en")
-ENV = make_env(DIRS, UI)
+ENV = make_env(DIRS)
 NONCE = "t0"
 
 YAML = """\

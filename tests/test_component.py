@@ -15,7 +15,8 @@ from lessonkit.support.i18n import UnknownUiString, load_ui
 from lessonkit.support.paths import BUILTIN_THEMES
 
 DIRS = [BUILTIN_THEMES / "default"]
-ENV = make_env(DIRS, load_ui(DIRS, "en"))
+ENV = make_env(DIRS)
+UI = load_ui(DIRS, "en")
 CODE = Path("content/demo/lesson.py")
 CONTEXT = {"id": "widget-w", "name": "w", "kind": "gauge", "data": {"value": 3, "items": [1, 2]}}
 
@@ -29,7 +30,7 @@ def component(tmp_path: Path, template: str, in_lesson: bool = True) -> Componen
 
 def render(c: Component, widget: ComputedWidget | None = None):
     problems = []
-    return render_component(ENV, c, CONTEXT, widget, "w", CODE, problems), problems
+    return render_component(ENV, UI, c, CONTEXT, widget, "w", CODE, problems), problems
 
 
 def test_a_component_renders_with_its_data(tmp_path):
@@ -106,7 +107,7 @@ def test_the_words_of_an_attribute_s_value_are_text(tmp_path):
     c = component(tmp_path, '<div role="img" aria-label="{{ widget.data.label }}">x</div>\n')
     problems = []
     context = {**CONTEXT, "data": {"label": "set style=bold, then onload=go"}}
-    inner = render_component(ENV, c, context, None, "w", CODE, problems)
+    inner = render_component(ENV, UI, c, context, None, "w", CODE, problems)
     assert problems == [] and inner == '<div role="img" aria-label="set style=bold, then onload=go">x</div>\n'
 
 

@@ -17,7 +17,7 @@ from lessonkit.support.paths import BUILTIN_THEMES
 
 DIRS = [BUILTIN_THEMES / "default"]
 UI = load_ui(DIRS, "en")
-ENV = make_env(DIRS, UI)
+ENV = make_env(DIRS)
 BODY = Path("content/demo/lesson.md")
 
 

@@ -148,7 +148,7 @@ def test_a_theme_template_mistake_is_a_usage_error_at_its_line(tmp_path):
     mine.mkdir(parents=True)
     (mine / "index.html").write_text("<!doctype html>\n<p>{{ no_such_thing.title }}</p>\n", encoding="utf-8")
     dirs = [mine, *DIRS]
-    env = make_env(dirs, UI)
+    env = make_env(dirs)
     with pytest.raises(UsageError) as info:
         render(lessons(tmp_path / "content"), renderer=Renderer(env, UI, Components(dirs), Holes(),
                                                                     markup.Converters()))

@@ -95,7 +95,7 @@ class Assembler:
             self.data_files[path] = table["csv_text"].encode("utf-8")
             table["csv_href"] = SitePaths.url(page, path)
         figure = {"id": hole.figure_id, "number": hole.number}
-        return self.env.get_template("partials/figure_data.html").render(figure=figure, tables=tables)
+        return self.env.get_template("partials/figure_data.html").render(figure=figure, tables=tables, ui=self.ui)
 
 
 def _checked(page: str, template: str, csp: str) -> bytes:

@@ -18,12 +18,12 @@ from ..support.i18n import UnknownUiString
 from ..support.messages import Message, msg, reason
 
 
-def render_component(env: jinja2.Environment, component: Component, context: dict[str, Any],
+def render_component(env: jinja2.Environment, ui, component: Component, context: dict[str, Any],
                      widget: ComputedWidget | None, name: str, code_path: Path | None,
                      problems: list[Problem]) -> str | None:
     """The component's widget.html, or None when it cannot be shown (what went wrong is in `problems`)."""
     try:
-        inner = env.get_template(str(component.template)).render(widget=context)
+        inner = env.get_template(str(component.template)).render(widget=context, ui=ui)
     except jinja2.TemplateSyntaxError as exc:
         template_problem(component, exc.lineno, msg("template error: {reason}", reason=said_by(exc)), problems)
         return None

@@ -44,7 +44,7 @@ class Containers:
             return self.tabs(block)
         if kind == notes.KIND:
             return notes.notes_html(block, self.ui.presenter_notes if self.teacher else None)
-        return self.env.get_template(CALLOUT_TEMPLATES.get(kind, "partials/callout.html")).render(callout=block)
+        return self.env.get_template(CALLOUT_TEMPLATES.get(kind, "partials/callout.html")).render(callout=block, ui=self.ui)
 
     def toggle(self, block: dict[str, Any]) -> str:
         states = [p for p in block["parts"] if p["kind"] == "state"]
@@ -88,4 +88,4 @@ class Containers:
         if component is None:
             return None
         context = {"id": root, "name": name or root, "kind": kind, "data": data}
-        return render_component(self.env, component, context, None, name or root, None, self.problems)
+        return render_component(self.env, self.ui, component, context, None, name or root, None, self.problems)

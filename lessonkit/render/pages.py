@@ -102,13 +102,15 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
 
 
 def _common(renderer: Renderer, config: SiteConfig, publication: Publication, has_glossary: bool) -> dict[str, Any]:
-    """What every page's template reads: the site, its assets (holes filled at assembly), the edition."""
+    """What every page's template reads: the site, its assets (holes filled at assembly), the edition, the theme's
+    words."""
     holes, edition = renderer.holes, publication.edition
     return {"site": {"title": config.title or renderer.ui.site_title, "description": config.description},
             "assets": {"css": holes.mark(STYLE), "head": holes.mark(HEAD), "scripts": holes.mark(SCRIPTS)},
             "csp": holes.mark(POLICY),
             "glossary_page": {"url": SitePaths.GLOSSARY} if has_glossary and not edition.lms else None,
-            "edition": {"teacher": edition.teacher, "lms": edition.lms}}
+            "edition": {"teacher": edition.teacher, "lms": edition.lms},
+            "ui": renderer.ui}
 
 
 def _course(everyone: list[LessonSource], glossary: terms.Glossary | None, renderer: Renderer, config: SiteConfig,

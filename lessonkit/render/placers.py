@@ -155,7 +155,7 @@ class LessonRenderer:
             "svg": self.holes.mark(FigureHole(lesson.slug, name)),
             "data_html": self.holes.mark(FigureDataHole(lesson.slug, name, figure_id, number)),
         }
-        return self.env.get_template("partials/figure.html").render(figure=figure)
+        return self.env.get_template("partials/figure.html").render(figure=figure, ui=self.ui)
 
     def widget(self, name: str, args: tuple[str, ...]) -> str | Miss:
         lesson = self.lesson
@@ -182,7 +182,7 @@ class LessonRenderer:
             data = {**data, "caption": markup.render_text(data["caption"], self.ctx, lesson.source.code_path,
                                                           widget.line or 1)}
         context = {"id": f"widget-{name}", "name": name, "kind": widget.kind, "data": data, "figures": figures}
-        inner = render_component(self.env, component, context, widget, name, lesson.source.code_path,
+        inner = render_component(self.env, self.ui, component, context, widget, name, lesson.source.code_path,
                                  self.problems)
         if inner is None:
             return ""
@@ -199,7 +199,7 @@ class LessonRenderer:
                                             shown, ()), self.placed_code)
         if isinstance(context, Miss):
             return context
-        return self.env.get_template("partials/code.html").render(code=context)
+        return self.env.get_template("partials/code.html").render(code=context, ui=self.ui)
 
     def check(self, name: str, args: tuple[str, ...]) -> str | Miss:
         """A self-check on its own: an entry of lesson.yaml's `checks:` placed in the text."""
@@ -222,7 +222,7 @@ class LessonRenderer:
                    "answer": answer if self.release.answers else "",  # (checked all the same)
                    "check": self.checks.place(key, f"check-{name}"), "teacher": self.teacher}
         self.alone_checks.append(context)
-        return self.env.get_template("partials/check.html").render(item=context)
+        return self.env.get_template("partials/check.html").render(item=context, ui=self.ui)
 
     def table(self, name: str, args: tuple[str, ...]) -> str | Miss:
         try:
@@ -243,7 +243,7 @@ class LessonRenderer:
         data["caption"] = markup.render_inline(data["caption"], self.ctx, *where) if data["caption"] else ""
         data["columns"] = [markup.render_inline(column, self.ctx, *where) for column in data["columns"]]
         self.tables += 1
-        return self.env.get_template("partials/table.html").render(table=spoken(data, self.ui),
+        return self.env.get_template("partials/table.html").render(table=spoken(data, self.ui), ui=self.ui,
                                                                    id=f"table-{self.tables}")
 
     def mark_term(self, name: str, shown: str | None) -> str | Miss:

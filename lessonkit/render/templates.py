@@ -33,9 +33,9 @@ class ThemeEnvironment(jinja2.Environment):
         return super().getattr(obj, attribute)
 
 
-def make_env(dirs: list[Path], ui=None, compiled: Path | None = None) -> jinja2.Environment:
-    """`ui`: the UI strings every template reads as `{{ ui.key }}` (lessonkit.support.i18n.load_ui); default the
-    default language's. `compiled`: a folder keeping compiled templates between builds (the session's): compiling
+def make_env(dirs: list[Path], compiled: Path | None = None) -> jinja2.Environment:
+    """The theme's templates. Every render passes the theme's words as `ui` (lessonkit.support.i18n.load_ui: read
+    in a template as `{{ ui.key }}`); the environment holds no words of its own. `compiled`: a folder keeping compiled templates between builds (the session's): compiling
     the theme costs a warm build more than rendering it; Jinja compares a checksum of each template's source, so an
     edited theme recompiles."""
     bytecode = None
@@ -53,10 +53,6 @@ def make_env(dirs: list[Path], ui=None, compiled: Path | None = None) -> jinja2.
         bytecode_cache=bytecode,
     )
     env.filters["num"] = format_value  # the same number formatting as {{ values }} in Markdown
-    if ui is None:
-        from ..support.i18n import DEFAULT, load_ui
-        ui = load_ui(dirs, DEFAULT)
-    env.globals["ui"] = ui
     return env
 
 
