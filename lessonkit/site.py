@@ -122,7 +122,7 @@ def build(options: Options) -> BuildReport:
         gzip_sizes = {path: gz for path, (_, gz) in kept_site.items() if gz is not None}
         font = saved_font(session.cache)
         return finish(options, session, gathered, site, gzip_sizes, started, build_began, warnings,
-                      font=font.family if font else None)
+                      font=font.family if font else None, weigh=False)  # (weighed when they were made)
     from . import stages  # the work: imported only when there is some (Jinja, Markdown, the lessons' numpy)
 
     made = stages.make_pages(gathered, options, session, problems)               # compute, draw, render, assemble
@@ -160,14 +160,16 @@ def gather(options: Options, session: Session, problems: list[Problem]) -> Gathe
 def finish(options: Options, session: Session, gathered: Gathered, site: dict[str, bytes],
            gzip_sizes: dict[str, int], started: float, build_began: float, warnings: list[Problem], *,
            font: str | None, drawn: int = 0, cached: int = 0, figure_png: dict | None = None,
-           packages: dict | None = None) -> BuildReport:
-    """Weigh the site against its budget, write it, prune the cache, and say what the build did."""
+           packages: dict | None = None, weigh: bool = True) -> BuildReport:
+    """Weigh the site against its budget (`weigh`: pages were made now), write it, prune the cache, and say what
+    the build did."""
     kept, config = gathered.kept, gathered.config
     sizes = {path: len(data) for path, data in site.items()}
     gzip_sizes = {**gzip_sizes, **{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()}}
-    budgets = {SitePaths.lesson(s.slug): b for s in gathered.sources
-               if (b := lesson_budget(s, config.budget)) is not None}
-    check_budget(sizes, gzip_sizes, config.budget, site, budgets)
+    if weigh:
+        budgets = {SitePaths.lesson(s.slug): b for s in gathered.sources
+                   if (b := lesson_budget(s, config.budget)) is not None}
+        check_budget(sizes, gzip_sizes, config.budget, site, budgets)
     write_site(site, options.out)                                                 # write
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
