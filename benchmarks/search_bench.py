@@ -145,6 +145,7 @@ def query_times(url: str, runs: int) -> tuple[list[tuple[str, float, float, int]
         firsts, inits = [], []
         for _ in range(5):
             page.goto(url, wait_until="load")
+            page.wait_for_function(chromium.STARTED)  # the components start after the first paint
             first, init = page.evaluate(FIRST, QUERIES[0])
             firsts.append(first)
             inits.append(init)

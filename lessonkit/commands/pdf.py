@@ -14,7 +14,6 @@ from ..support.messages import NOTHING, msg
 from ..support.paths import SitePaths
 from . import build as build_command
 
-STARTED = "() => !window.lessonkit || document.documentElement.hasAttribute('data-lk-started')"
 HELP = msg("build, then print every lesson to OUT/<slug>.pdf with headless Chromium")
 DESCRIPTION = msg("Build the site, then print every lesson with headless Chromium to OUT/<slug>.pdf (A4, the print "
                   "stylesheet), the answers left out; --teacher prints the teacher's edition into output-teacher/ "
@@ -61,7 +60,7 @@ def print_page(browser, out: Path, slug: str, teacher: bool) -> Path:
     page = browser.new_page()
     try:
         page.goto((out / SitePaths.lesson(slug)).as_uri(), wait_until="load")
-        page.wait_for_function(STARTED, timeout=30_000)  # printed as a reader with JavaScript sees it on screen
+        page.wait_for_function(chromium.STARTED, timeout=30_000)  # printed as a reader with JavaScript sees it on screen
         if not teacher:
             page.evaluate("document.documentElement.classList.add('print-student')")
         page.emulate_media(media="print")

@@ -13,6 +13,10 @@ from .messages import Message, msg
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
+# a page's components have started (lesson.js starts them after the first paint and then marks <html>); a page
+# without lesson.js has none to wait for
+STARTED = "() => !window.lessonkit || document.documentElement.hasAttribute('data-lk-started')"
+
 CHROMIUM_HINT = msg("install Chromium (Debian/Ubuntu: `sudo apt-get install --no-install-recommends chromium`), "
                     "or set LESSONKIT_CHROMIUM to its path")
 PLAYWRIGHT_HINT = msg("`pip install \"lessonkit[print]\"` installs it (Playwright drives the Chromium you "

@@ -183,12 +183,11 @@ class Visit:
         assert self.requests == [self.url], "the page must request nothing but itself"
 
 
-STARTED = "() => !window.lessonkit || document.documentElement.hasAttribute('data-lk-started')"
 
 
 def started(page, timeout: int = 10_000) -> None:
     """Wait until the page's components have started (lesson.js starts them after the first paint)."""
-    page.wait_for_function(STARTED, timeout=timeout)
+    page.wait_for_function(chromium.STARTED, timeout=timeout)
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import STARTED, axe_violations, require
+from conftest import axe_violations, require
+from lessonkit.support.chromium import STARTED
 from lessonkit.cli import main
 from lesson_folders import PROJECT
 
