@@ -271,3 +271,15 @@ def highlight(code: str, language: str) -> str | None:
 
 def plain(code: str) -> str:
     return html.escape(code, quote=False)
+
+
+def place(page, name: str, args: tuple[str, ...]) -> str | Miss:
+    """`{{< code NAME … >}}` on the page (features/placing.py Page): the source of lesson.py's function NAME (or of
+    several, or of a cell), then what it computed — a value as the page writes it, what a cell printed, the figure
+    or the widget placed right here."""
+    context = code_context(name, args, page.lesson,
+                           lambda text: page.ctx.converters.highlighter.html(text, "python"),
+                           lambda kind, shown: page.place(kind, shown, ()), page.ledger.code)
+    if isinstance(context, Miss):
+        return context
+    return page.template("partials/code.html", code=context)

@@ -3,10 +3,14 @@ and next lesson) and `@lesson:slug#section` links. The component `lessonkit/them
 marks the section being read."""
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..support.errors import Miss, Notice
+from ..support.messages import msg
 from ..support.paths import SitePaths
+from ..support.suggest import did_you_mean
 from .glossary import Glossary
 
 UNORDERED = 10**6  # lessons without `order` come after those with one, by slug
@@ -62,3 +66,62 @@ def course_entry(source) -> dict[str, Any]:
 def pager_link(page: str, context: dict[str, Any]) -> dict[str, str]:
     """The previous or next lesson, as the pager on `page` links to it."""
     return {"title": context["title"], "url": SitePaths.url(page, SitePaths.lesson(context["slug"]))}
+
+
+def link(page, slug: str, anchor: str | None) -> str | Miss | Notice:
+    """`@lesson:SLUG`, `@lesson:SLUG#SECTION`, `@lesson:SLUG#eq:NAME`, `@lesson:SLUG#fig:NAME` on the page
+    (features/placing.py Page); a lesson this site does not publish yet (a draft, one released later) is the theme's
+    «coming soon», no title and no link."""
+    course, ui = page.setting.course, page.ui
+    target = course.find(slug)
+    if target is None and slug in course.left_out:
+        word = html.escape(ui.coming_soon)
+        return Notice(f'<span class="lesson-ref lesson-coming">{word}</span>',
+                      msg("link to `@lesson:{slug}`, which this site does not publish yet (a draft, or released "
+                          "later): the page shows “{word}”", slug=slug, word=ui.coming_soon),
+                      msg("links to published lessons (--strict makes this an error)"))
+    if target is None:
+        slugs = [entry["slug"] for entry in course.lessons]
+        return Miss(msg("link to unknown lesson `@lesson:{slug}`{hint}", slug=slug, hint=did_you_mean(slug, slugs)),
+                    msg("a lesson folder under content/: {slugs}", slugs=", ".join(slugs) or msg("none")))
+    url = SitePaths.url(page.address, SitePaths.lesson(slug))
+    title = html.escape(target["title"])
+    if anchor is None:
+        return _ref(page, url or "#main", title)
+    kind, _, name = anchor.partition(":") if anchor.startswith(("eq:", "fig:")) else ("", "", anchor)
+    if kind in ("eq", "fig"):
+        return _numbered(page, target, slug, url, title, kind, name)
+    found = next((s for s in target["sections"] if s["id"] == name), None)
+    if found is None:
+        ids = [s["id"] for s in target["sections"]]
+        return Miss(msg("link to unknown section `@lesson:{target}`{hint}", target=f"{slug}#{name}",
+                        hint=did_you_mean(name, ids)),
+                    msg("a section id of that lesson: {ids}", ids=", ".join(ids) or msg("none")))
+    return _ref(page, f"{url}#{name}", f'{title} · {found["number"]} {html.escape(found["title"])}')
+
+
+def _numbered(page, target: dict[str, Any], slug: str, url: str, title: str, kind: str, name: str) -> str | Miss:
+    """A link to an equation or a figure of a lesson, with its number there."""
+    numbers = (target.get("equations") if kind == "eq" else target["figures"]) or {}
+    if name not in numbers:
+        if kind == "eq":
+            return Miss(msg("link to unknown equation `@lesson:{slug}#eq:{name}`{hint}", slug=slug, name=name,
+                            hint=did_you_mean(name, numbers)),
+                        msg("an equation labelled in that lesson: {names}",
+                            names=", ".join(sorted(numbers)) or msg("none")))
+        return Miss(msg("link to unknown figure `@lesson:{slug}#fig:{name}`{hint}", slug=slug, name=name,
+                        hint=did_you_mean(name, numbers)),
+                    msg("a figure placed in that lesson: {names}", names=", ".join(sorted(numbers)) or msg("none")))
+    if kind == "eq":
+        text = html.escape(page.ctx.equation_words[1].format(n=numbers[name]))
+        return _ref(page, f"{url}#eq-{name}", f"{title} · {text}")
+    label = f"{html.escape(page.ctx.figure_label)} {numbers[name]}"
+    return _ref(page, f"{url}#fig-{name}", f"{title} · {label}")
+
+
+def _ref(page, href: str, inner: str) -> str:
+    """A link to (a place in) a lesson; on a page for a learning platform, which stands alone, the same words
+    without a link, unless the place is on the page itself."""
+    if page.setting.lms and not href.startswith("#"):
+        return f'<span class="lesson-ref">{inner}</span>'
+    return f'<a class="lesson-ref" href="{href}">{inner}</a>'

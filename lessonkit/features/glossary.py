@@ -245,3 +245,19 @@ def glossary_entry(term: Term, definitions: dict[str, str]) -> dict[str, Any]:
     """A term as the lesson's 术语表 and the glossary page list it (definition rendered once per build)."""
     return {"id": term.id, "anchor": f"term-{term.id}", "zh": term.zh, "en": term.en, "aliases": list(term.aliases),
             "definition": definitions.get(term.id, "")}
+
+
+def mark(page, name: str, shown: str | None) -> str | Miss:
+    """`[[术语]]` / `[[术语|显示的文字]]` on the page (features/placing.py Page): the term by its id, zh, en or an
+    alias, marked and noted in the page's ledger."""
+    glossary = page.setting.course.glossary
+    if glossary is None:
+        return Miss(msg("glossary term `[[{name}]]` but there is no content/glossary.yaml", name=name),
+                    "a glossary.yaml next to the lesson folders with a `terms:` list")
+    if glossary.unread:  # glossary.yaml did not parse: reported there, not once per mark
+        return html.escape((shown or name).strip() or name)
+    term = glossary.reference(name)
+    if isinstance(term, Miss):
+        return term
+    page.ledger.terms_marked.setdefault(term.id, None)
+    return mark_html(term, html.escape((shown or name).strip() or name))

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..support.errors import Miss, Problem
 from ..support.jsondata import json_for_script
+from ..support.messages import msg
 from ..support.numbers import format_value
+from ..support.suggest import did_you_mean
 from .selfcheck import (BIG_DECADES, LETTERS, SCRIPT_WORDS, CheckModel, Mistake, NumberField, ratio_bands,
                         times)
 
@@ -110,3 +113,41 @@ class Placement:
             feedback.append(self.render_text(f"{key}.{c.index}.feedback", c.feedback).strip() if c.feedback else "")
         return shown, {"multiple": made.multiple, "correct": [k for k, c in enumerate(made.choices) if c.correct],
                        "feedback": feedback, "letters": [c["letter"] for c in shown]}
+
+
+def place_check(page, name: str, args: tuple[str, ...]) -> str | Miss:
+    """`{{< check ID >}}`: an entry of lesson.yaml's `checks:` placed in the text (features/placing.py Page; its
+    self-check is `page.checks`, this lesson's Placement)."""
+    src = page.lesson.source
+    entries = src.meta.get("checks") or []
+    if not src.meta or not isinstance(entries, list):  # lesson.yaml unread, or `checks:` wrong:
+        return ""                                       # reported there, not once per placement
+    found = [(i, e) for i, e in enumerate(entries) if isinstance(e, dict) and e.get("id") == name]
+    if not found:
+        ids = [e.get("id") for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)]
+        return Miss(msg("unknown self-check `{name}`{hint}", name=name, hint=did_you_mean(name, ids)),
+                    msg("an `id` in lesson.yaml's `checks:` list: {ids}", ids=", ".join(ids) or msg("none")))
+    i, entry = found[0]
+    if name in page.ledger.checks:
+        return Miss(msg("self-check `{name}` is placed twice", name=name), "each self-check placed once")
+    page.ledger.checks.add(name)
+    key, text = f"checks.{i}", lambda field: entry.get(field) if isinstance(entry.get(field), str) else ""
+    answer = page.md(f"{key}.answer", text("answer")) if entry.get("answer") else ""
+    teacher = page.setting.teacher
+    context = {"id": f"selfcheck-{name}", "key": key, "name": name, "entry": entry,
+               "question": page.md(f"{key}.question", text("question")),
+               "answer": answer if page.setting.release.answers else "",  # (checked all the same)
+               "check": page.checks.place(key, f"check-{name}"), "teacher": teacher}
+    page.ledger.alone_checks.append(context)
+    return page.template("partials/check.html", item=context)
+
+
+def unplaced(page) -> list[Problem]:
+    """Every self-check in lesson.yaml stands somewhere on the page."""
+    src = page.lesson.source
+    entries = src.meta.get("checks")
+    return [Problem(src.meta_path, src.meta_lines.get(f"checks.{i}"),
+                    msg("self-check `{name}` is never placed", name=entry["id"]),
+                    msg("a line `{{< check {name} >}}` in lesson.md", name=entry["id"]))
+            for i, entry in enumerate(entries if isinstance(entries, list) else [])
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"] not in page.ledger.checks]

@@ -1,19 +1,16 @@
 """One lesson's page context: everything lesson.html displays, rendered to HTML strings in reading order — the
 sections first (their placers number figures, tables, toggles and self-checks), then lesson.yaml's fields. The
-placers live in render/placers.py; the containers in render/containers.py."""
+features place themselves (render/placers.py keeps their registry); the containers are render/containers.py."""
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from ..compute.run import ComputedLesson
-from ..features import notes
+from ..features import figures, notes
 from ..features.bibstyle import runs_html
 from ..features import glossary as terms
 from ..features.glossary import glossary_entry
-from ..load.plan import Place
-from ..support.errors import ContentError, Problem
-from ..support.messages import msg
+from ..support.errors import ContentError
 from ..support.paths import SitePaths
 from . import markup
 from .placers import LessonRenderer, PageSetting, _str
@@ -27,18 +24,18 @@ def lesson_context(lesson: ComputedLesson, setting: PageSetting) -> dict[str, An
     the release hides them; a page for a learning platform gets `package` (what the export needs:
     render/questions.py) and its `scorm` component. `warnings`: what rendering let pass."""
     src, renderer = lesson.source, LessonRenderer(lesson, setting)
-    _check_placements(renderer.figure_places, renderer.problems)
+    renderer.problems.extend(figures.placed_twice(renderer.figure_places))
     renderer.problems.extend(notes.misplaced(src.sections, src.body_path))
     sections = _sections(renderer)
     context = {**_head(renderer), "sections": sections, "challenges": _challenges(renderer),
-               "checks": [c for c in renderer.alone_checks if c["answer"]],  # standalone checks with an answer
+               "checks": [c for c in renderer.ledger.alone_checks if c["answer"]],  # standalone checks with an answer
                "sources": [renderer.md(f"sources.{i}", s, inline=True) for i, s in _texts(src.meta, "sources")],
                **_edition(renderer)}
     context["references"] = [{**entry, "html": runs_html(entry["runs"])}
                              for entry in renderer.citer.entries(renderer.ui)]
     context["cited"] = renderer.citer  # the notebook writes the same numbers (render/notebook.py)
     context["glossary"] = _glossary(renderer)
-    _check_everything_placed(renderer)
+    renderer.problems.extend(renderer.unplaced())
     if renderer.problems:
         raise ContentError(renderer.problems)
     if setting.lms:
@@ -57,7 +54,8 @@ def _sections(renderer: LessonRenderer) -> list[dict[str, Any]]:
                 for n, s in enumerate(src.sections, start=1)]
     if renderer.course.glossary is not None:
         for section in sections:
-            section["body"] = terms.mark_first_uses(section["body"], renderer.course.glossary, renderer.terms_used)
+            section["body"] = terms.mark_first_uses(section["body"], renderer.course.glossary,
+                                                      renderer.ledger.terms_used)
     return sections
 
 
@@ -105,7 +103,7 @@ def _edition(renderer: LessonRenderer) -> dict[str, Any]:
     return {
         "glossary": [],
         "references": [],
-        "notebook": {"url": SitePaths.url(renderer.page, SitePaths.notebook(src.slug))},
+        "notebook": {"url": SitePaths.url(renderer.address, SitePaths.notebook(src.slug))},
         "minutes": reading_minutes(src, figures),
         "draft": release.draft,
         "answers": release.answers,
@@ -120,24 +118,8 @@ def _glossary(renderer: LessonRenderer) -> list[dict[str, Any]]:
     glossary = renderer.course.glossary
     if glossary is None:
         return []
-    used = {**renderer.terms_used, **renderer.terms_marked}
+    used = {**renderer.ledger.terms_used, **renderer.ledger.terms_marked}
     return [glossary_entry(glossary.by_id[i], renderer.course.definitions) for i in used]
-
-
-def _check_everything_placed(renderer: LessonRenderer) -> None:
-    """Every self-check in lesson.yaml and every figure of lesson.py stands somewhere on the page."""
-    lesson, problems = renderer.lesson, renderer.problems
-    meta, meta_path = lesson.source.meta, lesson.source.meta_path
-    for i, entry in enumerate(meta.get("checks") if isinstance(meta.get("checks"), list) else []):
-        if isinstance(entry, dict) and isinstance(entry.get("id"), str) and entry["id"] not in renderer.placed_checks:
-            problems.append(Problem(meta_path, lesson.source.meta_lines.get(f"checks.{i}"),
-                                    msg("self-check `{name}` is never placed", name=entry["id"]),
-                                    msg("a line `{{< check {name} >}}` in lesson.md", name=entry["id"])))
-    unplaced = set(lesson.registry.figures) - set(renderer.figure_order)
-    for name in sorted(unplaced if meta or not meta_path.exists() else ()):  # lesson.yaml unread: answers may place
-        problems.append(Problem(lesson.source.body_path, None,
-                                msg("figure `{name}` is defined in lesson.py but never placed", name=name),
-                                msg("a line `{{< figure {name} >}}` in lesson.md", name=name)))
 
 
 def _package(renderer: LessonRenderer):
@@ -145,24 +127,11 @@ def _package(renderer: LessonRenderer):
     ui, challenges = renderer.ui, challenges_of(renderer.lesson.source.meta)
     placed = [PlacedCheck(c["key"], c["check"]["id"], f"{ui.selfcheck} · {c['name']}",
                           _str(c["entry"].get("question")), _str(c["entry"].get("answer")))
-              for c in renderer.alone_checks if c["check"]]
+              for c in renderer.ledger.alone_checks if c["check"]]
     placed += [PlacedCheck(f"challenges.{n - 1}", f"check-{n}", f"{ui.challenge} {n} · {_str(c.get('title'))}",
                            _str(c.get("question")), _str(c.get("answer")))
                for n, c in enumerate(challenges, start=1)]
     return lesson_package(renderer.lesson, renderer, renderer.yaml_ctx, placed, renderer.release.answers)
-
-
-def _check_placements(places: list[Place], problems: list[Problem]) -> None:
-    """A figure placed twice would be two figures with one id and one number."""
-    first: dict[str, tuple[Path, int]] = {}
-    for name, path, line in ((p.name, p.path, p.line) for p in places):
-        if name in first:
-            (at, at_line), file = first[name], first[name][0].name
-            problems.append(Problem(path, line, msg("figure `{name}` is placed twice (first at line {line})",
-                                                    name=name, line=at_line) if at == path else
-                                    msg("figure `{name}` is placed twice (first at {file}:{line})", name=name,
-                                        file=file, line=at_line), "each figure placed once"))
-        first.setdefault(name, (path, line))
 
 
 def _text(meta: dict[str, Any], key: str) -> str:

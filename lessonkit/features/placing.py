@@ -1,0 +1,61 @@
+"""What a feature's placement may use of the lesson's page, and the ledger of what was placed where.
+
+Each feature exports its own placement next to its compute and its theme component — `place(page, name, args)` for
+what `{{< kind NAME … >}}` puts in the text (HTML, or a Miss saying what is wrong: markup adds file and line), and
+`unplaced(page)` for what lesson.py or lesson.yaml defines but the text never placed. render/placers.py keeps the
+registry (which directive is whose) and makes the page; features never import render."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from ..support.errors import Miss, Problem
+
+
+@dataclass
+class Ledger:
+    """What one page placed so far, in reading order."""
+    widgets: set[str] = field(default_factory=set)
+    checks: set[str] = field(default_factory=set)
+    code: set[str] = field(default_factory=set)       # the functions and cells whose listing is shown
+    alone_checks: list[dict] = field(default_factory=list)  # the standalone self-checks' contexts
+    tables: int = 0
+    terms_used: dict[str, None] = field(default_factory=dict)    # term ids in reading order (sections, then yaml)
+    terms_marked: dict[str, None] = field(default_factory=dict)  # those marked with [[…]] anywhere
+
+
+class Page(Protocol):
+    """render/placers.py LessonRenderer, as the placements see it."""
+    lesson: Any             # compute.run.ComputedLesson
+    setting: Any            # render.placers.PageSetting: env, ui, components, course, holes, release, edition
+    env: Any
+    ui: Any
+    ctx: Any                # render.markup.MarkupContext of lesson.md
+    ledger: Ledger
+    figure_order: list[str]
+    problems: list[Problem]
+
+    def md(self, key: str, text: str, inline: bool = False, context=None) -> str:
+        """A lesson.yaml field's Markdown (`key` names its line)."""
+
+    def inline(self, text: str, path, line: int | None, plain: bool = False) -> str:
+        """Markdown on one line (a caption, a column name) in lesson.md's context: HTML, or `plain` text."""
+
+    def template(self, name: str, **context) -> str:
+        """The theme's template `name` rendered with `context` and the page's words."""
+
+    def figure_mark(self, name: str) -> str:
+        """The draft's hole for the drawing of lesson.py's figure `name` (render/draft.py: it may still be drawing)."""
+
+    def figure_data_mark(self, name: str, figure_id: str, number: int) -> str:
+        """The draft's hole for the data table under figure `name`."""
+
+    def mounted(self, component, context: dict, widget, name: str, script) -> str:
+        """A component's template rendered with `context` and mounted with the data its script reads ("" when the
+        template failed, which is reported)."""
+
+    def place(self, kind: str, name: str, args: tuple[str, ...], **options) -> str | Miss:
+        """What `{{< kind name args >}}` puts in the text, by the feature that owns `kind`."""
+
+
+Placer = Callable[..., "str | Miss"]
