@@ -14,7 +14,7 @@ import traceback
 from pathlib import Path
 
 from . import __version__
-from .commands import COMMANDS
+from .commands import COMMANDS, command as command_module
 from .support.errors import ContentError, UsageError
 from .support.i18n import MESSAGE_LANGUAGES, Speaker, message_language
 from .support.messages import msg
@@ -32,10 +32,10 @@ def main(argv: list[str] | None = None, prog: str = "lessonkit", home: Path | No
     argv = with_command(list(sys.argv[1:] if argv is None else argv))
     say = Speaker(message_language(_peek(argv, "--lang"), peek_language(_peek_content(argv, home))))
     try:
-        args = parser(prog, say).parse_args(argv)
+        args = parser(prog, say, only=argv[0] if argv[0] in COMMANDS else None).parse_args(argv)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
-    command = COMMANDS[args.command]
+    command = command_module(args.command)
     args.prog, args.say = prog, say
     try:
         if getattr(command, "NEEDS_PROJECT", True):
@@ -133,7 +133,9 @@ class _Formatter(argparse.HelpFormatter):
         return "\n".join(indent + line for line in wrap(text, width))
 
 
-def parser(prog: str, say: Speaker) -> argparse.ArgumentParser:
+def parser(prog: str, say: Speaker, only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. `only`: the verb about to run, the one whose parser is made (and module imported);
+    None: every verb's, for the help that lists them."""
     formatter = type("Formatter", (_Formatter,), {"usage_word": say("usage: ")})
     p = argparse.ArgumentParser(
         prog=prog, formatter_class=formatter, add_help=False,
@@ -148,7 +150,8 @@ def parser(prog: str, say: Speaker) -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"lessonkit {__version__}",
                    help=say("show the version and exit"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND", title=say("commands"))
-    for name, module in COMMANDS.items():
+    for name in COMMANDS if only is None else (only,):
+        module = command_module(name)
         cmd = sub.add_parser(name, help=say.text(module.HELP), description=say.text(module.DESCRIPTION),
                              epilog=say.text(EXIT_CODES), formatter_class=formatter, add_help=False)
         _titles(cmd, say)
