@@ -62,8 +62,10 @@ class Uncacheable(Exception):
     """A figure input we cannot hash faithfully: the figure is always redrawn."""
 
 
+@functools.lru_cache(maxsize=None)
 def package_version(name: str) -> str:
-    """A package's version without importing it (importing matplotlib is what the cache saves)."""
+    """A package's version without importing it (importing matplotlib is what the cache saves); looked up once per
+    process, as the engine's own code is (a build asks for the same few packages' versions many times)."""
     module = sys.modules.get(name)
     if module is not None and hasattr(module, "__version__"):
         return str(module.__version__)
