@@ -14,7 +14,7 @@ import traceback
 from pathlib import Path
 
 from . import __version__
-from .commands import COMMANDS
+from .commands import COMMANDS, command as command_module
 from .support.errors import ContentError, UsageError
 from .support.i18n import MESSAGE_LANGUAGES, Speaker, message_language
 from .support.messages import msg
@@ -32,10 +32,10 @@ def main(argv: list[str] | None = None, prog: str = "lessonkit", home: Path | No
     argv = with_command(list(sys.argv[1:] if argv is None else argv))
     say = Speaker(message_language(_peek(argv, "--lang"), peek_language(_peek_content(argv, home))))
     try:
-        args = parser(prog, say).parse_args(argv)
+        args = parse(argv, prog, say)
     except SystemExit as exit_:
         return 0 if exit_.code in (0, None) else 2
-    command = COMMANDS[args.command]
+    command = command_module(args.command)
     args.prog, args.say = prog, say
     try:
         if getattr(command, "NEEDS_PROJECT", True):
@@ -117,6 +117,32 @@ def _peek_content(argv: list[str], home: Path | None) -> Path | None:
     return project.root / CONTENT if project else None
 
 
+def parse(argv: list[str], prog: str, say: Speaker) -> argparse.Namespace:
+    """The command line read (`argv` starts with its command: with_command). Its help texts are put in the
+    messages' language only when something is shown — help, the version, a mistake in the command line: a command
+    that only runs never loads the catalog of messages for them."""
+    if argv[0] not in COMMANDS:  # --help, --version
+        return parser(prog, say).parse_args(argv)
+    try:
+        return parser(prog, Speaker("en"), only=argv[0], parser_class=_SilentParser).parse_args(argv)
+    except _Shown:
+        return parser(prog, say, only=argv[0]).parse_args(argv)
+
+
+class _Shown(Exception):
+    """argparse was about to print: help, the version or a usage error."""
+
+
+class _SilentParser(argparse.ArgumentParser):
+    """A parser that shows nothing: where argparse prints (and then exits), it raises _Shown."""
+
+    def _print_message(self, message, file=None):
+        raise _Shown
+
+    def exit(self, status=0, message=None):
+        raise _Shown
+
+
 class _Formatter(argparse.HelpFormatter):
     """argparse's layout with the usage line's word in the messages' language; text wrapped by terminal columns
     (a Chinese character takes two, and a line may break between any two), keeping the lines a text breaks."""
@@ -133,9 +159,12 @@ class _Formatter(argparse.HelpFormatter):
         return "\n".join(indent + line for line in wrap(text, width))
 
 
-def parser(prog: str, say: Speaker) -> argparse.ArgumentParser:
+def parser(prog: str, say: Speaker, only: str | None = None,
+           parser_class: type[argparse.ArgumentParser] = argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The command line's parser. `only`: the verb about to run, the one whose parser is made (and module imported);
+    None: every verb's, for the help that lists them. Its verbs' parsers are of `parser_class` too."""
     formatter = type("Formatter", (_Formatter,), {"usage_word": say("usage: ")})
-    p = argparse.ArgumentParser(
+    p = parser_class(
         prog=prog, formatter_class=formatter, add_help=False,
         description=say("Build illustrated, computed lessons into self-contained HTML pages.\n"
                         "Without a COMMAND, `build` runs: {prog} [--out DIR] [--theme NAME] [--lesson SLUG] "
@@ -148,7 +177,8 @@ def parser(prog: str, say: Speaker) -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"lessonkit {__version__}",
                    help=say("show the version and exit"))
     sub = p.add_subparsers(dest="command", metavar="COMMAND", title=say("commands"))
-    for name, module in COMMANDS.items():
+    for name in COMMANDS if only is None else (only,):
+        module = command_module(name)
         cmd = sub.add_parser(name, help=say.text(module.HELP), description=say.text(module.DESCRIPTION),
                              epilog=say.text(EXIT_CODES), formatter_class=formatter, add_help=False)
         _titles(cmd, say)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,6 +112,8 @@ def _cell(header: str, line: int, body: list[str], path: Path, problems: list[Pr
 
 
 def _options(text: str, kind: str, path: Path, line: int, problems: list[Problem]) -> dict[str, Any]:
+    import shlex  # only a lesson written as cells has options to read
+
     text = LITERAL.sub("", text)  # (features/handnumbers.py reads it: the header's numbers typed on purpose)
     try:
         words = shlex.split(text)

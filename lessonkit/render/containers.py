@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -14,7 +14,9 @@ from ..support.errors import Problem
 from ..support.messages import msg
 from .component import render_component
 from .mount import mount
-from .questions import LessonPackage
+
+if TYPE_CHECKING:  # only an LMS edition's pages have one
+    from .questions import LessonPackage
 
 CALLOUT_TEMPLATES = {"cards": "partials/cards.html", "card": "partials/card.html", "state": "partials/state.html"}
 SCORM_ID = re.compile(r"[A-Za-z0-9_-]{1,200}")

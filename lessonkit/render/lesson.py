@@ -14,7 +14,6 @@ from ..support.errors import ContentError
 from ..support.paths import SitePaths
 from . import markup
 from .placers import LessonRenderer, PageSetting, _str
-from .questions import PlacedCheck, lesson_package
 from .reading import challenges_of, reading_minutes
 
 
@@ -124,6 +123,8 @@ def _glossary(renderer: LessonRenderer) -> list[dict[str, Any]]:
 
 def _package(renderer: LessonRenderer):
     """A learning platform's parts of the page: its self-checks (standalone, then the challenges') as questions."""
+    from .questions import PlacedCheck, lesson_package  # only an LMS edition's pages need it
+
     ui, challenges = renderer.ui, challenges_of(renderer.lesson.source.meta)
     placed = [PlacedCheck(c["key"], c["check"]["id"], f"{ui.selfcheck} · {c['name']}",
                           _str(c["entry"].get("question")), _str(c["entry"].get("answer")))

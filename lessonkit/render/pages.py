@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -29,9 +29,11 @@ from .draft import HEAD, POLICY, SCRIPTS, STYLE, Holes, PageDraft
 from ..support.store import Store
 from .lesson import lesson_context
 from .placers import PageSetting
-from .questions import LessonPackage
 from .notebook import lesson_notebook
 from .templates import theme_problem
+
+if TYPE_CHECKING:  # only an LMS edition's pages have one
+    from .questions import LessonPackage
 
 
 @dataclass

@@ -12,7 +12,6 @@ from typing import Any
 
 import jinja2
 
-from ..compute.cellrun import read_too_early
 from ..compute.run import ComputedLesson
 from ..features import citations
 from ..features.bibtex import Bibliography
@@ -90,6 +89,8 @@ class LessonRenderer:
             converters=setting.converters,
         )
         if lesson.cells is not None:  # a value shown before the cell that gives it is met (lesson.py as cells)
+            from ..compute.cellrun import read_too_early  # imported for a lesson written as cells only
+
             self.ctx.read_value = read_too_early(lesson.cells, src.plan.places, src.body_path)
         self.containers = Containers(self.env, self.ui, setting.components, src.folder, src.body_path,
                                      self.ctx.problems, self.teacher)

@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import hashlib
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
@@ -35,11 +36,22 @@ def engine_source_digest(packages: tuple[str, ...] | None = None) -> str:
     FIGURE_ENGINE (lesson code may call its helpers, e.g. format_value for figure labels; compute runs it, draw makes
     the SVG); editing the preview server or a template redraws nothing. Pages depend on all of it."""
     h = hashlib.sha256()
-    for path in sorted(ENGINE_DIR.rglob("*.py")):
-        rel = path.relative_to(ENGINE_DIR)
-        if packages is None or rel.parts[0] in packages:
-            h.update(rel.as_posix().encode() + b"\0" + path.read_bytes())
+    for parts, data in engine_sources():
+        if packages is None or parts[0] in packages:
+            h.update("/".join(parts).encode() + b"\0" + data)
     return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def engine_sources() -> tuple[tuple[tuple[str, ...], bytes], ...]:
+    """Every module of lessonkit (its path's parts under the package, its bytes) in path order: the package is read
+    once per process, for every digest of it a build takes (`engine_sources.cache_clear()` reads it again)."""
+    found = []
+    for folder, subfolders, names in os.walk(ENGINE_DIR):
+        subfolders[:] = [d for d in subfolders if d != "__pycache__"]  # only compiled modules there
+        under = Path(folder).relative_to(ENGINE_DIR).parts
+        found += [((*under, name), os.path.join(folder, name)) for name in names if name.endswith(".py")]
+    return tuple((parts, Path(path).read_bytes()) for parts, path in sorted(found))
 
 
 SKIPPED_IN_LESSON = {"lesson.md", "lesson.yaml", "references.bib", "__pycache__", "widgets"}  # the text (its
@@ -50,8 +62,10 @@ class Uncacheable(Exception):
     """A figure input we cannot hash faithfully: the figure is always redrawn."""
 
 
+@functools.lru_cache(maxsize=None)
 def package_version(name: str) -> str:
-    """A package's version without importing it (importing matplotlib is what the cache saves)."""
+    """A package's version without importing it (importing matplotlib is what the cache saves); looked up once per
+    process, as the engine's own code is (a build asks for the same few packages' versions many times)."""
     module = sys.modules.get(name)
     if module is not None and hasattr(module, "__version__"):
         return str(module.__version__)

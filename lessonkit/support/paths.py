@@ -3,18 +3,18 @@ catalogs, the scaffolds), and `SitePaths`, the one owner of every path the build
 page to another. The author's project (content/, themes/, output/, .cache/) is `support.project.Project`."""
 from __future__ import annotations
 
-import importlib.resources
 import posixpath
 from pathlib import Path
 
 
 def _package_dir() -> Path:
-    """lessonkit's own folder, found through the import system (importlib.resources), never through the current
-    folder: an installed lessonkit reads its theme and catalogs from site-packages and writes nothing there."""
-    root = importlib.resources.files("lessonkit")
-    if not isinstance(root, Path):  # a zipped install: Jinja and the watcher need real files
-        raise RuntimeError(f"lessonkit must be installed as files, not inside {root}")
-    return root.resolve()
+    """lessonkit's own folder, where the import system found this module (never through the current folder): an
+    installed lessonkit reads its theme and catalogs from site-packages and writes nothing there. (Not through
+    importlib.resources, whose import costs every command more than this folder's lookup.)"""
+    root = Path(__file__).resolve().parents[1]
+    if not root.is_dir():  # a zipped install: Jinja and the watcher need real files
+        raise RuntimeError(f"lessonkit must be installed as files, not inside {root.parent}")
+    return root
 
 
 PACKAGE = _package_dir()

@@ -1,7 +1,6 @@
 """«did you mean …?» for every name an author can misspell: one helper, one wording."""
 from __future__ import annotations
 
-import difflib
 from typing import Any, Iterable
 
 from .messages import NOTHING, Message, msg
@@ -9,6 +8,8 @@ from .messages import NOTHING, Message, msg
 
 def closest(name: str, known: Iterable[Any]) -> str | None:
     """The known name most like `name`, if one is close enough."""
+    import difflib  # only a misspelt name asks: a build without mistakes never needs it
+
     found = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
     return found[0] if found else None
 

@@ -5,9 +5,10 @@ import re
 import unicodedata
 
 # a unit that may end a line: a run of spaces, one wide character (with the punctuation that must stay after it),
-# or a run of anything else (a word, a path, an option)
-_UNIT = re.compile(r"\s+|[\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uffef][，。；：、！？）」』”’》]*"
-                   r"|[^\s\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uffef]+")
+# or a run of anything else (a word, a path, an option); compiled when a help is first wrapped (re keeps it), as a
+# command that prints no help need not pay for its wide character classes
+_UNIT = (r"\s+|[\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uffef][，。；：、！？）」』”’》]*"
+         r"|[^\s\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uffef]+")
 
 
 def width(text: str) -> int:
@@ -27,7 +28,7 @@ def wrap(text: str, columns: int) -> list[str]:
     lines: list[str] = []
     for paragraph in text.splitlines() or [""]:
         line = ""
-        for unit in _UNIT.findall(paragraph):
+        for unit in re.findall(_UNIT, paragraph):
             if unit.isspace():
                 line += " " if line else ""
             elif width(line) + width(unit) > columns and line.strip():
