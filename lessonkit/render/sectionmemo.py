@@ -4,7 +4,7 @@ What a section's rendering makes is kept in the store (support/store.py SECTIONS
 made from (support/cachekeys.py SectionInputs): the section's own text, the lesson's files but lesson.md (values,
 captions, self-checks, components), its numbering (figures, equations, placements in reading order), what the
 sections before it left (widgets, checks and code placed, tables, toggles and tabs counted, glossary terms met,
-citations numbered), its release and the edition, and what every page shares (engine, packages, theme and its
+citations numbered, equation labels met), its release and the edition, and what every page shares (engine, packages, theme and its
 words, site.yaml, glossary.yaml, the course's lessons). An entry holds what the rest of the page reads of it: its
 title and body HTML (glossary first uses marked), its search text (features/search.py plain_text), the problems and
 warnings its rendering reported (reported again, the same, when it is taken), the standalone self-checks it placed,
@@ -91,7 +91,8 @@ def state_of(renderer) -> tuple:
             ("code", sorted(renderer.placed_code)), ("tables", renderer.tables),
             ("toggles", renderer.containers.toggles), ("tab_sets", renderer.containers.tab_sets),
             ("terms_used", list(renderer.terms_used)), ("terms_marked", list(renderer.terms_marked)),
-            ("cited", list(renderer.citer.cited)), ("numbers", list(renderer.citer.numbers.items())))
+            ("cited", list(renderer.citer.cited)), ("numbers", list(renderer.citer.numbers.items())),
+            ("labelled", list(renderer.ctx.labelled.items())))
 
 
 def restore(renderer, state: tuple) -> None:
@@ -107,8 +108,9 @@ def restore(renderer, state: tuple) -> None:
                             ("cited", renderer.citer.cited)):
         attribute.clear()
         attribute.update(dict.fromkeys(found[name]))
-    renderer.citer.numbers.clear()
-    renderer.citer.numbers.update(found["numbers"])
+    for name, attribute in (("numbers", renderer.citer.numbers), ("labelled", renderer.ctx.labelled)):
+        attribute.clear()
+        attribute.update(found[name])
 
 
 def record(renderer, render: Callable[[], dict[str, Any]]) -> tuple[SectionEntry, dict[str, Any]]:

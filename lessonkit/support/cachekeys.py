@@ -157,7 +157,7 @@ class SectionInputs:
     numbering: str   # the lesson's plan (load/plan.py): figure and equation numbers, every placement in reading order
     release: str     # the lesson's release and the edition: answers shown, a draft, teacher, LMS
     state: str       # what the sections before it left: widgets, checks and code placed, tables, toggles and tabs
-                     # counted, glossary terms met and marked, citations numbered and cited
+                     # counted, glossary terms met and marked, citations numbered and cited, equation labels met
     section: str     # the section itself: id, number, title, first line and parsed blocks (text and lines)
 
 
