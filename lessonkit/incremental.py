@@ -158,9 +158,14 @@ class FileMemo:
             data = path.read_bytes()
         except OSError:
             return find()
-        if not path.is_relative_to(self.folder):
+        return self.part(path, data, find, whole=True)
+
+    def part(self, path: Path, data: bytes, find, whole: bool = False) -> list[Problem]:
+        """The same for what is a function of `data` (a part of a file: a section of lesson.md) alone."""
+        if not self.cache.enabled or not path.is_relative_to(self.folder):
             return find()
-        key = hashlib.sha256(f"{PAGE_FORMAT}\0{self.purpose}\0{engine_source_digest()}\0"
+        purpose = self.purpose if whole else f"{self.purpose} part"
+        key = hashlib.sha256(f"{PAGE_FORMAT}\0{purpose}\0{engine_source_digest()}\0"
                              f"{path.relative_to(self.folder).as_posix()}\0".encode() + data).hexdigest()
         self.entries.append(PAGES.entry(key))
         saved = self.cache.get_pickle(PAGES, key)
