@@ -4,12 +4,13 @@ What a section's rendering makes is kept in the store (support/store.py SECTIONS
 made from (support/cachekeys.py SectionInputs): the section's own text, the lesson's files but lesson.md (values,
 captions, self-checks, components), its numbering (figures, equations, placements in reading order), what the
 sections before it left (widgets, checks and code placed, tables, toggles and tabs counted, glossary terms met,
-citations numbered, equation labels met), its release and the edition, and what every page shares (engine, packages, theme and its
-words, site.yaml, glossary.yaml, the course's lessons). An entry holds what the rest of the page reads of it: its
-title and body HTML (glossary first uses marked), its search text (features/search.py plain_text), the problems and
-warnings its rendering reported (reported again, the same, when it is taken), the standalone self-checks it placed,
-the figure holes in it (render/draft.py: their markers are the build's own, so they are kept as tokens and marked
-again) and the renderer's state after it. A build without a cache (`--no-cache`) renders every section.
+citations numbered, equation labels met), its release and the edition, and what every page shares (engine,
+packages, theme and its words, site.yaml, glossary.yaml, the course's lessons). An entry holds what the rest of the
+page reads of it: its title and body HTML (glossary first uses marked), its search text (features/search.py
+plain_text), the problems and warnings its rendering reported (reported again, the same, when it is taken), the
+standalone self-checks it placed, the figure holes in it (render/draft.py: their markers are the build's own, so
+they are kept as tokens and marked again) and the renderer's state after it. A build without a cache (`--no-cache`)
+renders every section.
 """
 from __future__ import annotations
 
