@@ -49,6 +49,7 @@ class Reuse:
     keys: dict[str, str] = field(default_factory=dict)   # slug → key, for the lessons that may be reused
     site_key: str | None = None                          # the index and glossary pages, when every lesson's is known
     basis: str | None = None                             # every input but the font, hashed (None: nothing reused)
+    shared: str | None = None                            # shared_inputs (None: no cache)
     digests: dict[str, str] = field(default_factory=dict)  # slug → its folder's digest (lessons that may be reused)
     lessons: int = 0                                     # how many lessons this build makes
 
@@ -95,8 +96,26 @@ def plan(cache: Store, sources, course, content: Path, dirs: list[Path], options
     """Which pages an earlier build may have written from the same inputs. `sources`: the lessons to build,
     `course`: every lesson of the course; `publication`: what this edition publishes, on the build's day."""
     reuse = Reuse(cache, lessons=len(sources))
-    if not cache.enabled or options.figure_png or publication.edition.lms:  # (an LMS export reads every lesson's
-        return reuse                                                       # rendered questions: none is kept)
+    if not cache.enabled:
+        return reuse
+    reuse.shared = shared_inputs(content, dirs, course, options, publication)
+    if options.figure_png or publication.edition.lms:  # (an LMS export reads every lesson's rendered questions:
+        return reuse                                   # none is kept)
+    h = hashlib.sha256(f"{reuse.shared}\0".encode())
+    h.update(repr([s.slug for s in sources]).encode())
+    reuse.basis = h.hexdigest()
+    reuse.digests = {source.slug: folder_digest(source.folder) for source in sources
+                     if not source.problems}  # a lesson with problems in its text is built, so they are reported
+    reuse.key_with(saved_font(cache))  # the fonts changed (None): figures are drawn again, and pages with them
+    return reuse
+
+
+def shared_inputs(content: Path, dirs: list[Path], course, options, publication) -> str:
+    """What every page is made from but its own lesson's folder, the lessons built and the figures' font, hashed:
+    the engine's code and the packages it uses, the theme's files (templates, words, components), the files at the
+    top of content/ (site.yaml: the language; glossary.yaml, references.bib …), every lesson's title, sections,
+    figure and equation numbers (links), the theme chosen, `serve`'s reload script and the edition with each
+    lesson's release (drafts, answers shown, teacher, LMS)."""
     h = hashlib.sha256(f"{PAGE_FORMAT}\0{sys.version}\0".encode())
     h.update(engine_source_digest().encode())
     h.update(" ".join(f"{name} {package_version(name)}" for name in PACKAGES).encode())
@@ -105,15 +124,10 @@ def plan(cache: Store, sources, course, content: Path, dirs: list[Path], options
     for path in sorted(p for p in content.iterdir() if p.is_file()):  # site.yaml, glossary.yaml, references …
         h.update(f"{path.name}\0".encode() + path.read_bytes() + b"\0")
     h.update(repr([course_entry(s) for s in course]).encode())
-    h.update(repr([s.slug for s in sources]).encode())
     h.update(f"{options.theme}\0".encode())
     h.update(f"{options.preview_script}\0".encode())  # `serve`'s reload script: in every page and its policy
     h.update(f"{publication.key()}\0".encode())      # drafts, releases, answers shown or not, the edition
-    reuse.basis = h.hexdigest()
-    reuse.digests = {source.slug: folder_digest(source.folder) for source in sources
-                     if not source.problems}  # a lesson with problems in its text is built, so they are reported
-    reuse.key_with(saved_font(cache))  # the fonts changed (None): figures are drawn again, and pages with them
-    return reuse
+    return h.hexdigest()
 
 
 def unanchored(problems, folder: Path) -> tuple:
@@ -144,9 +158,14 @@ class FileMemo:
             data = path.read_bytes()
         except OSError:
             return find()
-        if not path.is_relative_to(self.folder):
+        return self.part(path, data, find, whole=True)
+
+    def part(self, path: Path, data: bytes, find, whole: bool = False) -> list[Problem]:
+        """The same for what is a function of `data` (a part of a file: a section of lesson.md) alone."""
+        if not self.cache.enabled or not path.is_relative_to(self.folder):
             return find()
-        key = hashlib.sha256(f"{PAGE_FORMAT}\0{self.purpose}\0{engine_source_digest()}\0"
+        purpose = self.purpose if whole else f"{self.purpose} part"
+        key = hashlib.sha256(f"{PAGE_FORMAT}\0{purpose}\0{engine_source_digest()}\0"
                              f"{path.relative_to(self.folder).as_posix()}\0".encode() + data).hexdigest()
         self.entries.append(PAGES.entry(key))
         saved = self.cache.get_pickle(PAGES, key)

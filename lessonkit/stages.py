@@ -20,6 +20,7 @@ from .load.theme import asset_path
 from .render import markup
 from .render.draft import Holes, PageDraft
 from .render.pages import Rendered, Renderer, render_site
+from .render.sectionmemo import SectionMemo
 from .render.templates import make_env, theme_problem
 from .support.cachekeys import code_shape_entries, package_version, values_key
 from .support.errors import ContentError, Problem
@@ -113,8 +114,9 @@ def render_all(computed: list[ComputedLesson], gathered, env: jinja2.Environment
     session.mathml = memo(session.cache, MATHML, "latex2mathml")
     known_math = len(session.mathml)
     converters = markup.Converters(session.mathml, memo(session.cache, HIGHLIGHTS, "pygments"))
+    sections = SectionMemo(session.cache, session.shared_inputs) if session.shared_inputs is not None else None
     renderer = Renderer(env, gathered.ui, Components(gathered.dirs), Holes(), converters, gathered.bibliography,
-                        session.cache, gathered.publication)
+                        session.cache, gathered.publication, sections)
     kept = {slug: k.summary for slug, k in gathered.kept.items()}
     rendered = render_site(computed, renderer, gathered.config, problems, gathered.course, gathered.glossary, kept)
     if len(session.mathml) > known_math:

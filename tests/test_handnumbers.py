@@ -372,3 +372,28 @@ def test_a_figure_cells_caption_and_alt_are_read_at_its_header(make_lesson, run_
                 py=py.replace('}}"\n', '}}"  # literal: 0.2 10\n', 1))
     code, _, err, _ = run_build("--strict")
     assert code == 0, err
+
+
+def test_an_edited_section_alone_is_read_again_and_its_findings_are_a_build_without_cache_s(make_lesson, tmp_path,
+                                                                                           monkeypatch):
+    """With the build's memo (incremental.FileMemo), an edited lesson.md reads only the edited section again; what
+    it reports is what reading the whole file without a memo reports."""
+    from lessonkit import incremental
+    from lessonkit.features import handnumbers
+    from lessonkit.support.store import Store
+
+    md = ("## 第一节 {#first}\n\n训练了 12 轮。\n\n"
+          "## 第二节 {#second}\n\n学习率 0.5。<!-- literal -->\n\n"
+          "## 第三节 {#third}\n\n一共 7 层，又 8 层。<!-- literal: 7 -->\n")
+    folder = make_lesson(md=md)
+
+    def found(memo=None) -> list[tuple[int, str]]:
+        return [(p.line, p.message.params[0][1]) for p in report(read_lesson(folder), memo)]
+    memo = lambda: incremental.FileMemo(Store(tmp_path / "cache"), folder, "handnumbers")  # noqa: E731
+    assert found(memo()) == found() == [(3, "12"), (11, "8")]
+    (folder / "lesson.md").write_text(md.replace("学习率 0.5。<!-- literal -->", "学习率 0.25，批 64。"), encoding="utf-8")
+    read, pieces = [], handnumbers._section_pieces
+    monkeypatch.setattr(handnumbers, "_section_pieces", lambda section: read.append(section.id) or pieces(section))
+    with_memo = found(memo())
+    assert read == ["second"]
+    assert with_memo == found() == [(3, "12"), (7, "0.25"), (7, "64"), (11, "8")]

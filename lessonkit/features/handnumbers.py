@@ -115,10 +115,13 @@ class Finding:
 def report(source, memo: Callable | None = None) -> list[Problem]:
     """The hand-typed numbers of one lesson (load.lessons.LessonSource), in file order: lesson.md, lesson.yaml,
     lesson.py's figure texts, the lesson's component templates. Each file's findings are a function of that file
-    alone: `memo(path, find)` may return what `find()` returned for the same bytes before."""
+    alone: `memo(path, find)` may return what `find()` returned for the same bytes before; lesson.md's of each
+    section a function of that section alone: `memo.part(path, data, find)` (incremental.FileMemo), when the memo
+    has it, may return what `find()` returned for the same `data` (the section's text) before."""
+    part = getattr(memo, "part", None)
     memo = memo or (lambda path, find: find())
     folder = source.folder / COMPONENTS
-    parts = [(source.body_path, lambda: _markdown_file(source)),
+    parts = [(source.body_path, lambda: _markdown_file(source, part)),
              (source.meta_path, lambda: _yaml_fields(source)),
              (source.code_path, lambda: _figure_texts(source.code_path)),
              *((t, lambda t=t: _template(t)) for t in sorted(folder.glob("*/widget.html")))]
@@ -174,21 +177,37 @@ def _markdown_pieces(source) -> Iterator[tuple[int, str]]:
     """(first line, text) of what a reader reads of lesson.md, as load parsed it: each section's heading, its text
     blocks and its containers' titles."""
     for section in source.sections:
-        yield section.line, section.title
-        for block in walk(section.blocks):
-            if block.kind == "text":
-                yield block.line, "\n".join(block.lines)
-            elif block.kind == "container" and block.arg:
-                yield block.line, block.arg
+        yield from _section_pieces(section)
 
 
-def _markdown_file(source) -> list[Problem]:
+def _section_pieces(section) -> Iterator[tuple[int, str]]:
+    yield section.line, section.title
+    for block in walk(section.blocks):
+        if block.kind == "text":
+            yield block.line, "\n".join(block.lines)
+        elif block.kind == "container" and block.arg:
+            yield block.line, block.arg
+
+
+def _markdown_file(source, part: Callable | None = None) -> list[Problem]:
+    """lesson.md's findings, section by section; `part(path, data, find)`: what `find()` returned before for the
+    same `data` (the section: its place, its parsed text and its lines in the file)."""
     text = _read(source.body_path)  # its lines: the place a number stands, and a `literal` comment on its line
     if text is None:
         return []
     lines = text.splitlines()
-    found = [f for first, piece in _markdown_pieces(source) for f in findings(piece, first)]
-    return [_problem(source.body_path, f, _markdown_place(f, lines)) for f in _unmarked(found, lines)]
+    ends = [s.line for s in source.sections[1:]] + [len(lines) + 1]
+    problems: list[Problem] = []
+    for section, end in zip(source.sections, ends):
+        def find(section=section) -> list[Problem]:
+            found = [f for first, piece in _section_pieces(section) for f in findings(piece, first)]
+            return [_problem(source.body_path, f, _markdown_place(f, lines)) for f in _unmarked(found, lines)]
+        if part is None:
+            problems += find()
+        else:
+            data = repr((section.line, section.title, section.blocks, lines[max(section.line - 1, 0):end - 1]))
+            problems += part(source.body_path, data.encode("utf-8"), find)
+    return problems
 
 
 def _markdown_place(finding: Finding, lines: list[str]) -> Message:

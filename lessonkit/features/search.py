@@ -142,15 +142,23 @@ def lesson_entry(context: Mapping[str, Any], ui=None) -> dict:
     head = " ".join([context.get("summary") or "", context.get("intro") or "",
                      *[f"<li>{o}</li>" for o in context.get("objectives") or []], context.get("question") or ""])
     sections = [("", context.get("title") or "", head, False)]
-    sections += [(s["id"], s["title"], s["body"], True) for s in context.get("sections") or []]
+    sections += [(s["id"], s["title"], s, True) for s in context.get("sections") or []]
     sections += [(c["id"], f"{ui.challenge} {c['number']} · {c.get('title') or ''}", c.get("question"), False)
                  for c in context.get("challenges") or []]
     if context.get("sources"):
         sections.append(("sources", ui.sources, "".join(f"<li>{s}</li>" for s in context["sources"]), False))
-    # bodies read as text once, here: the course's index and the page's own take it (a kept lesson's too)
+    # bodies read as text once: here, or a lesson.md section's when it was rendered (its `text`, which the section
+    # memo keeps: render/sectionmemo.py); the course's index and the page's own take it (a kept lesson's too)
     return {"slug": context["slug"], "title": context.get("title") or context["slug"],
-            "sections": [{"id": i, "title": title, "text": plain_text(html or ""), **({"page": True} if page else {})}
-                         for i, title, html, page in sections]}
+            "sections": [{"id": i, "title": title, "text": _text_of(body), **({"page": True} if page else {})}
+                         for i, title, body, page in sections]}
+
+
+def _text_of(body: str | Mapping[str, Any] | None) -> str:
+    """The plain text of rendered HTML, or of a lesson.md section (its `text` when it has one, else its body)."""
+    if isinstance(body, Mapping):
+        return body["text"] if isinstance(body.get("text"), str) else plain_text(body.get("body") or "")
+    return plain_text(body or "")
 
 
 def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, root: str = "",

@@ -10,11 +10,13 @@ from ..features import figures, notes
 from ..features.bibstyle import runs_html
 from ..features import glossary as terms
 from ..features.glossary import glossary_entry
+from ..load.document import SectionSource
 from ..support.errors import ContentError
 from ..support.paths import SitePaths
 from . import markup
 from .placers import LessonRenderer, PageSetting, _str
 from .reading import challenges_of, reading_minutes
+from .sectionmemo import with_text
 
 
 def lesson_context(lesson: ComputedLesson, setting: PageSetting) -> dict[str, Any]:
@@ -45,17 +47,24 @@ def lesson_context(lesson: ComputedLesson, setting: PageSetting) -> dict[str, An
 
 
 def _sections(renderer: LessonRenderer) -> list[dict[str, Any]]:
-    """lesson.md's sections, with the first use of each glossary term marked in reading order."""
-    src, ctx = renderer.lesson.source, renderer.ctx
-    sections = [{"id": s.id, "number": n,
-                 "title": markup.render_inline(s.title, renderer.title_ctx, src.body_path, s.line),
-                 "body": markup.render_blocks(s.blocks, ctx, src.body_path)}
-                for n, s in enumerate(src.sections, start=1)]
+    """lesson.md's sections in reading order, each with its search text, taken from the section memo when a build
+    rendered it from the same inputs (render/sectionmemo.py)."""
+    memo = renderer.setting.sections
+    numbered = enumerate(renderer.lesson.source.sections, start=1)
+    if memo is None:
+        return [with_text(_section(renderer, s, n)) for n, s in numbered]
+    return [memo.section(renderer, s, n, lambda s=s, n=n: _section(renderer, s, n)) for n, s in numbered]
+
+
+def _section(renderer: LessonRenderer, section: SectionSource, number: int) -> dict[str, Any]:
+    """One section rendered, the first use of each glossary term in it marked (in reading order: the terms met
+    before are in the page's ledger)."""
+    src = renderer.lesson.source
+    title = markup.render_inline(section.title, renderer.title_ctx, src.body_path, section.line)
+    body = markup.render_blocks(section.blocks, renderer.ctx, src.body_path)
     if renderer.course.glossary is not None:
-        for section in sections:
-            section["body"] = terms.mark_first_uses(section["body"], renderer.course.glossary,
-                                                      renderer.ledger.terms_used)
-    return sections
+        body = terms.mark_first_uses(body, renderer.course.glossary, renderer.ledger.terms_used)
+    return {"id": section.id, "number": number, "title": title, "body": body}
 
 
 def _head(renderer: LessonRenderer) -> dict[str, Any]:

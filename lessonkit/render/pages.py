@@ -49,6 +49,7 @@ class Renderer:
     bibliography: Bibliography | None = None
     cache: Store | None = None
     publication: Publication | None = None    # load/release.py: the edition and each lesson's release
+    sections: Any = None                      # render/sectionmemo.py SectionMemo (None: every section rendered)
 
 
 @dataclass
@@ -134,7 +135,7 @@ def _lesson_contexts(ordered: list[ComputedLesson], course: Course, renderer: Re
         bibliography = lesson_references(renderer.bibliography, lesson.source.folder, problems, renderer.cache)
         setting = PageSetting(renderer.env, renderer.ui, renderer.components, course, renderer.holes,
                               renderer.converters, bibliography, publication.of(lesson.slug), edition.teacher,
-                              edition.lms)
+                              edition.lms, renderer.sections)
         try:
             context = lesson_context(lesson, setting)
         except ContentError as err:
@@ -145,7 +146,8 @@ def _lesson_contexts(ordered: list[ComputedLesson], course: Course, renderer: Re
             continue
         notebook, entry = lesson_notebook(lesson, context, renderer.ui, course, renderer.cache, bibliography)
         context["files"] = (notebook,)
-        entries[context["slug"]] = (entry,) if entry else ()
+        sections = renderer.sections.used.get(lesson.slug, []) if renderer.sections is not None else []
+        entries[context["slug"]] = ((entry,) if entry else ()) + tuple(sections)
         contexts[context["slug"]] = context
     return contexts, entries, warnings
 

@@ -39,7 +39,8 @@ class PageSetting:
     """What every lesson page of one edition is rendered with: the theme (templates, words, components), the
     course (other lessons to link to, the glossary), the draft's holes, the Markdown converters, the bibliography,
     this lesson's release (load/release.py: answers shown, a draft …), and the edition: `teacher` (answers open,
-    keys and speaker notes shown), `lms` (a page for a learning platform's package: it stands alone)."""
+    keys and speaker notes shown), `lms` (a page for a learning platform's package: it stands alone); the memo of
+    rendered sections."""
     env: jinja2.Environment
     ui: Any
     components: Components
@@ -50,6 +51,7 @@ class PageSetting:
     release: Release = dataclasses.field(default_factory=Release)
     teacher: bool = False
     lms: bool = False
+    sections: Any = None    # render/sectionmemo.py SectionMemo: sections rendered by an earlier build (None: none)
 
 
 # which feature places what: `{{< kind NAME >}}` → its place(page, name, args); each `unplaced(page)` reports what

@@ -140,16 +140,46 @@ def code_shape_entries(folder: Path) -> list[str]:
         return []
 
 
-def folder_digest(folder: Path) -> str:
-    """Every file under `folder` (paths and bytes), caches left out: what a page made from it depends on."""
+def folder_digest(folder: Path, leave_out: tuple[str, ...] = ()) -> str:
+    """Every file under `folder` (paths and bytes), caches and the files `leave_out` names (relative paths) left
+    out: what a page made from it depends on."""
     h = hashlib.sha256()
     if folder.is_dir():
         for path in sorted(folder.rglob("*")):
             rel = path.relative_to(folder)
-            if path.is_file() and "__pycache__" not in rel.parts and path.suffix != ".pyc":
+            if path.is_file() and "__pycache__" not in rel.parts and path.suffix != ".pyc" \
+                    and rel.as_posix() not in leave_out:
                 data = path.read_bytes()
                 h.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
                 h.update(data)
+    return h.hexdigest()
+
+
+SECTION_FORMAT = "lessonkit-section-1"
+
+
+@dataclasses.dataclass(frozen=True)
+class SectionInputs:
+    """Everything one rendered lesson.md section (render/sectionmemo.py) is made from, each part a digest or a
+    canonical text; the key hashes them all. A part left out would be a silently wrong page."""
+    shared: str      # what every page is made from (incremental.shared_inputs): the engine's code and packages,
+                     # the theme (templates, words, components), site.yaml (language), glossary.yaml, references.bib,
+                     # every lesson's title, sections, figure and equation numbers (links), the edition and releases
+    engine: str      # engine_source_digest(): the engine's code (in `shared` too, named here on its own)
+    lesson: str      # its lesson: slug, folder, and every file there but lesson.md (lesson.py and its data: the
+                     # values and figure captions; lesson.yaml: self-checks; its components, its references.bib)
+    numbering: str   # the lesson's plan (load/plan.py): figure and equation numbers, every placement in reading order
+    release: str     # the lesson's release and the edition: answers shown, a draft, teacher, LMS
+    state: str       # what the sections before it left: widgets, checks and code placed, tables, toggles and tabs
+                     # counted, glossary terms met and marked, citations numbered and cited, equation labels met
+    section: str     # the section itself: id, number, title, first line and parsed blocks (text and lines)
+
+
+def section_key(inputs: SectionInputs) -> str:
+    h = hashlib.sha256(f"{SECTION_FORMAT}\0".encode())
+    for f in dataclasses.fields(inputs):
+        value = getattr(inputs, f.name)
+        h.update(f"{f.name}\0{len(value)}\0{value}\0".encode())
     return h.hexdigest()
 
 

@@ -12,6 +12,7 @@ class Session:
     cache: Store                         # the build's cache (`--no-cache`: a store without a folder)
     preview_script: str | None = None    # `serve`'s reload script: every page runs it, its policy lists its hash
     mathml: dict[str, str] = field(default_factory=dict)  # "display NUL latex" → MathML, kept in the cache
+    shared_inputs: str | None = None     # what every page is made from (incremental.shared_inputs; None: no cache)
 
     @property
     def templates_folder(self) -> Path | None:

@@ -12,6 +12,8 @@ support/prune.py.
   FIGURE_PNG    figures/<key>.png              bytes    the figure as a picture, for the slides (draw/raster.py)
   VALUES        values/<key>.pickle            pickle   a lesson's computed values and widget data (compute/)
   PAGES         pages/<key>.pickle             pickle   kept pages and memos of one file's reading (incremental.py)
+  SECTIONS      sections/<key>.pickle          pickle   a lesson.md section rendered, with what is read of it
+                                                        (render/sectionmemo.py)
   SCRIPTS       scripts/<key>.json             json     a component script's check (features/scriptcheck.py)
   REFERENCES    references/<key>.json          json     a parsed bibliography (features/citations.py)
   NOTEBOOKS     notebooks/<key>.ipynb          text     a lesson's notebook (render/notebook.py)
@@ -92,6 +94,7 @@ FIGURE_DATA = Kind("figures", ".json", JSON)
 FIGURE_PNG = Kind("figures", ".png", BYTES)
 VALUES = Kind("values", ".pickle", PICKLE)
 PAGES = Kind("pages", ".pickle", PICKLE)
+SECTIONS = Kind("sections", ".pickle", PICKLE)
 SCRIPTS = Kind("scripts", ".json", JSON)
 REFERENCES = Kind("references", ".json", JSON)
 NOTEBOOKS = Kind("notebooks", ".ipynb", TEXT)
@@ -99,8 +102,8 @@ MATHML = Kind("", ".json", JSON, prefix="mathml-", keys=r".+")        # key: lat
 HIGHLIGHTS = Kind("", ".json", JSON, prefix="highlight-", keys=r".+")  # key: Pygments' version
 FONT = Kind("", ".json", JSON, prefix="font", keys="")                # one entry, key ""
 TEMPLATES = Kind("templates", ".cache", None, prefix="__jinja2_", keys=r".+")
-KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, PAGES, SCRIPTS, REFERENCES, NOTEBOOKS, MATHML, HIGHLIGHTS,
-         FONT, TEMPLATES)
+KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS, MATHML,
+         HIGHLIGHTS, FONT, TEMPLATES)
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
 

@@ -1,0 +1,145 @@
+"""A lesson.md section rendered once: edit one paragraph and only its section's Markdown is rendered again.
+
+What a section's rendering makes is kept in the store (support/store.py SECTIONS) under a key over everything it is
+made from (support/cachekeys.py SectionInputs): the section's own text, the lesson's files but lesson.md (values,
+captions, self-checks, components), its numbering (figures, equations, placements in reading order), what the
+sections before it left (widgets, checks and code placed, tables, toggles and tabs counted, glossary terms met,
+citations numbered, equation labels met), its release and the edition, and what every page shares (engine,
+packages, theme and its words, site.yaml, glossary.yaml, the course's lessons). An entry holds what the rest of the
+page reads of it: its title and body HTML (glossary first uses marked), its search text (features/search.py
+plain_text), the problems and warnings its rendering reported (reported again, the same, when it is taken), the
+standalone self-checks it placed, the figure holes in it (render/draft.py: their markers are the build's own, so
+they are kept as tokens and marked again) and the renderer's state after it. A build without a cache (`--no-cache`)
+renders every section.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..features.search import plain_text
+from ..support.cachekeys import SectionInputs, engine_source_digest, folder_digest, section_key
+from ..support.store import SECTIONS, Store
+
+HOLE_TOKEN = "\x1ahole{}\x1a"      # SUB, as render/markup.py's tokens: never in authored text
+HOLE_TOKEN_RE = re.compile("\x1ahole(\\d+)\x1a")
+
+
+@dataclass(frozen=True)
+class SectionEntry:
+    title: str
+    body: str                     # glossary first uses marked; holes as HOLE_TOKEN
+    text: str                     # what search reads of the body
+    holes: tuple                  # render/draft.py holes, by token number
+    problems: tuple               # what its rendering reported, in order
+    warnings: tuple
+    checks: tuple                 # the standalone self-checks it placed (the ledger's alone_checks)
+    state: tuple                  # the renderer's state after it (state_of)
+
+
+@dataclass
+class SectionMemo:
+    """One build's section memo: `shared` is incremental.shared_inputs; `used`: slug → the entries each lesson's
+    sections were taken from or kept in (a kept page keeps them)."""
+    cache: Store
+    shared: str
+    used: dict[str, list[str]] = field(default_factory=dict)
+    _lessons: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+
+    def section(self, renderer, source, number: int, render: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """`render()`'s section ({id, number, title, body}) with its search `text`, taken from the store when a
+        build rendered it from the same inputs."""
+        key = section_key(self.inputs(renderer, source, number))
+        self.used.setdefault(renderer.lesson.slug, []).append(SECTIONS.entry(key))
+        saved = self.cache.get_pickle(SECTIONS, key)
+        if isinstance(saved, SectionEntry):
+            return replay(renderer, saved, source.id, number)
+        entry, section = record(renderer, render)
+        self.cache.put_pickle(SECTIONS, key, entry)
+        return section
+
+    def inputs(self, renderer, source, number: int) -> SectionInputs:
+        lesson, numbering, release = self._lesson(renderer)
+        part = repr((source.id, number, source.title, source.line, source.blocks))
+        return SectionInputs(shared=self.shared, engine=engine_source_digest(), lesson=lesson, numbering=numbering,
+                             release=release, state=repr(state_of(renderer)), section=part)
+
+    def _lesson(self, renderer) -> tuple[str, str, str]:
+        """The parts of the key every section of the lesson shares, made once."""
+        src = renderer.lesson.source
+        if src.slug not in self._lessons:
+            files = folder_digest(src.folder, leave_out=(src.body_path.relative_to(src.folder).as_posix(),))
+            lesson = f"{src.slug}\0{src.folder}\0{files}"
+            plan = src.plan
+            numbering = repr((plan.places, plan.figure_functions, plan.equations, plan.figures))
+            release = repr((renderer.release, renderer.teacher, renderer.setting.lms, renderer.address))
+            self._lessons[src.slug] = tuple(hashlib.sha256(part.encode()).hexdigest()
+                                            for part in (lesson, numbering, release))
+        return self._lessons[src.slug]
+
+
+def with_text(section: dict[str, Any]) -> dict[str, Any]:
+    """A section rendered now, with its search text (without a memo too: one way to make it)."""
+    return {**section, "text": plain_text(section["body"])}
+
+
+def state_of(renderer) -> tuple:
+    """What rendering a section changes of the lesson's renderer besides its problem lists and self-checks (a test
+    checks that nothing else changes), as plain data."""
+    ledger = renderer.ledger
+    return (("widgets", sorted(ledger.widgets)), ("checks", sorted(ledger.checks)),
+            ("code", sorted(ledger.code)), ("tables", ledger.tables),
+            ("toggles", renderer.containers.toggles), ("tab_sets", renderer.containers.tab_sets),
+            ("terms_used", list(ledger.terms_used)), ("terms_marked", list(ledger.terms_marked)),
+            ("cited", list(renderer.citer.cited)), ("numbers", list(renderer.citer.numbers.items())),
+            ("labelled", list(renderer.ctx.labelled.items())))
+
+
+def restore(renderer, state: tuple) -> None:
+    """Set the renderer's state to `state` (state_of), in place (other objects hold these sets and dicts)."""
+    found, ledger = dict(state), renderer.ledger
+    for name, attribute in (("widgets", ledger.widgets), ("checks", ledger.checks), ("code", ledger.code)):
+        attribute.clear()
+        attribute.update(found[name])
+    ledger.tables = found["tables"]
+    renderer.containers.toggles, renderer.containers.tab_sets = found["toggles"], found["tab_sets"]
+    for name, attribute in (("terms_used", ledger.terms_used), ("terms_marked", ledger.terms_marked),
+                            ("cited", renderer.citer.cited)):
+        attribute.clear()
+        attribute.update(dict.fromkeys(found[name]))
+    for name, attribute in (("numbers", renderer.citer.numbers), ("labelled", renderer.ctx.labelled)):
+        attribute.clear()
+        attribute.update(found[name])
+
+
+def record(renderer, render: Callable[[], dict[str, Any]]) -> tuple[SectionEntry, dict[str, Any]]:
+    """Render the section and what an entry keeps of it."""
+    ctx, holes = renderer.ctx, renderer.holes
+    problems, warnings, checks = len(ctx.problems), len(ctx.warnings), len(renderer.ledger.alone_checks)
+    section = with_text(render())
+    marker = re.compile(f"<!--lk-{re.escape(holes.nonce)}-(\\d+)-->")
+    found: dict[int, int] = {}
+
+    def token(m: re.Match) -> str:
+        return HOLE_TOKEN.format(found.setdefault(int(m.group(1)), len(found)))
+    title, body = marker.sub(token, section["title"]), marker.sub(token, section["body"])
+    entry = SectionEntry(title, body, section["text"], tuple(holes.known[i] for i in found),
+                         tuple(ctx.problems[problems:]), tuple(ctx.warnings[warnings:]),
+                         tuple(renderer.ledger.alone_checks[checks:]), state_of(renderer))
+    return entry, section
+
+
+def replay(renderer, entry: SectionEntry, section_id: str, number: int) -> dict[str, Any]:
+    """The section as rendering it again would make it, and the renderer as it would leave it."""
+    marks = [renderer.holes.mark(hole) for hole in entry.holes]
+
+    def unmark(text: str) -> str:
+        return HOLE_TOKEN_RE.sub(lambda m: str(marks[int(m.group(1))]), text)
+    renderer.ctx.problems.extend(entry.problems)
+    renderer.ctx.warnings.extend(entry.warnings)
+    renderer.ledger.alone_checks.extend(entry.checks)
+    restore(renderer, entry.state)
+    return {"id": section_id, "number": number, "title": unmark(entry.title), "body": unmark(entry.body),
+            "text": entry.text}
