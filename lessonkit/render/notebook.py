@@ -25,18 +25,21 @@ from ..load.plan import wants_output
 from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..support import numbers
 from ..support.paths import SitePaths
-from ..support.store import NOTEBOOKS
+from ..support.store import NOTEBOOK_PARTS, NOTEBOOKS
 from ..support.values import reference
 from . import markup
 
 
 def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course, cache=None,
-                    bibliography: Bibliography | None = None) -> tuple[tuple[str, str], str | None]:
-    """((output path, .ipynb text), its cache entry or None) of the lesson's notebook; `context` is its page's
-    (render/lesson.py). From the cache when nothing it is made of changed."""
+                    bibliography: Bibliography | None = None) -> tuple[tuple[str, str], tuple[str, ...]]:
+    """((output path, .ipynb text), the cache entries it is made from) of the lesson's notebook; `context` is its
+    page's (render/lesson.py). From the cache when nothing it is made of changed; its parts made of lesson.py and
+    the engine alone (the setup, lesson.py's cells) from the cache when only the lesson's text changed."""
     path = SitePaths.notebook(lesson.slug)
+    store = cache if cache is not None and cache.enabled else None
+    parts = NotebookParts(store, lesson, ui)
     key = None
-    if cache is not None and cache.enabled and lesson.files_digest:
+    if store is not None and lesson.files_digest:
         src = lesson.source
         key = notebook.notebook_key(lesson.files_digest, numbers_version(), _bytes(src.meta_path),
                                     _bytes(src.body_path),
@@ -44,13 +47,71 @@ def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course,
                                     bibliography.digest if bibliography else "",
                                     course.lessons, ui.lang, {k: ui[k] for k in ui.keys()},
                                     context.get("answers", True))  # (hidden answers leave it without them)
-        saved = cache.get_text(NOTEBOOKS, key)
+        saved = store.get_text(NOTEBOOKS, key)
         if saved is not None:
-            return (path, saved), NOTEBOOKS.entry(key)
-    text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course).cells(), ui.lang)
+            parts.touch()   # (what the next edit of its text reads: kept as long as the notebook is)
+            return (path, saved), (NOTEBOOKS.entry(key), *parts.entries())
+    text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course, parts).cells(), ui.lang)
     if key is not None:
-        cache.put_text(NOTEBOOKS, key, text)
-    return (path, text), NOTEBOOKS.entry(key) if key is not None else None
+        store.put_text(NOTEBOOKS, key, text)
+    return (path, text), ((NOTEBOOKS.entry(key),) if key is not None else ()) + parts.entries()
+
+
+class NotebookParts:
+    """A notebook's parts that its lesson's text cannot change — the setup's code (the engine's) and lesson.py's
+    cells (lesson.py's and the engine's) — made once and kept in the build's cache (NOTEBOOK_PARTS) under keys of
+    what they are made of (features/notebook.py setup_key, code_cells_key): edit a paragraph and neither is made
+    again. `store` None: always made."""
+
+    def __init__(self, store, lesson: ComputedLesson, ui):
+        self.store, self.lesson, self.ui = store, lesson, ui
+        self._keys: dict[str, str] = {}
+
+    def setup_code(self) -> str:
+        def make() -> str:
+            rc = drawing.style("")
+            return notebook.setup_code(inspect.getsource(numbers), inspect.getsource(notebook_standin),
+                                       inspect.getsource(drawing.FigureMaker),
+                                       {k: v for k, v in rc.items() if k != "font.sans-serif"}, drawing.CJK_FONTS,
+                                       self.ui.notebook_font_missing)
+        return self._kept("setup", lambda: notebook.setup_key(self.ui.notebook_font_missing), make, str)
+
+    def code_cells(self) -> list[Cell]:
+        """lesson.py in cells (a plain lesson.py: not written as cells)."""
+        source, values = self._code()
+        bodies = self._kept("code", lambda: notebook.code_cells_key(source, values),
+                            lambda: [cell.source for cell in notebook.code_cells(source, values)], list)
+        return [Cell("code", body) for body in bodies]
+
+    def _code(self) -> tuple[str, dict[str, tuple[str, ...]]]:
+        registry = self.lesson.registry
+        values = {name: tuple(inspect.signature(f).parameters) for name, f in registry.values.items()}
+        return self.lesson.source.code_path.read_text(encoding="utf-8"), values
+
+    def _kept(self, part: str, key, make, kind: type):
+        if self.store is None:
+            return make()
+        self._keys[part] = key()
+        saved = self.store.get_json(NOTEBOOK_PARTS, self._keys[part])
+        if isinstance(saved, kind) and all(isinstance(s, str) for s in (saved if kind is list else [saved])):
+            return saved
+        made = make()
+        self.store.put_json(NOTEBOOK_PARTS, self._keys[part], made)
+        return made
+
+    def touch(self) -> None:
+        """The notebook is kept whole: mark its parts used too (the keys of those it would make)."""
+        self._keys["setup"] = notebook.setup_key(self.ui.notebook_font_missing)
+        if self.lesson.source.code_path is not None and self.lesson.cells is None:
+            try:
+                self._keys["code"] = notebook.code_cells_key(*self._code())
+            except OSError:
+                pass
+        for entry in self.entries():
+            self.store.touch(entry)
+
+    def entries(self) -> tuple[str, ...]:
+        return tuple(NOTEBOOK_PARTS.entry(key) for key in self._keys.values())
 
 
 def numbers_version() -> str:
@@ -69,8 +130,10 @@ def _bytes(path: Path) -> str:
 
 
 class NotebookWriter:
-    def __init__(self, lesson: ComputedLesson, context: dict[str, Any], ui, course):
+    def __init__(self, lesson: ComputedLesson, context: dict[str, Any], ui, course,
+                 parts: NotebookParts | None = None):
         self.lesson, self.context, self.ui, self.course = lesson, context, ui, course
+        self.parts = parts or NotebookParts(None, lesson, ui)
         self.figure_numbers = lesson.source.plan.figures
         self.citer: citations.Citer = context["cited"]
         self.ctx = markup.MarkupContext(values=lesson.values, figure_numbers=self.figure_numbers, placers={},
@@ -104,8 +167,7 @@ class NotebookWriter:
         if self.pending is None:  # lesson.py up front, in cells of its own
             self.out.append(Cell("markdown", f"## {ui.notebook_code}\n\n{ui.notebook_code_about}"))
         if src.code_path is not None and self.pending is None:
-            values = {name: tuple(inspect.signature(f).parameters) for name, f in self.lesson.registry.values.items()}
-            self.out += notebook.code_cells(src.code_path.read_text(encoding="utf-8"), values)
+            self.out += self.parts.code_cells()
         for n, section in enumerate(src.sections, start=1):
             self.markdown(self.section_heading(n, section))
             self.walk(section.blocks, src.body_path)
@@ -133,12 +195,7 @@ class NotebookWriter:
         return anchors
 
     def setup(self) -> Cell:
-        rc = drawing.style("")
-        return notebook.setup_cell(inspect.getsource(numbers), inspect.getsource(notebook_standin),
-                                   inspect.getsource(drawing.FigureMaker), {k: v for k, v in rc.items()
-                                                                             if k != "font.sans-serif"},
-                                   drawing.CJK_FONTS, self.ui.notebook_font_missing,
-                                   notebook.data_files(self.lesson.source.folder))
+        return notebook.setup_cell(self.parts.setup_code(), notebook.data_files(self.lesson.source.folder))
 
     def challenges(self) -> None:
         meta, ui = self.lesson.source.meta, self.ui

@@ -141,9 +141,9 @@ def _lesson_contexts(ordered: list[ComputedLesson], course: Course, renderer: Re
         warnings[lesson.slug] = context.pop("warnings")
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
-        notebook, entry = lesson_notebook(lesson, context, renderer.ui, course, renderer.cache, bibliography)
+        notebook, made_of = lesson_notebook(lesson, context, renderer.ui, course, renderer.cache, bibliography)
         context["files"] = (notebook,)
-        entries[context["slug"]] = (entry,) if entry else ()
+        entries[context["slug"]] = made_of
         contexts[context["slug"]] = context
     return contexts, entries, warnings
 
