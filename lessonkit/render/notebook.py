@@ -9,8 +9,10 @@ the teacher's); a widget, which only a web page can show, is named where it stan
 from __future__ import annotations
 
 import base64
+import hashlib
 import inspect
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -48,12 +50,12 @@ def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course,
                                     course.lessons, ui.lang, {k: ui[k] for k in ui.keys()},
                                     context.get("answers", True))  # (hidden answers leave it without them)
         saved = store.get_text(NOTEBOOKS, key)
-        if saved is not None:
-            parts.touch()   # (what the next edit of its text reads: kept as long as the notebook is)
-            return (path, saved), (NOTEBOOKS.entry(key), *parts.entries())
+        if saved is not None:   # its parts: what the next edit of its text reads, kept as long as it is
+            return (path, saved), (NOTEBOOKS.entry(key), *parts.kept_with(key))
     text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course, parts).cells(), ui.lang)
     if key is not None:
         store.put_text(NOTEBOOKS, key, text)
+        parts.keep_with(key)
     return (path, text), ((NOTEBOOKS.entry(key),) if key is not None else ()) + parts.entries()
 
 
@@ -99,19 +101,56 @@ class NotebookParts:
         self.store.put_json(NOTEBOOK_PARTS, self._keys[part], made)
         return made
 
-    def touch(self) -> None:
-        """The notebook is kept whole: mark its parts used too (the keys of those it would make)."""
-        self._keys["setup"] = notebook.setup_key(self.ui.notebook_font_missing)
-        if self.lesson.source.code_path is not None and self.lesson.cells is None:
-            try:
-                self._keys["code"] = notebook.code_cells_key(*self._code())
-            except OSError:
-                pass
-        for entry in self.entries():
+    def keep_with(self, notebook_key: str) -> None:
+        """Note the parts the notebook kept under `notebook_key` was made with (an entry of its own)."""
+        self.store.put_json(NOTEBOOK_PARTS, notebook.made_of_key(notebook_key),
+                            {"notebook": notebook_key, "parts": list(self.entries())})
+
+    def kept_with(self, notebook_key: str) -> tuple[str, ...]:
+        """The parts the notebook kept under `notebook_key` was made with (keep_with), marked used."""
+        noted = self.store.get_json(NOTEBOOK_PARTS, notebook.made_of_key(notebook_key))
+        listed = noted.get("parts") if isinstance(noted, dict) and noted.get("notebook") == notebook_key else None
+        if not isinstance(listed, list):
+            return ()
+        found = tuple(entry for entry in listed if isinstance(entry, str)
+                      and re.fullmatch(f"{NOTEBOOK_PARTS.folder}/{NOTEBOOK_PARTS.pattern}", entry))
+        for entry in found:
             self.store.touch(entry)
+        return found
+
+    def inline_memo(self, state: list | None) -> InlineMemo | None:
+        """The memo of the notebook's inline Markdown for NotebookWriter.inline_state `state` (None: no memo)."""
+        if self.store is None or state is None:
+            return None
+        self._keys["inline"] = notebook.inline_key(state)
+        return InlineMemo(self.store, self._keys["inline"])
 
     def entries(self) -> tuple[str, ...]:
         return tuple(NOTEBOOK_PARTS.entry(key) for key in self._keys.values())
+
+
+class InlineMemo:
+    """A lesson's texts (Markdown with lessonkit's inline syntax) as the notebook shows them, by a hash of their
+    file and text, for one NotebookWriter.inline_state: edit a paragraph and only it is converted again. Kept as
+    one entry (NOTEBOOK_PARTS), written again with the texts this build converted when they changed."""
+
+    def __init__(self, store, key: str):
+        self.store, self.key = store, key
+        saved = store.get_json(NOTEBOOK_PARTS, key)
+        self.saved: dict[str, str] = {k: v for k, v in saved.items() if isinstance(v, str)} \
+            if isinstance(saved, dict) else {}
+        self.used: dict[str, str] = {}
+
+    def get(self, text: str, convert) -> str:
+        key = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if key not in self.used:
+            found = self.saved.get(key)
+            self.used[key] = found if found is not None else convert()
+        return self.used[key]
+
+    def save(self) -> None:
+        if self.used != self.saved:
+            self.store.put_json(NOTEBOOK_PARTS, self.key, self.used)
 
 
 def numbers_version() -> str:
@@ -121,8 +160,6 @@ def numbers_version() -> str:
 
 
 def _bytes(path: Path) -> str:
-    import hashlib
-
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
@@ -140,7 +177,9 @@ class NotebookWriter:
                                         render_callout=lambda block: "")  # its problems: the page reported them
         self.equation_numbers = lesson.source.plan.equations
         self.anchors: dict[str, str] = {}
+        self.memo: InlineMemo | None = None
         self.anchors = self.heading_anchors()
+        self.memo = self.parts.inline_memo(self.inline_state())
         self.out: list[Cell] = []
         self.text: list[str] = []
         self.attachments: list[tuple[str, str, str]] = []
@@ -175,6 +214,8 @@ class NotebookWriter:
         self.challenges()
         self.references()
         self.flush()
+        if self.memo is not None:
+            self.memo.save()
         return self.out
 
     def section_heading(self, n: int, section) -> str:
@@ -332,9 +373,31 @@ class NotebookWriter:
         self.text, self.attachments = [], []
 
     # ── inline Markdown ─────────────────────────────────────────────────────────────────────────────────────────────
+    def inline_state(self) -> list | None:
+        """Everything `inline` reads but its text and path — the lesson's values (its files' digest, and what they
+        are computed and formatted with), the figure, equation and citation numbers, the references, the headings'
+        anchors, the lessons' titles, the theme's words: the key of its memo (InlineMemo). None: not known well
+        enough to keep anything by."""
+        lesson, bibliography = self.lesson, self.citer.bibliography
+        if not lesson.files_digest or bibliography is not None and not bibliography.digest:
+            return None
+        return [lesson.files_digest, numbers_version(), sys.version, str(lesson.source.body_path),
+                sorted(self.figure_numbers.items()), sorted(self.equation_numbers.items()),
+                sorted(self.anchors.items()), sorted(self.citer.numbers.items()),
+                None if bibliography is None else [bibliography.digest, bibliography.unread],
+                [[entry["slug"], entry["title"]] for entry in self.course.lessons],
+                self.ui.lang, {k: self.ui[k] for k in self.ui.keys()}]
+
     def inline(self, text: str, path: Path | None = None) -> str:
-        """lessonkit's inline syntax as Jupyter's Markdown: values formatted, references as the page numbers them."""
+        """lessonkit's inline syntax as Jupyter's Markdown: values formatted, references as the page numbers them.
+        From the memo when a build converted the same text with the same inline_state (an image is attached to its
+        cell: converted each time)."""
         path = path or self.lesson.source.body_path
+        if self.memo is None or "![" in text:
+            return self._converted(text, path)
+        return self.memo.get(f"{path}\0{text}", lambda: self._converted(text, path))
+
+    def _converted(self, text: str, path: Path) -> str:
         text = HEADING_ID.sub(lambda m: m.group("heading"), text)  # Jupyter shows a `{#id}` as it is
         text = markup.INLINE.sub(lambda m: self._inline(m, path), text)
         return LOCAL_LINK.sub(lambda m: f"](#{self.anchors[m.group('id')]})" if m.group("id") in self.anchors
