@@ -12,7 +12,9 @@ where the page places them, the same figure and citation numbers).
              cells keeps the author's own: author_cell(cell), each where the page first shows it.
     write    notebook_text(cells): nbformat 4.5 JSON laid out as nbformat writes it, without importing it (the
              tests validate it with nbformat; cell ids numbered so the same lesson gives the same bytes); the caller
-             keeps it in the build's cache under notebook_key(its inputs) (the store's NOTEBOOKS).
+             keeps it in the build's cache under notebook_key(its inputs) (the store's NOTEBOOKS), and the parts a
+             lesson's text cannot change under setup_key, code_cells_key, inline_key (NOTEBOOK_PARTS): edit a
+             paragraph and only that paragraph is converted again.
 """
 from __future__ import annotations
 

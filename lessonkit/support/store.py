@@ -15,7 +15,8 @@ support/prune.py.
   SCRIPTS       scripts/<key>.json             json     a component script's check (features/scriptcheck.py)
   REFERENCES    references/<key>.json          json     a parsed bibliography (features/citations.py)
   NOTEBOOKS     notebooks/<key>.ipynb          text     a lesson's notebook (render/notebook.py)
-  NOTEBOOK_PARTS notebooks/<key>.json         json     beside them: their cells made of lesson.py or the engine alone
+  NOTEBOOK_PARTS notebooks/<key>.json         json     beside them, their parts: the setup's code, lesson.py's cells,
+                                                       a lesson's inline Markdown memo, what a notebook was made with
   DEFINITIONS   definitions/<key>.pickle       pickle   the glossary's definitions, their problems (render/pages.py)
   MATHML        mathml-<version>.json          json     LaTeX → MathML conversions, for a latex2mathml version
   HIGHLIGHTS    highlight-<version>.json       json     highlighted code, for a Pygments version (features/code.py)
