@@ -35,8 +35,8 @@ from . import markup
 def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course, cache=None,
                     bibliography: Bibliography | None = None) -> tuple[tuple[str, str], tuple[str, ...]]:
     """((output path, .ipynb text), the cache entries it is made from) of the lesson's notebook; `context` is its
-    page's (render/lesson.py). From the cache when nothing it is made of changed; its parts made of lesson.py and
-    the engine alone (the setup, lesson.py's cells) from the cache when only the lesson's text changed."""
+    page's (render/lesson.py). From the cache when nothing it is made of changed; else its parts made of lesson.py
+    and the engine alone (the setup, lesson.py's cells) and the texts converted before from there (NotebookParts)."""
     path = SitePaths.notebook(lesson.slug)
     store = cache if cache is not None and cache.enabled else None
     parts = NotebookParts(store, lesson, ui)
@@ -63,7 +63,7 @@ class NotebookParts:
     """A notebook's parts that its lesson's text cannot change — the setup's code (the engine's) and lesson.py's
     cells (lesson.py's and the engine's) — made once and kept in the build's cache (NOTEBOOK_PARTS) under keys of
     what they are made of (features/notebook.py setup_key, code_cells_key): edit a paragraph and neither is made
-    again. `store` None: always made."""
+    again; and the memo of the lesson's inline Markdown (InlineMemo, inline_key). `store` None: always made."""
 
     def __init__(self, store, lesson: ComputedLesson, ui):
         self.store, self.lesson, self.ui = store, lesson, ui
