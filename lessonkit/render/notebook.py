@@ -53,10 +53,10 @@ def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course,
         if saved is not None:   # its parts: what the next edit of its text reads, kept as long as it is
             return (path, saved), (NOTEBOOKS.entry(key), *parts.kept_with(key))
     text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course, parts).cells(), ui.lang)
-    if key is not None:
-        store.put_text(NOTEBOOKS, key, text)
-        parts.keep_with(key)
-    return (path, text), ((NOTEBOOKS.entry(key),) if key is not None else ()) + parts.entries()
+    if key is None:
+        return (path, text), parts.entries()
+    store.put_text(NOTEBOOKS, key, text)
+    return (path, text), (NOTEBOOKS.entry(key), *parts.keep_with(key))
 
 
 class NotebookParts:
@@ -101,14 +101,18 @@ class NotebookParts:
         self.store.put_json(NOTEBOOK_PARTS, self._keys[part], made)
         return made
 
-    def keep_with(self, notebook_key: str) -> None:
-        """Note the parts the notebook kept under `notebook_key` was made with (an entry of its own)."""
-        self.store.put_json(NOTEBOOK_PARTS, notebook.made_of_key(notebook_key),
-                            {"notebook": notebook_key, "parts": list(self.entries())})
+    def keep_with(self, notebook_key: str) -> tuple[str, ...]:
+        """Note the parts the notebook kept under `notebook_key` was made with (an entry of its own); the entries
+        of the parts and of the note."""
+        note = notebook.made_of_key(notebook_key)
+        self.store.put_json(NOTEBOOK_PARTS, note, {"notebook": notebook_key, "parts": list(self.entries())})
+        return (*self.entries(), NOTEBOOK_PARTS.entry(note))
 
     def kept_with(self, notebook_key: str) -> tuple[str, ...]:
-        """The parts the notebook kept under `notebook_key` was made with (keep_with), marked used."""
-        noted = self.store.get_json(NOTEBOOK_PARTS, notebook.made_of_key(notebook_key))
+        """The parts the notebook kept under `notebook_key` was made with (keep_with), marked used; their entries
+        and the note's."""
+        note = notebook.made_of_key(notebook_key)
+        noted = self.store.get_json(NOTEBOOK_PARTS, note)
         listed = noted.get("parts") if isinstance(noted, dict) and noted.get("notebook") == notebook_key else None
         if not isinstance(listed, list):
             return ()
@@ -116,7 +120,7 @@ class NotebookParts:
                       and re.fullmatch(f"{NOTEBOOK_PARTS.folder}/{NOTEBOOK_PARTS.pattern}", entry))
         for entry in found:
             self.store.touch(entry)
-        return found
+        return (*found, NOTEBOOK_PARTS.entry(note))
 
     def inline_memo(self, state: list | None) -> InlineMemo | None:
         """The memo of the notebook's inline Markdown for NotebookWriter.inline_state `state` (None: no memo)."""
