@@ -12,7 +12,9 @@ where the page places them, the same figure and citation numbers).
              cells keeps the author's own: author_cell(cell), each where the page first shows it.
     write    notebook_text(cells): nbformat 4.5 JSON laid out as nbformat writes it, without importing it (the
              tests validate it with nbformat; cell ids numbered so the same lesson gives the same bytes); the caller
-             keeps it in the build's cache under notebook_key(its inputs) (the store's NOTEBOOKS).
+             keeps it in the build's cache under notebook_key(its inputs) (the store's NOTEBOOKS), and the parts a
+             lesson's text cannot change under setup_key, code_cells_key, inline_key (NOTEBOOK_PARTS): edit a
+             paragraph and only that paragraph is converted again.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import base64
 import hashlib
 import json
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,16 +44,24 @@ class Cell:
     attachments: tuple[tuple[str, str, str], ...] = ()   # (name, mime type, base64) of a Markdown cell's images
 
 
-def setup_cell(numbers_source: str, standin_source: str, figure_maker: str, rc: dict[str, Any],
-               fonts: tuple[str, ...], font_missing: str, files: dict[str, bytes]) -> Cell:
-    """The first code cell: what lesson.py imports from lessonkit, without lessonkit."""
-    parts = ["import matplotlib.pyplot as plt  # noqa: F401", "from cycler import cycler",
-             _standalone(numbers_source), _standalone(standin_source), figure_maker,
-             f"use_figure_style({_rc_literal(rc)}, {fonts!r}, {font_missing!r})"]
+def setup_cell(head: str, files: dict[str, bytes]) -> Cell:
+    """The first code cell: what lesson.py imports from lessonkit, without lessonkit (`head`: setup_code), then the
+    lesson's data files."""
+    parts = [head]
     if files:
         encoded = {name: base64.b64encode(data).decode("ascii") for name, data in sorted(files.items())}
         parts.append(f"LESSON_FILES.update({json.dumps(encoded, indent=1)})")
     return Cell("code", "\n\n\n".join(p.strip("\n") for p in parts), hidden=True)
+
+
+def setup_code(numbers_source: str, standin_source: str, figure_maker: str, rc: dict[str, Any],
+               fonts: tuple[str, ...], font_missing: str) -> str:
+    """The setup cell's code but the data files: the engine's stand-ins and the figures' style, the same for every
+    lesson (the caller keeps it in the build's cache under setup_key)."""
+    parts = ["import matplotlib.pyplot as plt  # noqa: F401", "from cycler import cycler",
+             _standalone(numbers_source), _standalone(standin_source), figure_maker,
+             f"use_figure_style({_rc_literal(rc)}, {fonts!r}, {font_missing!r})"]
+    return "\n\n\n".join(p.strip("\n") for p in parts)
 
 
 def _standalone(source: str) -> str:
@@ -153,6 +164,44 @@ def author_cell(cell) -> Cell:
     for node in reversed(tree.body):  # from the end, so the lines before keep their numbers
         lines[node.lineno - 1:node.end_lineno] = _statement(node, lines[node.lineno - 1:node.end_lineno])
     return Cell("code", "\n".join(lines).strip("\n"), hidden=cell.option("echo", True) is False)
+
+
+# ── the cache ───────────────────────────────────────────────────────────────────────────────────────────────────────
+def setup_key(font_missing: str) -> str:
+    """The key of setup_code in the build's cache: it is made of lessonkit's own modules (support/numbers.py, the
+    stand-in, draw/figures.py's FigureMaker and figure style), the words of the missing-font warning, and cycler's
+    version (the style's colour cycle is written through it)."""
+    from ..support.cachekeys import package_version
+
+    return _key("setup", font_missing, package_version("cycler"))
+
+
+def code_cells_key(source: str, values: dict[str, tuple[str, ...]]) -> str:
+    """The key of code_cells(source, values) in the build's cache: lesson.py's text (its comments and layout too:
+    the cells show them), the value functions and their parameters in their order, Python (its parser) and the
+    engine's code."""
+    return _key("code cells", sys.version, source, [[name, list(params)] for name, params in values.items()])
+
+
+def inline_key(state: list) -> str:
+    """The key of a lesson's memo of inline Markdown as the notebook shows it (render/notebook.py InlineMemo):
+    everything the conversion reads but the texts themselves (`state`, NotebookWriter.inline_state), and the
+    engine's code."""
+    return _key("inline", state)
+
+
+def made_of_key(notebook: str) -> str:
+    """The key of the list of parts the notebook kept under the key `notebook` was made with."""
+    return _key("made of", notebook)
+
+
+def _key(purpose: str, *inputs: str | list) -> str:
+    from ..support.cachekeys import engine_source_digest
+
+    h = hashlib.sha256(f"{FORMAT}\0{purpose}\0".encode())
+    h.update(engine_source_digest().encode())
+    h.update(json.dumps(inputs, ensure_ascii=False).encode("utf-8"))
+    return h.hexdigest()
 
 
 # ── the file ────────────────────────────────────────────────────────────────────────────────────────────────────────

@@ -9,8 +9,10 @@ the teacher's); a widget, which only a web page can show, is named where it stan
 from __future__ import annotations
 
 import base64
+import hashlib
 import inspect
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,18 +27,21 @@ from ..load.plan import wants_output
 from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..support import numbers
 from ..support.paths import SitePaths
-from ..support.store import NOTEBOOKS
+from ..support.store import NOTEBOOK_PARTS, NOTEBOOKS
 from ..support.values import reference
 from . import markup
 
 
 def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course, cache=None,
-                    bibliography: Bibliography | None = None) -> tuple[tuple[str, str], str | None]:
-    """((output path, .ipynb text), its cache entry or None) of the lesson's notebook; `context` is its page's
-    (render/lesson.py). From the cache when nothing it is made of changed."""
+                    bibliography: Bibliography | None = None) -> tuple[tuple[str, str], tuple[str, ...]]:
+    """((output path, .ipynb text), the cache entries it is made from) of the lesson's notebook; `context` is its
+    page's (render/lesson.py). From the cache when nothing it is made of changed; else its parts made of lesson.py
+    and the engine alone (the setup, lesson.py's cells) and the texts converted before from there (NotebookParts)."""
     path = SitePaths.notebook(lesson.slug)
+    store = cache if cache is not None and cache.enabled else None
+    parts = NotebookParts(store, lesson, ui)
     key = None
-    if cache is not None and cache.enabled and lesson.files_digest:
+    if store is not None and lesson.files_digest:
         src = lesson.source
         key = notebook.notebook_key(lesson.files_digest, numbers_version(), _bytes(src.meta_path),
                                     _bytes(src.body_path),
@@ -44,13 +49,112 @@ def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course,
                                     bibliography.digest if bibliography else "",
                                     course.lessons, ui.lang, {k: ui[k] for k in ui.keys()},
                                     context.get("answers", True))  # (hidden answers leave it without them)
-        saved = cache.get_text(NOTEBOOKS, key)
-        if saved is not None:
-            return (path, saved), NOTEBOOKS.entry(key)
-    text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course).cells(), ui.lang)
-    if key is not None:
-        cache.put_text(NOTEBOOKS, key, text)
-    return (path, text), NOTEBOOKS.entry(key) if key is not None else None
+        saved = store.get_text(NOTEBOOKS, key)
+        if saved is not None:   # its parts: what the next edit of its text reads, kept as long as it is
+            return (path, saved), (NOTEBOOKS.entry(key), *parts.kept_with(key))
+    text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course, parts).cells(), ui.lang)
+    if key is None:
+        return (path, text), parts.entries()
+    store.put_text(NOTEBOOKS, key, text)
+    return (path, text), (NOTEBOOKS.entry(key), *parts.keep_with(key))
+
+
+class NotebookParts:
+    """A notebook's parts that its lesson's text cannot change — the setup's code (the engine's) and lesson.py's
+    cells (lesson.py's and the engine's) — made once and kept in the build's cache (NOTEBOOK_PARTS) under keys of
+    what they are made of (features/notebook.py setup_key, code_cells_key): edit a paragraph and neither is made
+    again; and the memo of the lesson's inline Markdown (InlineMemo, inline_key). `store` None: always made."""
+
+    def __init__(self, store, lesson: ComputedLesson, ui):
+        self.store, self.lesson, self.ui = store, lesson, ui
+        self._keys: dict[str, str] = {}
+
+    def setup_code(self) -> str:
+        def make() -> str:
+            rc = drawing.style("")
+            return notebook.setup_code(inspect.getsource(numbers), inspect.getsource(notebook_standin),
+                                       inspect.getsource(drawing.FigureMaker),
+                                       {k: v for k, v in rc.items() if k != "font.sans-serif"}, drawing.CJK_FONTS,
+                                       self.ui.notebook_font_missing)
+        return self._kept("setup", lambda: notebook.setup_key(self.ui.notebook_font_missing), make, str)
+
+    def code_cells(self) -> list[Cell]:
+        """lesson.py in cells (a plain lesson.py: not written as cells)."""
+        source, values = self._code()
+        bodies = self._kept("code", lambda: notebook.code_cells_key(source, values),
+                            lambda: [cell.source for cell in notebook.code_cells(source, values)], list)
+        return [Cell("code", body) for body in bodies]
+
+    def _code(self) -> tuple[str, dict[str, tuple[str, ...]]]:
+        registry = self.lesson.registry
+        values = {name: tuple(inspect.signature(f).parameters) for name, f in registry.values.items()}
+        return self.lesson.source.code_path.read_text(encoding="utf-8"), values
+
+    def _kept(self, part: str, key, make, kind: type):
+        if self.store is None:
+            return make()
+        self._keys[part] = key()
+        saved = self.store.get_json(NOTEBOOK_PARTS, self._keys[part])
+        if isinstance(saved, kind) and all(isinstance(s, str) for s in (saved if kind is list else [saved])):
+            return saved
+        made = make()
+        self.store.put_json(NOTEBOOK_PARTS, self._keys[part], made)
+        return made
+
+    def keep_with(self, notebook_key: str) -> tuple[str, ...]:
+        """Note the parts the notebook kept under `notebook_key` was made with (an entry of its own); the entries
+        of the parts and of the note."""
+        note = notebook.made_of_key(notebook_key)
+        self.store.put_json(NOTEBOOK_PARTS, note, {"notebook": notebook_key, "parts": list(self.entries())})
+        return (*self.entries(), NOTEBOOK_PARTS.entry(note))
+
+    def kept_with(self, notebook_key: str) -> tuple[str, ...]:
+        """The parts the notebook kept under `notebook_key` was made with (keep_with), marked used; their entries
+        and the note's."""
+        note = notebook.made_of_key(notebook_key)
+        noted = self.store.get_json(NOTEBOOK_PARTS, note)
+        listed = noted.get("parts") if isinstance(noted, dict) and noted.get("notebook") == notebook_key else None
+        if not isinstance(listed, list):
+            return ()
+        found = tuple(entry for entry in listed if isinstance(entry, str)
+                      and re.fullmatch(f"{NOTEBOOK_PARTS.folder}/{NOTEBOOK_PARTS.pattern}", entry))
+        for entry in found:
+            self.store.touch(entry)
+        return (*found, NOTEBOOK_PARTS.entry(note))
+
+    def inline_memo(self, state: list | None) -> InlineMemo | None:
+        """The memo of the notebook's inline Markdown for NotebookWriter.inline_state `state` (None: no memo)."""
+        if self.store is None or state is None:
+            return None
+        self._keys["inline"] = notebook.inline_key(state)
+        return InlineMemo(self.store, self._keys["inline"])
+
+    def entries(self) -> tuple[str, ...]:
+        return tuple(NOTEBOOK_PARTS.entry(key) for key in self._keys.values())
+
+
+class InlineMemo:
+    """A lesson's texts (Markdown with lessonkit's inline syntax) as the notebook shows them, by a hash of their
+    file and text, for one NotebookWriter.inline_state: edit a paragraph and only it is converted again. Kept as
+    one entry (NOTEBOOK_PARTS), written again with the texts this build converted when they changed."""
+
+    def __init__(self, store, key: str):
+        self.store, self.key = store, key
+        saved = store.get_json(NOTEBOOK_PARTS, key)
+        self.saved: dict[str, str] = {k: v for k, v in saved.items() if isinstance(v, str)} \
+            if isinstance(saved, dict) else {}
+        self.used: dict[str, str] = {}
+
+    def get(self, text: str, convert) -> str:
+        key = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if key not in self.used:
+            found = self.saved.get(key)
+            self.used[key] = found if found is not None else convert()
+        return self.used[key]
+
+    def save(self) -> None:
+        if self.used != self.saved:
+            self.store.put_json(NOTEBOOK_PARTS, self.key, self.used)
 
 
 def numbers_version() -> str:
@@ -60,8 +164,6 @@ def numbers_version() -> str:
 
 
 def _bytes(path: Path) -> str:
-    import hashlib
-
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
@@ -69,15 +171,19 @@ def _bytes(path: Path) -> str:
 
 
 class NotebookWriter:
-    def __init__(self, lesson: ComputedLesson, context: dict[str, Any], ui, course):
+    def __init__(self, lesson: ComputedLesson, context: dict[str, Any], ui, course,
+                 parts: NotebookParts | None = None):
         self.lesson, self.context, self.ui, self.course = lesson, context, ui, course
+        self.parts = parts or NotebookParts(None, lesson, ui)
         self.figure_numbers = lesson.source.plan.figures
         self.citer: citations.Citer = context["cited"]
         self.ctx = markup.MarkupContext(values=lesson.values, figure_numbers=self.figure_numbers, placers={},
                                         render_callout=lambda block: "")  # its problems: the page reported them
         self.equation_numbers = lesson.source.plan.equations
         self.anchors: dict[str, str] = {}
+        self.memo: InlineMemo | None = None
         self.anchors = self.heading_anchors()
+        self.memo = self.parts.inline_memo(self.inline_state())
         self.out: list[Cell] = []
         self.text: list[str] = []
         self.attachments: list[tuple[str, str, str]] = []
@@ -104,8 +210,7 @@ class NotebookWriter:
         if self.pending is None:  # lesson.py up front, in cells of its own
             self.out.append(Cell("markdown", f"## {ui.notebook_code}\n\n{ui.notebook_code_about}"))
         if src.code_path is not None and self.pending is None:
-            values = {name: tuple(inspect.signature(f).parameters) for name, f in self.lesson.registry.values.items()}
-            self.out += notebook.code_cells(src.code_path.read_text(encoding="utf-8"), values)
+            self.out += self.parts.code_cells()
         for n, section in enumerate(src.sections, start=1):
             self.markdown(self.section_heading(n, section))
             self.walk(section.blocks, src.body_path)
@@ -113,6 +218,8 @@ class NotebookWriter:
         self.challenges()
         self.references()
         self.flush()
+        if self.memo is not None:
+            self.memo.save()
         return self.out
 
     def section_heading(self, n: int, section) -> str:
@@ -133,12 +240,7 @@ class NotebookWriter:
         return anchors
 
     def setup(self) -> Cell:
-        rc = drawing.style("")
-        return notebook.setup_cell(inspect.getsource(numbers), inspect.getsource(notebook_standin),
-                                   inspect.getsource(drawing.FigureMaker), {k: v for k, v in rc.items()
-                                                                             if k != "font.sans-serif"},
-                                   drawing.CJK_FONTS, self.ui.notebook_font_missing,
-                                   notebook.data_files(self.lesson.source.folder))
+        return notebook.setup_cell(self.parts.setup_code(), notebook.data_files(self.lesson.source.folder))
 
     def challenges(self) -> None:
         meta, ui = self.lesson.source.meta, self.ui
@@ -275,9 +377,31 @@ class NotebookWriter:
         self.text, self.attachments = [], []
 
     # ── inline Markdown ─────────────────────────────────────────────────────────────────────────────────────────────
+    def inline_state(self) -> list | None:
+        """Everything `inline` reads but its text and path — the lesson's values (its files' digest, and what they
+        are computed and formatted with), the figure, equation and citation numbers, the references, the headings'
+        anchors, the lessons' titles, the theme's words: the key of its memo (InlineMemo). None: not known well
+        enough to keep anything by."""
+        lesson, bibliography = self.lesson, self.citer.bibliography
+        if not lesson.files_digest or bibliography is not None and not bibliography.digest:
+            return None
+        return [lesson.files_digest, numbers_version(), sys.version, str(lesson.source.body_path),
+                sorted(self.figure_numbers.items()), sorted(self.equation_numbers.items()),
+                sorted(self.anchors.items()), sorted(self.citer.numbers.items()),
+                None if bibliography is None else [bibliography.digest, bibliography.unread],
+                [[entry["slug"], entry["title"]] for entry in self.course.lessons],
+                self.ui.lang, {k: self.ui[k] for k in self.ui.keys()}]
+
     def inline(self, text: str, path: Path | None = None) -> str:
-        """lessonkit's inline syntax as Jupyter's Markdown: values formatted, references as the page numbers them."""
+        """lessonkit's inline syntax as Jupyter's Markdown: values formatted, references as the page numbers them.
+        From the memo when a build converted the same text with the same inline_state (an image is attached to its
+        cell: converted each time)."""
         path = path or self.lesson.source.body_path
+        if self.memo is None or "![" in text:
+            return self._converted(text, path)
+        return self.memo.get(f"{path}\0{text}", lambda: self._converted(text, path))
+
+    def _converted(self, text: str, path: Path) -> str:
         text = HEADING_ID.sub(lambda m: m.group("heading"), text)  # Jupyter shows a `{#id}` as it is
         text = markup.INLINE.sub(lambda m: self._inline(m, path), text)
         return LOCAL_LINK.sub(lambda m: f"](#{self.anchors[m.group('id')]})" if m.group("id") in self.anchors

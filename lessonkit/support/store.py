@@ -17,6 +17,9 @@ support/prune.py.
   SCRIPTS       scripts/<key>.json             json     a component script's check (features/scriptcheck.py)
   REFERENCES    references/<key>.json          json     a parsed bibliography (features/citations.py)
   NOTEBOOKS     notebooks/<key>.ipynb          text     a lesson's notebook (render/notebook.py)
+  NOTEBOOK_PARTS notebooks/<key>.json         json     beside them, their parts: the setup's code, lesson.py's cells,
+                                                       a lesson's inline Markdown memo, what a notebook was made with
+  DEFINITIONS   definitions/<key>.pickle       pickle   the glossary's definitions, their problems (render/pages.py)
   MATHML        mathml-<version>.json          json     LaTeX → MathML conversions, for a latex2mathml version
   HIGHLIGHTS    highlight-<version>.json       json     highlighted code, for a Pygments version (features/code.py)
   FONT          font.json                      json     the figures' font (support/font.py)
@@ -98,12 +101,14 @@ SECTIONS = Kind("sections", ".pickle", PICKLE)
 SCRIPTS = Kind("scripts", ".json", JSON)
 REFERENCES = Kind("references", ".json", JSON)
 NOTEBOOKS = Kind("notebooks", ".ipynb", TEXT)
+NOTEBOOK_PARTS = Kind("notebooks", ".json", JSON)
+DEFINITIONS = Kind("definitions", ".pickle", PICKLE)
 MATHML = Kind("", ".json", JSON, prefix="mathml-", keys=r".+")        # key: latex2mathml's version
 HIGHLIGHTS = Kind("", ".json", JSON, prefix="highlight-", keys=r".+")  # key: Pygments' version
 FONT = Kind("", ".json", JSON, prefix="font", keys="")                # one entry, key ""
 TEMPLATES = Kind("templates", ".cache", None, prefix="__jinja2_", keys=r".+")
-KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS, MATHML,
-         HIGHLIGHTS, FONT, TEMPLATES)
+KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS,
+         NOTEBOOK_PARTS, DEFINITIONS, MATHML, HIGHLIGHTS, FONT, TEMPLATES)
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
 
