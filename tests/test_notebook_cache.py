@@ -1,5 +1,5 @@
 """The notebook's parts that a lesson's text cannot change — the setup's code (the engine's) and lesson.py's cells —
-come from the build's cache (render/notebook.py NotebookParts, the store's NOTEBOOK_PARTS) when only the text
+come from the build's cache (render/notebookparts.py NotebookParts, the store's NOTEBOOK_PARTS) when only the text
 changed; whatever changed, a rebuild with the cache writes the bytes a build from scratch writes."""
 from __future__ import annotations
 

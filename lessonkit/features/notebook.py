@@ -184,7 +184,7 @@ def code_cells_key(source: str, values: dict[str, tuple[str, ...]]) -> str:
 
 
 def inline_key(state: list) -> str:
-    """The key of a lesson's memo of inline Markdown as the notebook shows it (render/notebook.py InlineMemo):
+    """The key of a lesson's memo of inline Markdown as the notebook shows it (render/notebookparts.py InlineMemo):
     everything the conversion reads but the texts themselves (`state`, NotebookWriter.inline_state), and the
     engine's code."""
     return _key("inline", state)

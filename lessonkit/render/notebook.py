@@ -10,26 +10,24 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import inspect
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from ..compute.run import ComputedLesson
-from ..draw import figures as drawing
-from ..features import citations, code as listings, notebook, notebook_standin
+from ..features import citations, code as listings, notebook
 from ..features.bibstyle import runs_markdown
 from ..features.bibtex import Bibliography
 from ..features.notebook import Cell
 from ..load.document import Block, walk
 from ..load.plan import wants_output
 from ..load.lessons import LessonPathError, resolve_in_lesson
-from ..support import numbers
 from ..support.paths import SitePaths
-from ..support.store import NOTEBOOK_PARTS, NOTEBOOKS
+from ..support.store import NOTEBOOKS
 from ..support.values import reference
 from . import markup
+from .notebookparts import InlineMemo, NotebookParts
 
 
 def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course, cache=None,
@@ -57,104 +55,6 @@ def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course,
         return (path, text), parts.entries()
     store.put_text(NOTEBOOKS, key, text)
     return (path, text), (NOTEBOOKS.entry(key), *parts.keep_with(key))
-
-
-class NotebookParts:
-    """A notebook's parts that its lesson's text cannot change — the setup's code (the engine's) and lesson.py's
-    cells (lesson.py's and the engine's) — made once and kept in the build's cache (NOTEBOOK_PARTS) under keys of
-    what they are made of (features/notebook.py setup_key, code_cells_key): edit a paragraph and neither is made
-    again; and the memo of the lesson's inline Markdown (InlineMemo, inline_key). `store` None: always made."""
-
-    def __init__(self, store, lesson: ComputedLesson, ui):
-        self.store, self.lesson, self.ui = store, lesson, ui
-        self._keys: dict[str, str] = {}
-
-    def setup_code(self) -> str:
-        def make() -> str:
-            rc = drawing.style("")
-            return notebook.setup_code(inspect.getsource(numbers), inspect.getsource(notebook_standin),
-                                       inspect.getsource(drawing.FigureMaker),
-                                       {k: v for k, v in rc.items() if k != "font.sans-serif"}, drawing.CJK_FONTS,
-                                       self.ui.notebook_font_missing)
-        return self._kept("setup", lambda: notebook.setup_key(self.ui.notebook_font_missing), make, str)
-
-    def code_cells(self) -> list[Cell]:
-        """lesson.py in cells (a plain lesson.py: not written as cells)."""
-        source, values = self._code()
-        bodies = self._kept("code", lambda: notebook.code_cells_key(source, values),
-                            lambda: [cell.source for cell in notebook.code_cells(source, values)], list)
-        return [Cell("code", body) for body in bodies]
-
-    def _code(self) -> tuple[str, dict[str, tuple[str, ...]]]:
-        registry = self.lesson.registry
-        values = {name: tuple(inspect.signature(f).parameters) for name, f in registry.values.items()}
-        return self.lesson.source.code_path.read_text(encoding="utf-8"), values
-
-    def _kept(self, part: str, key, make, kind: type):
-        if self.store is None:
-            return make()
-        self._keys[part] = key()
-        saved = self.store.get_json(NOTEBOOK_PARTS, self._keys[part])
-        if isinstance(saved, kind) and all(isinstance(s, str) for s in (saved if kind is list else [saved])):
-            return saved
-        made = make()
-        self.store.put_json(NOTEBOOK_PARTS, self._keys[part], made)
-        return made
-
-    def keep_with(self, notebook_key: str) -> tuple[str, ...]:
-        """Note the parts the notebook kept under `notebook_key` was made with (an entry of its own); the entries
-        of the parts and of the note."""
-        note = notebook.made_of_key(notebook_key)
-        self.store.put_json(NOTEBOOK_PARTS, note, {"notebook": notebook_key, "parts": list(self.entries())})
-        return (*self.entries(), NOTEBOOK_PARTS.entry(note))
-
-    def kept_with(self, notebook_key: str) -> tuple[str, ...]:
-        """The parts the notebook kept under `notebook_key` was made with (keep_with), marked used; their entries
-        and the note's."""
-        note = notebook.made_of_key(notebook_key)
-        noted = self.store.get_json(NOTEBOOK_PARTS, note)
-        listed = noted.get("parts") if isinstance(noted, dict) and noted.get("notebook") == notebook_key else None
-        if not isinstance(listed, list):
-            return ()
-        found = tuple(entry for entry in listed if isinstance(entry, str)
-                      and re.fullmatch(f"{NOTEBOOK_PARTS.folder}/{NOTEBOOK_PARTS.pattern}", entry))
-        for entry in found:
-            self.store.touch(entry)
-        return (*found, NOTEBOOK_PARTS.entry(note))
-
-    def inline_memo(self, state: list | None) -> InlineMemo | None:
-        """The memo of the notebook's inline Markdown for NotebookWriter.inline_state `state` (None: no memo)."""
-        if self.store is None or state is None:
-            return None
-        self._keys["inline"] = notebook.inline_key(state)
-        return InlineMemo(self.store, self._keys["inline"])
-
-    def entries(self) -> tuple[str, ...]:
-        return tuple(NOTEBOOK_PARTS.entry(key) for key in self._keys.values())
-
-
-class InlineMemo:
-    """A lesson's texts (Markdown with lessonkit's inline syntax) as the notebook shows them, by a hash of their
-    file and text, for one NotebookWriter.inline_state: edit a paragraph and only it is converted again. Kept as
-    one entry (NOTEBOOK_PARTS), written again with the texts this build converted when they changed."""
-
-    def __init__(self, store, key: str):
-        self.store, self.key = store, key
-        saved = store.get_json(NOTEBOOK_PARTS, key)
-        self.saved: dict[str, str] = {k: v for k, v in saved.items() if isinstance(v, str)} \
-            if isinstance(saved, dict) else {}
-        self.used: dict[str, str] = {}
-
-    def get(self, text: str, convert) -> str:
-        key = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        if key not in self.used:
-            found = self.saved.get(key)
-            self.used[key] = found if found is not None else convert()
-        return self.used[key]
-
-    def save(self) -> None:
-        if self.used != self.saved:
-            self.store.put_json(NOTEBOOK_PARTS, self.key, self.used)
 
 
 def numbers_version() -> str:
