@@ -50,3 +50,16 @@ def warning_lines(err: str) -> list[str]:
     """A build's warnings as printed (English, tests/conftest.py): the heading line, then one line a warning, each
     with its file relative to content/."""
     return [line.strip().removeprefix("content/") for line in err.splitlines()]
+
+
+def build_with_theme_mine(content: Path, out: Path, cache: Path | None):
+    """Build `content` with the project theme `mine` (content/../themes/mine: words overridden there, the built-in
+    theme linked beside it), one job: the sites the cache tests compare byte for byte."""
+    from lessonkit.site import Options, build
+    return build(Options(content=content, out=out, themes=content.parent / "themes", theme="mine", cache=cache,
+                         jobs=1))
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder`, by its path inside it: what two builds are compared by."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}

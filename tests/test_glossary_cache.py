@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from lesson_folders import PROJECT
+from lesson_folders import build_with_theme_mine, files_of
 from lessonkit.features.bibtex import Bibliography
 from lessonkit.features.glossary import Glossary, Term
 from lessonkit.render.pages import definitions_key
-from lessonkit.site import Options, build
 from lessonkit.support import cachekeys
 from lessonkit.support.errors import ContentError
 from lessonkit.support.i18n import UiStrings
@@ -59,13 +58,7 @@ def course(tmp_path, monkeypatch) -> Path:
     return content
 
 
-def site(content: Path, out: Path, cache: Path | None):
-    return build(Options(content=content, out=out, themes=content.parent / "themes", theme="mine", cache=cache,
-                         jobs=1))
-
-
-def files(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+site, files = build_with_theme_mine, files_of
 
 
 def kept(cache: Path) -> set[str]:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from lesson_folders import build_with_theme_mine, files_of
 from lessonkit.features import notebook
-from lessonkit.site import Options, build
 from lessonkit.support import cachekeys
 from lessonkit.support.paths import BUILTIN_THEMES
 
@@ -83,13 +83,7 @@ def course(tmp_path, monkeypatch) -> Path:
     return content
 
 
-def site(content: Path, out: Path, cache: Path | None):
-    return build(Options(content=content, out=out, themes=content.parent / "themes", theme="mine", cache=cache,
-                         jobs=1))
-
-
-def files(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+site, files = build_with_theme_mine, files_of
 
 
 def parts(cache: Path) -> dict[str, str]:
