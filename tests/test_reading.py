@@ -54,6 +54,30 @@ def test_chinese_and_latin_add_up(tmp_path):
     assert reading_minutes(source, 0) == 2
 
 
+RICH_META = META + """\
+checks:
+  - id: quiz-one
+    question: 选一个
+    check:
+      fields:
+        - label: 数
+          answer: no_res_09
+          unit: "%"
+challenges:
+  - title: 为什么
+    question: 算 $\\frac{a}{b}$ 和 {{ n }}
+    answer: 是的
+"""   # prose: 6 + 选一个 3 + 数 1 + 为什么 3 + 算和 2 + 是的 2 = 17 characters; keys, the id, the value's name, the
+#       unit, the formula and the value are not read as words
+
+
+@pytest.mark.parametrize("characters, minutes", [(383, 1), (384, 2)])   # 383 + 17 = 400: one minute exactly
+def test_lesson_yaml_counts_its_prose_not_its_keys_names_or_formulas(tmp_path, characters, minutes):
+    md = "## 一 {#one}\n\n" + "字" * characters + " $$\\sum_{i} x_i$$ {{< figure plot >}} [@vaswani2017]\n"
+    source = lesson(tmp_path, md, yaml=RICH_META)
+    assert reading_minutes(source, 0) == minutes
+
+
 def test_an_empty_lesson_still_takes_a_minute():   # (no text: 0 / 400 would round to 0)
     assert reading_minutes(SimpleNamespace(sections=[], meta={}), 0) == 1
 

@@ -44,9 +44,34 @@ def reading_texts(lesson: ComputedLesson):
     yield from strings(meta.get("sources"))
 
 
+# what a reader does not read as words: formulas (read, but not at a word's pace), values, directives, citations and
+# links written as markup, container fences, heading ids, comments
+NOT_WORDS = re.compile(r"\$\$.*?\$\$|\$[^$\n]*\$|\{\{<.*?>\}\}|\{\{.*?\}\}|\{#[^}\n]*\}|<!--.*?-->|\[@[^\]\n]*\]"
+                       r"|@lesson:[\w#:-]+|^[ \t]*:::[^\n]*$", re.S | re.M)
+# lesson.yaml's keys whose values are no prose: names, dates, numbers, options (a self-check field's `answer` names
+# a value: see _prose)
+NOT_PROSE = frozenset({"id", "release", "answers", "draft", "order", "budget", "mastery", "unit", "format", "scale",
+                       "tolerance", "correct", "multiple", "value"})
+
+
 def reading_minutes(src, figures: int) -> int:
-    """About 400 Chinese characters (or 200 Latin words) a minute, plus half a minute a figure."""
-    text = "\n".join(s.body for s in src.sections) + "\n".join(str(v) for v in src.meta.values())
+    """About 400 Chinese characters (or 200 Latin words) a minute, plus half a minute a figure: lesson.md's sections
+    and lesson.yaml's prose (its values, not its keys), formulas and markup left out."""
+    text = NOT_WORDS.sub(" ", "\n".join([s.body for s in src.sections] + list(_prose(src.meta))))
     cjk = len(CHINESE_CHARACTER.findall(text))
     words = len(re.findall(r"[A-Za-z]+", text))
     return max(1, math.ceil(cjk / 400 + words / 200 + figures * 0.5))
+
+
+def _prose(value: Any, field: bool = False):
+    """The texts among lesson.yaml's values, its keys and non-prose values left out; `field`: a self-check's answer
+    box, whose `answer` is a value's name."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _prose(item, field)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key not in NOT_PROSE and not (field and key == "answer"):
+                yield from _prose(item, key == "fields")
