@@ -15,20 +15,18 @@ the slides (which need the figures' pictures) build everything.
 from __future__ import annotations
 
 import hashlib
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .features.coursenav import course_entry
-from .support.cachekeys import engine_source_digest, folder_digest, package_version
+from .support.cachekeys import engine_source_digest, folder_digest, page_engine
 from .support.errors import Problem
 from .support.font import saved_font
 from .support.store import HIGHLIGHTS, MATHML, PAGES, REFERENCES, SCRIPTS, TEMPLATES, Store
 
 PAGE_FORMAT = "lessonkit-pages-5"
 SHARED_KINDS = (TEMPLATES, SCRIPTS, MATHML, HIGHLIGHTS, REFERENCES)   # store entries every page's making uses
-PACKAGES = ("jinja2", "markdown", "latex2mathml", "numpy", "matplotlib", "yaml", "pygments")
 
 
 @dataclass(frozen=True)
@@ -116,9 +114,7 @@ def shared_inputs(content: Path, dirs: list[Path], course, options, publication)
     top of content/ (site.yaml: the language; glossary.yaml, references.bib …), every lesson's title, sections,
     figure and equation numbers (links), the theme chosen, `serve`'s reload script and the edition with each
     lesson's release (drafts, answers shown, teacher, LMS)."""
-    h = hashlib.sha256(f"{PAGE_FORMAT}\0{sys.version}\0".encode())
-    h.update(engine_source_digest().encode())
-    h.update(" ".join(f"{name} {package_version(name)}" for name in PACKAGES).encode())
+    h = hashlib.sha256(f"{PAGE_FORMAT}\0{page_engine()}\0".encode())
     for folder in dirs:
         h.update(f"theme {folder.name}\0{folder_digest(folder)}\0".encode())
     for path in sorted(p for p in content.iterdir() if p.is_file()):  # site.yaml, glossary.yaml, references …

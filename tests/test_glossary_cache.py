@@ -1,4 +1,4 @@
-"""The glossary's definitions are rendered once and kept in the build's cache (render/pages.py kept_definitions, the
+"""The glossary's definitions are rendered once and kept in the build's cache (render/definitions.py kept_definitions, the
 store's DEFINITIONS) under a key of everything they are made of: an edit elsewhere takes them from there, any edit
 they depend on makes them again, a rebuild writes the bytes a build from scratch writes, and their problems are
 reported again."""
@@ -12,7 +12,7 @@ import pytest
 from lesson_folders import build_with_theme_mine, files_of
 from lessonkit.features.bibtex import Bibliography
 from lessonkit.features.glossary import Glossary, Term
-from lessonkit.render.pages import definitions_key
+from lessonkit.render.definitions import definitions_key
 from lessonkit.support import cachekeys
 from lessonkit.support.errors import ContentError
 from lessonkit.support.i18n import UiStrings

@@ -13,7 +13,8 @@ from lessonkit.load.release import Edition, Publication, Release
 from lessonkit.load.siteconfig import Part, SiteConfig
 from lessonkit.render import markup
 from lessonkit.render.draft import CodeHole, FigureHole, Holes
-from lessonkit.render.pages import Renderer, render_definitions, render_site
+from lessonkit.render.definitions import render_definitions
+from lessonkit.render.pages import Renderer, render_site
 from lessonkit.render.templates import make_env
 from lessonkit.support.errors import UsageError
 from page_setting import DIRS, ENV, NONCE, UI, YAML, computed, write_lesson

@@ -306,7 +306,7 @@ def test_every_input_is_in_the_key():
     same = SectionInputs(*(f"{f.name}-0" for f in dataclasses.fields(SectionInputs)))
     assert section_key(inputs) == section_key(same)
     # parts are delimited: moving text from one part to the next is another key
-    moved = dataclasses.replace(inputs, shared="shared-0e", engine="ngine-0")
+    moved = dataclasses.replace(inputs, shared="shared-0l", lesson="esson-0")
     assert section_key(moved) != section_key(inputs)
 
 
@@ -370,8 +370,10 @@ def test_what_the_sections_before_left_is_in_the_key(content):
         assert memo.inputs(renderer, second, 2).state != state
 
 
-def test_the_shared_inputs_hold_the_theme_the_top_of_content_and_the_edition(content, tmp_path):
+def test_the_shared_inputs_hold_the_theme_the_top_of_content_the_edition_and_the_engine(content, tmp_path,
+                                                                                          monkeypatch):
     from lessonkit.incremental import shared_inputs
+    from lessonkit.support import cachekeys
     from lessonkit.load.release import Edition, Publication
     import datetime as dt
 
@@ -392,6 +394,8 @@ def test_the_shared_inputs_hold_the_theme_the_top_of_content_and_the_edition(con
     changed.append(digest())
     changed.append(digest(options=dataclasses.replace(options, theme="other")))
     changed.append(digest(publication=Publication(Edition(dt.date(2030, 1, 1), teacher=True), {})))
+    monkeypatch.setattr(cachekeys, "engine_source_digest", lambda packages=None: "another engine")
+    changed.append(digest())
     assert len({first, *changed}) == 1 + len(changed)
 
 

@@ -46,7 +46,8 @@ class Containers:
             return self.tabs(block)
         if kind == notes.KIND:
             return notes.notes_html(block, self.ui.presenter_notes if self.teacher else None)
-        return self.env.get_template(CALLOUT_TEMPLATES.get(kind, "partials/callout.html")).render(callout=block, ui=self.ui)
+        template = CALLOUT_TEMPLATES.get(kind, "partials/callout.html")
+        return self.env.get_template(template).render(callout=block, ui=self.ui)
 
     def toggle(self, block: dict[str, Any]) -> str:
         states = [p for p in block["parts"] if p["kind"] == "state"]

@@ -14,7 +14,6 @@ from ..features import glossary as terms
 from ..features import search
 from ..features.components import Components
 from ..features.coursenav import Course, course_entry, course_parts, in_course_order, pager_link
-from ..features.bibstyle import author_year_only
 from ..features.bibtex import Bibliography, lesson_references
 from ..features.glossary import glossary_entry
 from ..load.lessons import LessonSource
@@ -26,7 +25,8 @@ from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
 from .draft import HEAD, POLICY, SCRIPTS, STYLE, Holes, PageDraft
-from ..support.store import DEFINITIONS, Store
+from ..support.store import Store
+from .definitions import kept_definitions
 from .lesson import lesson_context
 from .placers import PageSetting
 from .notebook import lesson_notebook
@@ -187,72 +187,6 @@ def _index_draft(lessons: list[dict[str, Any]], course: Course, renderer: Render
     return renderer.holes.draft(text, SitePaths.INDEX, "index.html",
                                 script_sources=tuple(search.csp_sources(course_index.box)),
                                 files=((search.INDEX_FILE, course_index.script),))
-
-
-def render_definitions(glossary: terms.Glossary, problems: list[Problem],
-                       converters: markup.Converters | None = None, bibliography: Bibliography | None = None,
-                       ui=None) -> dict[str, str]:
-    """Each term's definition, Markdown → HTML (inline: one or two sentences, $math$ allowed, `@key` as the
-    authors and year of the course's references.bib), once per build."""
-    ctx = markup.MarkupContext(values={}, figure_numbers={}, placers={}, render_callout=lambda block: "",
-                               converters=converters or markup.Converters())
-    if ui is not None:
-        ctx.cite_narrative = author_year_only(bibliography, ui)
-    out = {t.id: markup.render_inline(t.definition, ctx, glossary.path, t.definition_line) for t in glossary.terms}
-    problems += ctx.problems
-    return out
-
-
-DEFINITIONS_FORMAT = "definitions-1"
-PACKAGES = ("markdown", "latex2mathml", "pygments")   # what Markdown, maths and code become HTML with
-
-
-def kept_definitions(glossary: terms.Glossary, problems: list[Problem], renderer: Renderer) -> dict[str, str]:
-    """render_definitions, from the build's cache (DEFINITIONS) when a build rendered the same definitions with the
-    same words, references and engine: its problems are reported again. The entry joins every lesson page's made-of
-    (render_site), so it is kept while they are."""
-    key = definitions_key(glossary, renderer.bibliography, renderer.ui) \
-        if renderer.cache is not None and renderer.cache.enabled else None
-    if key is None:
-        return render_definitions(glossary, problems, renderer.converters, renderer.bibliography, renderer.ui)
-    renderer.made_of = (*renderer.made_of, DEFINITIONS.entry(key))
-    saved = renderer.cache.get_pickle(DEFINITIONS, key)
-    if isinstance(saved, tuple) and len(saved) == 2 and isinstance(saved[0], dict):
-        problems += saved[1]
-        return dict(saved[0])
-    found: list[Problem] = []
-    definitions = render_definitions(glossary, found, renderer.converters, renderer.bibliography, renderer.ui)
-    renderer.cache.put_pickle(DEFINITIONS, key, (definitions, tuple(found)))
-    problems += found
-    return definitions
-
-
-def definitions_key(glossary: terms.Glossary, bibliography: Bibliography | None, ui) -> str | None:
-    """The key of the glossary's definitions in the build's cache: a hash over all render_definitions reads — each
-    term's id, definition and its line, glossary.yaml's path (problems name it), the course's references.bib (its
-    digest: its bytes and their reading), the theme's words and language, the engine's code, Python, the packages
-    Markdown becomes HTML with, the messages' language. None (not cached) when a definition shows an image (a file
-    beside glossary.yaml the key does not read) or the bibliography has no digest."""
-    from ..support.cachekeys import engine_source_digest, package_version
-    from ..support.messages import message_language
-
-    if any("![" in term.definition for term in glossary.terms):
-        return None
-    if bibliography is not None and not bibliography.digest and (bibliography.entries or not bibliography.unread):
-        return None
-    import hashlib
-    import json
-    import sys
-
-    h = hashlib.sha256(f"{DEFINITIONS_FORMAT}\0{sys.version}\0".encode())
-    h.update(engine_source_digest().encode())
-    h.update(json.dumps([
-        [f"{name} {package_version(name)}" for name in PACKAGES], str(glossary.path),
-        [[t.id, t.definition, t.definition_line] for t in glossary.terms],
-        None if bibliography is None else [bibliography.digest, bibliography.unread],
-        None if ui is None else [ui.lang, {k: str(ui[k]) for k in ui.keys()}],
-        message_language()], ensure_ascii=False, sort_keys=True).encode("utf-8"))
-    return h.hexdigest()
 
 
 def glossary_page(env: jinja2.Environment, course: Course, contexts: list[dict[str, Any]],

@@ -68,7 +68,8 @@ class LessonRenderer:
 
     def __init__(self, lesson: ComputedLesson, setting: PageSetting):
         self.lesson, self.setting, self.env, self.ui = lesson, setting, setting.env, setting.ui
-        self.course, self.holes, self.release, self.teacher = setting.course, setting.holes, setting.release, setting.teacher
+        self.course, self.holes = setting.course, setting.holes
+        self.release, self.teacher = setting.release, setting.teacher
         self.address = SitePaths.lesson(lesson.slug)
         src = lesson.source
         self.figure_places = src.plan.figure_places   # (load/plan.py: figure numbers have one source)
@@ -119,7 +120,8 @@ class LessonRenderer:
                                                  cite_narrative=_no_cite(objective, narrative=True))
         # a challenge's answer may place a figure; the page shows the answer twice (on screen, and printed with the
         # answers at the end), the second time with a copy of the figure whose ids differ
-        self.answer_ctx = dataclasses.replace(self.yaml_ctx, placers={**self.yaml_placers, "figure": ctx.placers["figure"]})
+        self.answer_ctx = dataclasses.replace(self.yaml_ctx,
+                                              placers={**self.yaml_placers, "figure": ctx.placers["figure"]})
         self.print_ctx = dataclasses.replace(self.yaml_ctx, placers={
             **self.yaml_placers, "figure": lambda name, args: figures.place(self, name, args, copy="print")})
 

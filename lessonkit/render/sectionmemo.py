@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..features.search import plain_text
-from ..support.cachekeys import SectionInputs, engine_source_digest, folder_digest, section_key
+from ..support.cachekeys import SectionInputs, folder_digest, section_key
 from ..support.store import SECTIONS, Store
 
 HOLE_TOKEN = "\x1ahole{}\x1a"      # SUB, as render/markup.py's tokens: never in authored text
@@ -63,7 +63,7 @@ class SectionMemo:
     def inputs(self, renderer, source, number: int) -> SectionInputs:
         lesson, numbering, release = self._lesson(renderer)
         part = repr((source.id, number, source.title, source.line, source.blocks))
-        return SectionInputs(shared=self.shared, engine=engine_source_digest(), lesson=lesson, numbering=numbering,
+        return SectionInputs(shared=self.shared, lesson=lesson, numbering=numbering,
                              release=release, state=repr(state_of(renderer)), section=part)
 
     def _lesson(self, renderer) -> tuple[str, str, str]:

@@ -35,9 +35,9 @@ class ThemeEnvironment(jinja2.Environment):
 
 def make_env(dirs: list[Path], compiled: Path | None = None) -> jinja2.Environment:
     """The theme's templates. Every render passes the theme's words as `ui` (lessonkit.support.i18n.load_ui: read
-    in a template as `{{ ui.key }}`); the environment holds no words of its own. `compiled`: a folder keeping compiled templates between builds (the session's): compiling
-    the theme costs a warm build more than rendering it; Jinja compares a checksum of each template's source, so an
-    edited theme recompiles."""
+    in a template as `{{ ui.key }}`); the environment holds no words of its own. `compiled`: a folder keeping
+    compiled templates between builds (the session's): compiling the theme costs a warm build more than rendering
+    it; Jinja compares a checksum of each template's source, so an edited theme recompiles."""
     bytecode = None
     if compiled is not None:
         compiled.mkdir(parents=True, exist_ok=True)

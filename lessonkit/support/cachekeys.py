@@ -54,6 +54,17 @@ def engine_sources() -> tuple[tuple[tuple[str, ...], bytes], ...]:
     return tuple((parts, Path(path).read_bytes()) for parts, path in sorted(found))
 
 
+# what pages are made with: a new version of one may change a page
+PAGE_PACKAGES = ("jinja2", "markdown", "latex2mathml", "numpy", "matplotlib", "yaml", "pygments")
+
+
+def page_engine() -> str:
+    """Python, the engine's code and the versions of PAGE_PACKAGES, as one text: the part of every page key (and of
+    every memo of a page's parts) that says what made it."""
+    versions = " ".join(f"{name} {package_version(name)}" for name in PAGE_PACKAGES)
+    return f"{sys.version}\0{engine_source_digest()}\0{versions}"
+
+
 SKIPPED_IN_LESSON = {"lesson.md", "lesson.yaml", "references.bib", "__pycache__", "widgets"}  # the text (its
 # bibliography too), and the components' own code
 
@@ -165,7 +176,6 @@ class SectionInputs:
     shared: str      # what every page is made from (incremental.shared_inputs): the engine's code and packages,
                      # the theme (templates, words, components), site.yaml (language), glossary.yaml, references.bib,
                      # every lesson's title, sections, figure and equation numbers (links), the edition and releases
-    engine: str      # engine_source_digest(): the engine's code (in `shared` too, named here on its own)
     lesson: str      # its lesson: slug, folder, and every file there but lesson.md (lesson.py and its data: the
                      # values and figure captions; lesson.yaml: self-checks; its components, its references.bib)
     numbering: str   # the lesson's plan (load/plan.py): figure and equation numbers, every placement in reading order

@@ -19,7 +19,7 @@ support/prune.py.
   NOTEBOOKS     notebooks/<key>.ipynb          text     a lesson's notebook (render/notebook.py)
   NOTEBOOK_PARTS notebooks/<key>.json         json     beside them, their parts: the setup's code, lesson.py's cells,
                                                        a lesson's inline Markdown memo, what a notebook was made with
-  DEFINITIONS   definitions/<key>.pickle       pickle   the glossary's definitions, their problems (render/pages.py)
+  DEFINITIONS   definitions/<key>.pickle       pickle   the glossary's definitions and problems (render/definitions.py)
   MATHML        mathml-<version>.json          json     LaTeX → MathML conversions, for a latex2mathml version
   HIGHLIGHTS    highlight-<version>.json       json     highlighted code, for a Pygments version (features/code.py)
   FONT          font.json                      json     the figures' font (support/font.py)
