@@ -52,6 +52,21 @@ def warning_lines(err: str) -> list[str]:
     return [line.strip().removeprefix("content/") for line in err.splitlines()]
 
 
+def course_with_theme_mine(root: Path, files: dict[str, str]) -> Path:
+    """root/content with `files` (paths inside content/ → text), and beside it root/themes: an empty theme `mine`
+    (its i18n/ folder, for words a test overrides) and the built-in one linked. The content folder."""
+    import os
+
+    from lessonkit.support.paths import BUILTIN_THEMES
+    content = root / "content"
+    for name, text in files.items():
+        (content / name).parent.mkdir(parents=True, exist_ok=True)
+        (content / name).write_text(text, encoding="utf-8")
+    (root / "themes" / "mine" / "i18n").mkdir(parents=True)
+    os.symlink(BUILTIN_THEMES / "default", root / "themes" / "default")
+    return content
+
+
 def build_with_theme_mine(content: Path, out: Path, cache: Path | None):
     """Build `content` with the project theme `mine` (content/../themes/mine: words overridden there, the built-in
     theme linked beside it), one job: the sites the cache tests compare byte for byte."""

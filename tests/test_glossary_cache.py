@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from lesson_folders import build_with_theme_mine, files_of
+from lesson_folders import build_with_theme_mine, course_with_theme_mine, files_of
 from lessonkit.features.bibtex import Bibliography
 from lessonkit.features.glossary import Glossary, Term
 from lessonkit.render.definitions import definitions_key
 from lessonkit.support import cachekeys
 from lessonkit.support.errors import ContentError
 from lessonkit.support.i18n import UiStrings
-from lessonkit.support.paths import BUILTIN_THEMES
 
 PY = "from lessonkit import Lesson\n\nlesson = Lesson()\n\n\n@lesson.value\ndef two_pow():\n    return 2 ** 10\n"
 MD = "## 第一节 {#first}\n\n二的十次方是 {{ two_pow }}，每一层都用到。\n"
@@ -45,17 +44,8 @@ BIB = """\
 @pytest.fixture
 def course(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796000000")
-    content = tmp_path / "content"
-    folder = content / "demo"
-    folder.mkdir(parents=True)
-    (folder / "lesson.yaml").write_text(YAML, encoding="utf-8")
-    (folder / "lesson.md").write_text(MD, encoding="utf-8")
-    (folder / "lesson.py").write_text(PY, encoding="utf-8")
-    (content / "glossary.yaml").write_text(GLOSSARY, encoding="utf-8")
-    (content / "references.bib").write_text(BIB, encoding="utf-8")
-    (tmp_path / "themes" / "mine" / "i18n").mkdir(parents=True)
-    os.symlink(BUILTIN_THEMES / "default", tmp_path / "themes" / "default")
-    return content
+    return course_with_theme_mine(tmp_path, {"demo/lesson.yaml": YAML, "demo/lesson.md": MD, "demo/lesson.py": PY,
+                                             "glossary.yaml": GLOSSARY, "references.bib": BIB})
 
 
 site, files = build_with_theme_mine, files_of

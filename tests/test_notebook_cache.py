@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from lesson_folders import build_with_theme_mine, files_of
+from lesson_folders import build_with_theme_mine, course_with_theme_mine, files_of
 from lessonkit.features import notebook
 from lessonkit.support import cachekeys
-from lessonkit.support.paths import BUILTIN_THEMES
 
 PY = '''\
 import numpy as np
@@ -66,21 +65,11 @@ BIB = """\
 @pytest.fixture
 def course(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1796000000")
-    content = tmp_path / "content"
-    folder = content / "decay"
-    folder.mkdir(parents=True)
-    (folder / "lesson.yaml").write_text(YAML, encoding="utf-8")
-    (folder / "lesson.md").write_text(MD, encoding="utf-8")
-    (folder / "lesson.py").write_text(PY, encoding="utf-8")
-    (folder / "table.csv").write_text("a,b\n1,2\n", encoding="utf-8")   # a data file: in the setup cell
-    (content / "other").mkdir()
-    (content / "other" / "lesson.yaml").write_text("title: 另一课\nsummary: 另一课\nobjectives:\n  - 读完\n", encoding="utf-8")
-    (content / "other" / "lesson.md").write_text(OTHER_MD, encoding="utf-8")
-    (content / "glossary.yaml").write_text(GLOSSARY, encoding="utf-8")
-    (content / "references.bib").write_text(BIB, encoding="utf-8")
-    (tmp_path / "themes" / "mine" / "i18n").mkdir(parents=True)
-    os.symlink(BUILTIN_THEMES / "default", tmp_path / "themes" / "default")
-    return content
+    return course_with_theme_mine(tmp_path, {
+        "decay/lesson.yaml": YAML, "decay/lesson.md": MD, "decay/lesson.py": PY,
+        "decay/table.csv": "a,b\n1,2\n",   # a data file: in the setup cell
+        "other/lesson.yaml": "title: 另一课\nsummary: 另一课\nobjectives:\n  - 读完\n", "other/lesson.md": OTHER_MD,
+        "glossary.yaml": GLOSSARY, "references.bib": BIB})
 
 
 site, files = build_with_theme_mine, files_of
