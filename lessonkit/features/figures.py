@@ -35,8 +35,8 @@ def unplaced(page: Page) -> list[Problem]:
     """Every figure of lesson.py stands somewhere on the page (placed_twice: and only once)."""
     lesson = page.lesson
     src, problems = lesson.source, []
-    unplaced = set(lesson.registry.figures) - set(page.figure_order)
-    for name in sorted(unplaced if src.meta or not src.meta_path.exists() else ()):  # lesson.yaml unread: its
+    never = set(lesson.registry.figures) - set(page.figure_order)
+    for name in sorted(never if src.meta or not src.meta_path.exists() else ()):  # lesson.yaml unread: its
         problems.append(Problem(src.body_path, None,                                   # answers may place them
                                 msg("figure `{name}` is defined in lesson.py but never placed", name=name),
                                 msg("a line `{{< figure {name} >}}` in lesson.md", name=name)))
