@@ -303,7 +303,9 @@ def test_missing_content_folder_is_a_usage_error(tmp_path, capsys):
 
 # A lock another thread holds when the build starts its drawing workers, as one of the preview's server threads may
 # hold one (sys.stderr's, a logging handler's …) at any moment; the figures take it too. The thread holds it until a
-# second process has drawn (60 s at most); while WAIT exists (during the tests' builds, not in the notebook).
+# second process has come to draw (60 s at most); while WAIT exists (during the tests' builds, not in the notebook).
+# Each figure waits for the other's process before it draws, so a worker that comes first cannot take both (on a
+# loaded machine it would, while the build still renders): one figure each, whichever is quicker.
 LOCKED_PY = """\
 import os
 import threading
@@ -316,7 +318,7 @@ LOCK = threading.Lock()
 PIDS, WAIT = {pids!r}, {wait!r}
 
 
-def two_have_drawn():
+def two_have_come():
     return len(set(open(PIDS).read().split())) >= 2 or not os.path.exists(WAIT)
 
 
@@ -333,7 +335,7 @@ def held():
     def hold():
         with LOCK:
             ready.set()
-            until(two_have_drawn)
+            until(two_have_come)
 
     threading.Thread(target=hold, daemon=True).start()
     ready.wait()
@@ -343,6 +345,7 @@ def held():
 def drawn(plt):
     with open(PIDS, "a") as f:
         f.write(f"{{os.getpid()}}\\n")
+    until(two_have_come)
     with LOCK:
         fig, ax = plt.subplots(figsize=(2, 1.5))
         ax.set_title(f"pid {{os.getpid()}}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import threading
@@ -188,6 +189,21 @@ class Visit:
 def started(page, timeout: int = 10_000) -> None:
     """Wait until the page's components have started (lesson.js starts them after the first paint)."""
     page.wait_for_function(chromium.STARTED, timeout=timeout)
+
+
+def settled(page, expression: str, expected, timeout: int = 10_000):
+    """The value of the JS `expression` once it equals `expected`, else as it is after `timeout` ms (for the caller's
+    assertion to report). For what a page learns from another page of the same browser, such as a choice kept in
+    localStorage: the browser hands it on, on a loaded machine a moment after this page has started, and the page
+    follows it (its `storage` listener)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(f"JSON.stringify({expression}) === {json.dumps(json.dumps(expected))}",
+                               timeout=timeout)
+    except PlaywrightTimeout:
+        pass
+    return page.evaluate(expression)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ import pytest
 
 from lessonkit.cli import main
 
-from conftest import ACTION_TIMEOUT_MS, IN_CI
+from conftest import ACTION_TIMEOUT_MS, IN_CI, settled
 from conftest import axe_violations
 
 SITE_YAML = """\
@@ -204,8 +204,10 @@ def panels_shown(page, selector: str) -> list[bool]:
                                      "ps => ps.map(p => getComputedStyle(p).display !== 'none')")
 
 
-def selected(page, selector: str) -> list[str]:
-    return page.eval_on_selector_all(f"{selector} [role=tab][aria-selected=true]", "ts => ts.map(t => t.textContent)")
+def selected(page, selector: str, expected: list[str] | None = None) -> list[str]:
+    """The selected tabs' names; once they are `expected` (waited for: conftest.settled), when given."""
+    names = f"[...document.querySelectorAll('{selector} [role=tab][aria-selected=true]')].map(t => t.textContent)"
+    return settled(page, names, expected) if expected is not None else page.evaluate(names)
 
 
 @pytest.mark.parametrize("via", ["file", "http"])
@@ -221,10 +223,10 @@ def test_tabs_switch_together_and_are_remembered_on_the_next_lesson(context, boo
     page.click("#tabs-3 [role=tab]:has-text('PyTorch')")
     assert selected(page, "#tabs-1") == ["PyTorch"] and panels_shown(page, "#tabs-3") == [False, True]
     page.click("#tabs-1 [role=tab]:has-text('NumPy')")
-    # the next lesson opens on NumPy; the lesson itself again too
+    # the next lesson opens on NumPy (the choice reaches its page through the browser); the lesson itself again too
     other = context.new_page()
     other.goto(url(book, book_server, "code", via))
-    assert selected(other, "#tabs-1") == ["NumPy"] and panels_shown(other, "#tabs-1") == [False, True]
+    assert selected(other, "#tabs-1", ["NumPy"]) == ["NumPy"] and panels_shown(other, "#tabs-1") == [False, True]
     page.reload()
     assert selected(page, "#tabs-1") == ["NumPy"] and selected(page, "#tabs-3") == ["NumPy"]
     assert selected(page, "#tabs-2") == ["Windows"]

@@ -4,9 +4,8 @@ nothing in dark mode; and figures read on a phone without sideways scrolling."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from conftest import started
+from conftest import settled, started
 
 from conftest import axe_violations
 
@@ -114,14 +113,8 @@ def pressed(page) -> list[str]:
 
 
 def theme_becomes(page, expected: str | None) -> str | None:
-    """html[data-theme] once it is `expected` (waited for: a choice made in another page reaches this one's storage
-    through the browser, which a loaded machine may deliver a moment after the page has started), else as it is."""
-    want = "null" if expected is None else repr(expected)
-    try:
-        page.wait_for_function(f"document.documentElement.getAttribute('data-theme') === {want}", timeout=TIMEOUT)
-    except PlaywrightTimeout:  # reported by the caller's assertion, with the value
-        pass
-    return page.evaluate("document.documentElement.getAttribute('data-theme')")
+    """html[data-theme] once it is `expected` (a choice made in another page: conftest.settled), else as it is."""
+    return settled(page, "document.documentElement.getAttribute('data-theme')", expected, TIMEOUT)
 
 
 def body_bg(page) -> list[float]:
