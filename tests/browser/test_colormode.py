@@ -3,6 +3,8 @@
 nothing in dark mode; and figures read on a phone without sideways scrolling."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import settled, started
@@ -176,15 +178,41 @@ def test_print_is_always_light(visit_in, site):
             assert [i["color"] for i in found["items"]] == [i["color"] for i in expected["items"]], (name, how)
 
 
-@pytest.mark.parametrize("how", ["system", "chosen"])
+SYSTEM_DARK, CHOSEN_DARK = "@media screen and (prefers-color-scheme:dark)", "@media screen"
+
+
+def media_blocks(css: str, condition: str) -> list[str]:
+    """The bodies of every `condition{…}` block in `css`, braces matched."""
+    bodies, start = [], 0
+    while (start := css.find(condition + "{", start)) != -1:
+        opened, depth = start + len(condition), 0
+        for end in range(opened, len(css)):
+            depth += {"{": 1, "}": -1}.get(css[end], 0)
+            if depth == 0:
+                break
+        bodies.append(css[opened + 1:end])
+        start = end
+    return bodies
+
+
+def test_the_systems_dark_mode_and_the_chosen_one_are_one_set_of_rules(site):
+    """Every page's dark rules come in twins: the system's (while no light theme is chosen) and the reader's choice,
+    the same declarations. So one of the two is enough for the contrast checks in the browser (axe, below)."""
+    for name in pages(site):
+        css = "\n".join(re.findall(r"<style[^>]*>(.*?)</style>", (site / name).read_text(encoding="utf-8"), re.S))
+        system = [b.replace("html:not([data-theme=light])", "html[data-theme=dark]")
+                  for b in media_blocks(css, SYSTEM_DARK)]
+        chosen = [b for b in media_blocks(css, CHOSEN_DARK) if "html[data-theme=dark]" in b]
+        assert system and sorted(system) == sorted(chosen), name
+
+
 @pytest.mark.parametrize("width", [1280, 390])
-def test_dark_mode_passes_axe(visit_in, site, axe_source, how, width):
+def test_dark_mode_passes_axe(visit_in, site, axe_source, width):
+    """Chosen dark, which is the system's dark too (the test above)."""
     problems = {}
     for name in pages(site):
-        page = visit_in((site / name).as_uri(), "dark" if how == "system" else "light", width=width,
-                        init_script=axe_source)
-        if how == "chosen":
-            page.click("[data-widget=colormode] button[data-mode=dark]")
+        page = visit_in((site / name).as_uri(), "light", width=width, init_script=axe_source)
+        page.click("[data-widget=colormode] button[data-mode=dark]")
         page.eval_on_selector_all("details", "ds => ds.forEach(d => { d.open = true; })")
         page.evaluate("() => new Promise(r => setTimeout(r, 100))")  # the toggle events run
         problems[name] = axe_violations(page)
