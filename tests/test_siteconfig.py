@@ -86,6 +86,12 @@ def test_check_parts_every_lesson_in_exactly_one_part(tmp_path):
         ("site.yaml", 1, "lessons in no part: c, d")]
 
 
+def test_check_parts_a_lesson_listed_twice_in_one_part(tmp_path):
+    config = SiteConfig(parts=(Part("一", ("a", "b", "a"), 2, (3, 4, 5)),), parts_line=1)
+    problems = check_parts(config, ["a", "b"], tmp_path)
+    assert [(p.line, str(p.message)) for p in problems] == [(5, "lesson `a` is listed twice in part 1 (first at line 3)")]
+
+
 def test_check_parts_without_parts_has_nothing_to_say(tmp_path):
     assert check_parts(SiteConfig(), ["a"], tmp_path) == []
 

@@ -99,10 +99,12 @@ def check_parts(config: SiteConfig, slugs: list[str], content_dir: Path) -> list
                                         msg("a lesson folder under content/: {slugs}",
                                             slugs=", ".join(slugs) or msg("none"))))
             elif slug in placed:
-                problems.append(Problem(path, line, msg("lesson `{slug}` is in two parts (first at line {line})",
-                                                        slug=slug, line=placed[slug]),
-                                        msg("each lesson in exactly one part")))
-            placed.setdefault(slug, line)
+                first, part_of_first = placed[slug]
+                said = msg("lesson `{slug}` is listed twice in part {n} (first at line {line})", slug=slug,
+                           n=number, line=first) if part_of_first == number else \
+                    msg("lesson `{slug}` is in two parts (first at line {line})", slug=slug, line=first)
+                problems.append(Problem(path, line, said, msg("each lesson in exactly one part")))
+            placed.setdefault(slug, (line, number))
     left_out = [slug for slug in slugs if slug not in placed]
     if left_out:
         problems.append(Problem(path, config.parts_line, msg("lessons in no part: {slugs}", slugs=", ".join(left_out)),
