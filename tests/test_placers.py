@@ -106,7 +106,7 @@ def test_a_figure_is_its_holes_number_and_caption(lesson):
     assert '<figure id="fig-curve" class="figure">' in html
     assert '<div class="figure-svg" role="img" aria-label="a curve">' in html
     assert '<span class="fig-num">Figure 1</span> Curve of 1024' in html     # the caption's value filled in
-    assert r.holes.known == [FigureHole("demo", "curve"), FigureDataHole("demo", "curve", "fig-curve", 1)]
+    assert r.setting.holes.known == [FigureHole("demo", "curve"), FigureDataHole("demo", "curve", "fig-curve", 1)]
     assert f"<!--lk-{NONCE}-0-->" in html and f"<!--lk-{NONCE}-1-->" in html
     assert 'id="fig-curve-print"' in figures.place(r, "curve", (), copy="print")
 
@@ -301,7 +301,7 @@ def test_a_figure_registered_without_the_decorator_shown_by_its_code_is_the_auth
     assert message == ("`{{< code draw >}}` shows figure `draw`, but lesson.py does not declare it with "
                        "`@lesson.figure(…)` above `def draw`")
     assert expected.startswith("`@lesson.figure(caption=…, alt=…)` directly above the function")
-    assert r.holes.known == []                                   # nothing placed
+    assert r.setting.holes.known == []                                   # nothing placed
 
 
 def test_a_figure_named_by_a_variable_shown_by_its_code_is_the_author_s_problem(tmp_path):

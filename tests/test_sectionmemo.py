@@ -410,7 +410,7 @@ def everything(renderer: LessonRenderer) -> dict[str, bytes]:
     from lessonkit.render.placers import PageSetting
     owners = (("renderer", renderer), ("ledger", renderer.ledger), ("ctx", renderer.ctx), ("containers", renderer.containers),
               ("citer", renderer.citer), ("checks", renderer.checks), ("setting", renderer.setting),
-              ("lesson", renderer.lesson), ("course", renderer.course))
+              ("lesson", renderer.lesson), ("course", renderer.setting.course))
     found = {}
     for owner, obj in owners:
         for name, value in vars(obj).items():
@@ -431,20 +431,20 @@ def test_rendering_a_section_changes_nothing_but_what_the_memo_keeps(content):
     kept = {"ledger.widgets", "ledger.checks", "ledger.code", "ledger.tables",
             "containers.toggles", "containers.tab_sets", "ledger.terms_used", "ledger.terms_marked",
             "citer.cited", "citer.numbers", "ctx.problems", "containers.problems", "ctx.warnings",
-            "ledger.alone_checks", "renderer.holes", "setting.holes", "ctx.labelled",
+            "ledger.alone_checks", "setting.holes", "ctx.labelled",
             "ctx.converters", "setting.converters",  # (memos of MathML and highlighted code: they only save work)
             "course.glossary",                        # (its pattern, compiled when first used)
             "renderer.env", "setting.env", "containers.env"}  # (Jinja's templates, loaded when first used)
     edit(content / "waves" / "lesson.md", "再看", "[[层]]再看 @lesson:nowhere $$ u $$ {#eq:decay}\n\n")
     renderer = lesson_renderer(content)
-    renderer.course.glossary = _glossary(content)
+    renderer.setting.course.glossary = _glossary(content)
     for n, section in enumerate(renderer.lesson.source.sections, start=1):
         before, state = everything(renderer), state_of(renderer)
         _section(renderer, section, n)
         after = everything(renderer)
         assert {name for name in after if before.get(name) != after[name]} <= kept
         assert state_of(renderer) != state
-    assert renderer.problems and renderer.ledger.terms_used and renderer.holes.known
+    assert renderer.problems and renderer.ledger.terms_used and renderer.setting.holes.known
 
 
 def _glossary(content: Path):

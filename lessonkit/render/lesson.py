@@ -62,8 +62,8 @@ def _section(renderer: LessonRenderer, section: SectionSource, number: int) -> d
     src = renderer.lesson.source
     title = markup.render_inline(section.title, renderer.title_ctx, src.body_path, section.line)
     body = markup.render_blocks(section.blocks, renderer.ctx, src.body_path)
-    if renderer.course.glossary is not None:
-        body = terms.mark_first_uses(body, renderer.course.glossary, renderer.ledger.terms_used)
+    if renderer.setting.course.glossary is not None:
+        body = terms.mark_first_uses(body, renderer.setting.course.glossary, renderer.ledger.terms_used)
     return {"id": section.id, "number": number, "title": title, "body": body}
 
 
@@ -98,7 +98,7 @@ def _answer(renderer: LessonRenderer, n: int, text: str) -> tuple[str, str]:
     left out while the release hides answers: not in the page, its search text or its notebook."""
     key = f"challenges.{n - 1}.answer"
     shown = renderer.md(key, text, context=renderer.answer_ctx)
-    if not renderer.release.answers:
+    if not renderer.setting.release.answers:
         return "", ""
     if not any(place.challenge == n for place in renderer.figure_places):
         return shown, shown
@@ -107,7 +107,7 @@ def _answer(renderer: LessonRenderer, n: int, text: str) -> tuple[str, str]:
 
 def _edition(renderer: LessonRenderer) -> dict[str, Any]:
     """What the page says about itself: its notebook, size, and the edition and release it belongs to."""
-    src, release, figures = renderer.lesson.source, renderer.release, len(renderer.figure_order)
+    src, release, figures = renderer.lesson.source, renderer.setting.release, len(renderer.figure_order)
     return {
         "glossary": [],
         "references": [],
@@ -116,18 +116,18 @@ def _edition(renderer: LessonRenderer) -> dict[str, Any]:
         "draft": release.draft,
         "answers": release.answers,
         "answers_from": release.answers_from.isoformat() if release.answers_from else None,
-        "teacher": renderer.teacher,
+        "teacher": renderer.setting.teacher,
         "scorm": "",
     }
 
 
 def _glossary(renderer: LessonRenderer) -> list[dict[str, Any]]:
     """The terms marked in sections, then those marked only in lesson.yaml's text."""
-    glossary = renderer.course.glossary
+    glossary = renderer.setting.course.glossary
     if glossary is None:
         return []
     used = {**renderer.ledger.terms_used, **renderer.ledger.terms_marked}
-    return [glossary_entry(glossary.by_id[i], renderer.course.definitions) for i in used]
+    return [glossary_entry(glossary.by_id[i], renderer.setting.course.definitions) for i in used]
 
 
 def _package(renderer: LessonRenderer):
@@ -141,7 +141,7 @@ def _package(renderer: LessonRenderer):
     placed += [PlacedCheck(f"challenges.{n - 1}", f"check-{n}", f"{ui.challenge} {n} · {_str(c.get('title'))}",
                            _str(c.get("question")), _str(c.get("answer")))
                for n, c in enumerate(challenges, start=1)]
-    return lesson_package(renderer.lesson, renderer, renderer.yaml_ctx, placed, renderer.release.answers)
+    return lesson_package(renderer.lesson, renderer, renderer.yaml_ctx, placed, renderer.setting.release.answers)
 
 
 def _text(meta: dict[str, Any], key: str) -> str:

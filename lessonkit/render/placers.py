@@ -68,8 +68,6 @@ class LessonRenderer:
 
     def __init__(self, lesson: ComputedLesson, setting: PageSetting):
         self.lesson, self.setting, self.env, self.ui = lesson, setting, setting.env, setting.ui
-        self.course, self.holes = setting.course, setting.holes
-        self.release, self.teacher = setting.release, setting.teacher
         self.address = SitePaths.lesson(lesson.slug)
         src = lesson.source
         self.figure_places = src.plan.figure_places   # (load/plan.py: figure numbers have one source)
@@ -96,12 +94,12 @@ class LessonRenderer:
 
             self.ctx.read_value = read_too_early(lesson.cells, src.plan.places, src.body_path)
         self.containers = Containers(self.env, self.ui, setting.components, src.folder, src.body_path,
-                                     self.ctx.problems, self.teacher)
+                                     self.ctx.problems, setting.teacher)
         self._field_contexts()
         self.checks = Placement(lesson.checks, self.ui, self.md,
                                 lambda key, t: markup.render_text(t, self.yaml_ctx, src.meta_path,
                                                                   src.meta_lines.get(key, 1)),
-                                keys=self.release.answers, teacher=self.teacher)
+                                keys=setting.release.answers, teacher=setting.teacher)
 
     def _field_contexts(self) -> None:
         """The contexts lesson.yaml's fields and the titles are rendered in: same values and problem list, but
@@ -154,10 +152,10 @@ class LessonRenderer:
         return self.env.get_template(name).render(ui=self.ui, **context)
 
     def figure_mark(self, name: str) -> str:
-        return self.holes.mark(FigureHole(self.lesson.slug, name))
+        return self.setting.holes.mark(FigureHole(self.lesson.slug, name))
 
     def figure_data_mark(self, name: str, figure_id: str, number: int) -> str:
-        return self.holes.mark(FigureDataHole(self.lesson.slug, name, figure_id, number))
+        return self.setting.holes.mark(FigureDataHole(self.lesson.slug, name, figure_id, number))
 
     def mounted(self, component, context: dict, widget, name: str, script) -> str:
         inner = render_component(self.env, self.ui, component, context, widget, name, self.lesson.source.code_path,

@@ -74,7 +74,7 @@ class SectionMemo:
             lesson = f"{src.slug}\0{src.folder}\0{files}"
             plan = src.plan
             numbering = repr((plan.places, plan.figure_functions, plan.equations, plan.figures))
-            release = repr((renderer.release, renderer.teacher, renderer.setting.lms, renderer.address))
+            release = repr((renderer.setting.release, renderer.setting.teacher, renderer.setting.lms, renderer.address))
             self._lessons[src.slug] = tuple(hashlib.sha256(part.encode()).hexdigest()
                                             for part in (lesson, numbering, release))
         return self._lessons[src.slug]
@@ -116,7 +116,7 @@ def restore(renderer, state: tuple) -> None:
 
 def record(renderer, render: Callable[[], dict[str, Any]]) -> tuple[SectionEntry, dict[str, Any]]:
     """Render the section and what an entry keeps of it."""
-    ctx, holes = renderer.ctx, renderer.holes
+    ctx, holes = renderer.ctx, renderer.setting.holes
     problems, warnings, checks = len(ctx.problems), len(ctx.warnings), len(renderer.ledger.alone_checks)
     section = with_text(render())
     marker = re.compile(f"<!--lk-{re.escape(holes.nonce)}-(\\d+)-->")
@@ -133,7 +133,7 @@ def record(renderer, render: Callable[[], dict[str, Any]]) -> tuple[SectionEntry
 
 def replay(renderer, entry: SectionEntry, section_id: str, number: int) -> dict[str, Any]:
     """The section as rendering it again would make it, and the renderer as it would leave it."""
-    marks = [renderer.holes.mark(hole) for hole in entry.holes]
+    marks = [renderer.setting.holes.mark(hole) for hole in entry.holes]
 
     def unmark(text: str) -> str:
         return HOLE_TOKEN_RE.sub(lambda m: str(marks[int(m.group(1))]), text)
