@@ -528,3 +528,30 @@ def test_what_lesson_yaml_s_fields_are_made_from_renders_them_again(content, tmp
     edit(content / "waves" / "lesson.yaml", "一共几层？", "一共几[[layer|层]]？")
     again, page = rebuilt(content, tmp_path, lambda: change(content), rendered)
     assert ("fields", "waves") in again and shown in page
+
+
+def test_a_part_is_kept_as_plain_data_its_figure_holes_marked_again(content, tmp_path):
+    """Strings anywhere in a part's rendering get the build's own markers back; a rendering that is not plain data
+    (it could hold a marker no token stands for) is rendered again on every build."""
+    from lessonkit.render.draft import FigureHole
+    memo, renders = SectionMemo(Store(tmp_path / "cache"), shared="shared"), []
+
+    def plain(renderer):
+        renders.append("plain")
+        return {"a": [f"甲{renderer.figure_mark('decay')}乙", 1, None], "b": (True, 2.5, {"c": "丙"})}
+
+    def not_plain(renderer):
+        renders.append("not plain")
+        return {"a": [Path("甲")]}
+    made = []
+    for n in range(2):
+        renderer = lesson_renderer(content)
+        for other in range(n + 1):                          # another build's holes before it: its numbers differ
+            renderer.holes.mark(FigureHole("waves", f"other{other}"))
+        made.append((memo.part(renderer, "x", lambda: plain(renderer)), renderer.figure_mark("decay")))
+        memo.part(renderer, "y", lambda: not_plain(renderer))
+    assert renders == ["plain", "not plain", "not plain"]
+    (first, mark), (again, mark_again) = made
+    assert mark != mark_again
+    assert again == {"a": [f"甲{mark_again}乙", 1, None], "b": (True, 2.5, {"c": "丙"})}
+    assert first == {"a": [f"甲{mark}乙", 1, None], "b": (True, 2.5, {"c": "丙"})}

@@ -64,7 +64,8 @@ class SectionMemo:
         if isinstance(saved, PartEntry):
             return replay(renderer, saved)
         entry, value = record(renderer, render)
-        self.cache.put_pickle(SECTIONS, key, entry)
+        if entry is not None:
+            self.cache.put_pickle(SECTIONS, key, entry)
         return value
 
     def inputs(self, renderer, what: str) -> SectionInputs:
@@ -125,8 +126,9 @@ def restore(renderer, state: tuple) -> None:
         attribute.update(found[name])
 
 
-def record(renderer, render: Callable[[], Any]) -> tuple[PartEntry, Any]:
-    """Render the part and what an entry keeps of it."""
+def record(renderer, render: Callable[[], Any]) -> tuple[PartEntry | None, Any]:
+    """Render the part and what an entry keeps of it (None when the rendering is not plain data: then it is
+    rendered on every build, never taken wrong)."""
     ctx, holes = renderer.ctx, renderer.holes
     problems, warnings, checks = len(ctx.problems), len(ctx.warnings), len(renderer.ledger.alone_checks)
     value = render()
@@ -135,9 +137,12 @@ def record(renderer, render: Callable[[], Any]) -> tuple[PartEntry, Any]:
 
     def token(m: re.Match) -> str:
         return HOLE_TOKEN.format(found.setdefault(int(m.group(1)), len(found)))
-    entry = PartEntry(each_text(value, lambda text: marker.sub(token, text)), tuple(holes.known[i] for i in found),
-                      tuple(ctx.problems[problems:]), tuple(ctx.warnings[warnings:]),
-                      tuple(renderer.ledger.alone_checks[checks:]), state_of(renderer))
+    try:
+        kept = each_text(value, lambda text: marker.sub(token, text))
+    except NotPlain:
+        return None, value
+    entry = PartEntry(kept, tuple(holes.known[i] for i in found), tuple(ctx.problems[problems:]),
+                      tuple(ctx.warnings[warnings:]), tuple(renderer.ledger.alone_checks[checks:]), state_of(renderer))
     return entry, value
 
 
@@ -165,4 +170,8 @@ def each_text(value: Any, change: Callable[[str], str]) -> Any:
         return {key: each_text(item, change) for key, item in value.items()}
     if value is None or type(value) in (bool, int, float):
         return value
-    raise TypeError(f"a page's part holds a {type(value).__name__}, not plain data")  # our bug, not the author's
+    raise NotPlain(type(value).__name__)
+
+
+class NotPlain(TypeError):
+    """A part's rendering holds something but plain data (the type's name): it is not kept."""
