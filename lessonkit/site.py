@@ -108,7 +108,7 @@ def build(options: Options) -> BuildReport:
     reuse = incremental.plan(session.cache, gathered.sources, gathered.course, options.content, gathered.dirs,
                              options, gathered.publication)
     kept = gathered.kept = reuse.kept_lessons()
-    session.shared_inputs = reuse.shared  # (rendered sections are kept under it: render/sectionmemo.py)
+    session.shared_inputs = reuse.shared  # (rendered parts of pages are kept under it: render/sectionmemo.py)
     # hand-typed numbers, from a lesson's text (and its citations' years): a kept page's were found when it was made
     memos = {s.slug: incremental.FileMemo(session.cache, s.folder, "handnumbers") for s in gathered.sources}
     hand = {s.slug: incremental.anchored(kept[s.slug].warnings, s.folder) if s.slug in kept

@@ -4,15 +4,16 @@ bytes with a build from scratch of the same content — and what its rendering r
 from __future__ import annotations
 
 import dataclasses
+import functools
 import pickle
 import shutil
 from pathlib import Path
 
 import pytest
 
-from lessonkit.render.lesson import _section
+from lessonkit.render.lesson import _render_fields, _section
 from lessonkit.render.placers import LessonRenderer
-from lessonkit.render.sectionmemo import SectionMemo, state_of
+from lessonkit.render.sectionmemo import SectionMemo, section_part, state_of
 from lessonkit.site import Options, build
 from lessonkit.support.cachekeys import SectionInputs, section_key
 from lessonkit.support.errors import ContentError
@@ -190,7 +191,7 @@ def cached_equals_scratch(content: Path, tmp_path: Path, change, **kw) -> tuple[
 def test_an_edited_paragraph_renders_only_its_section_again(content, tmp_path):
     before, after = cached_equals_scratch(
         content, tmp_path, lambda: edit(content / "waves" / "lesson.md", "信号变小，", "信号变得很小，"))
-    assert len(before) == 4 and len(after - before) == 1   # 3 + 1 sections; one rendered again
+    assert len(before) == 6 and len(after - before) == 1   # 3 + 1 sections, 2 lesson.yaml's; one rendered again
 
 
 def test_a_paragraph_edited_again_takes_every_other_section(content, tmp_path):
@@ -320,7 +321,7 @@ def lesson_renderer(content: Path, **setting) -> LessonRenderer:
 def inputs_of(content: Path, section: int = 1, **setting) -> SectionInputs:
     renderer = lesson_renderer(content, **setting)
     memo = SectionMemo(Store(None), shared="shared")
-    return memo.inputs(renderer, renderer.lesson.source.sections[section - 1], section)
+    return memo.inputs(renderer, section_part(renderer.lesson.source.sections[section - 1], section))
 
 
 @pytest.mark.parametrize("change, part", [
@@ -331,8 +332,8 @@ def inputs_of(content: Path, section: int = 1, **setting) -> SectionInputs:
     (lambda c: edit(c / "waves" / "lesson.md", "{{< figure decay >}}", "\n{{< figure decay >}}"),
      "numbering"),  # the placements after it move
     (lambda c: edit(c / "waves" / "lesson.md", "{{< figure growth >}}\n", ""), "numbering"),
-    (lambda c: edit(c / "waves" / "lesson.md", "信号变小", "信号变得很小"), "section"),
-    (lambda c: edit(c / "waves" / "lesson.md", "## 第一节", "## 第 1 节"), "section"),
+    (lambda c: edit(c / "waves" / "lesson.md", "信号变小", "信号变得很小"), "part"),
+    (lambda c: edit(c / "waves" / "lesson.md", "## 第一节", "## 第 1 节"), "part"),
 ])
 def test_each_input_of_a_section_changes_its_part_of_the_key(content, change, part):
     before = inputs_of(content)
@@ -356,18 +357,18 @@ def test_what_the_sections_before_left_is_in_the_key(content):
     renderer = lesson_renderer(content)
     memo = SectionMemo(Store(None), shared="shared")
     second = renderer.lesson.source.sections[1]
-    untouched = memo.inputs(renderer, second, 2).state
+    untouched = memo.inputs(renderer, section_part(second, 2)).state
     _section(renderer, renderer.lesson.source.sections[0], 1)
-    assert memo.inputs(renderer, second, 2).state != untouched
+    assert memo.inputs(renderer, section_part(second, 2)).state != untouched
     for change in (lambda r: r.ledger.widgets.add("x"), lambda r: r.ledger.checks.add("x"),
                    lambda r: r.ledger.code.add("x"), lambda r: setattr(r.ledger, "tables", r.ledger.tables + 1),
                    lambda r: setattr(r.containers, "toggles", 9), lambda r: setattr(r.containers, "tab_sets", 9),
                    lambda r: r.ledger.terms_used.setdefault("x"), lambda r: r.ledger.terms_marked.setdefault("x"),
                    lambda r: r.citer.cited.setdefault("x"), lambda r: r.citer.numbers.setdefault("x", 99),
                    lambda r: r.ctx.labelled.setdefault("x", 1)):
-        state = memo.inputs(renderer, second, 2).state
+        state = memo.inputs(renderer, section_part(second, 2)).state
         change(renderer)
-        assert memo.inputs(renderer, second, 2).state != state
+        assert memo.inputs(renderer, section_part(second, 2)).state != state
 
 
 def test_the_shared_inputs_hold_the_theme_the_top_of_content_the_edition_and_the_engine(content, tmp_path,
@@ -436,15 +437,21 @@ def test_rendering_a_section_changes_nothing_but_what_the_memo_keeps(content):
             "course.glossary",                        # (its pattern, compiled when first used)
             "renderer.env", "setting.env", "containers.env"}  # (Jinja's templates, loaded when first used)
     edit(content / "waves" / "lesson.md", "再看", "[[层]]再看 @lesson:nowhere $$ u $$ {#eq:decay}\n\n")
+    edit(content / "waves" / "lesson.yaml", 'answer: "{{ layers }} 层。"',   # lesson.yaml's fields: one part
+         'answer: "{{ layers }} [[size]] [@vaswani2017] @lesson:nowhere。\\n\\n{{< figure growth >}}"')
+    write(content, {"glossary.yaml": GLOSSARY + "  - id: size\n    zh: 大小\n    en: size\n    definition: 多大。\n"})
     renderer = lesson_renderer(content)
     renderer.setting.course.glossary = _glossary(content)
-    for n, section in enumerate(renderer.lesson.source.sections, start=1):
+    parts = [functools.partial(_section, renderer, section, n)
+             for n, section in enumerate(renderer.lesson.source.sections, start=1)]
+    for render in parts + [functools.partial(_render_fields, renderer)]:
         before, state = everything(renderer), state_of(renderer)
-        _section(renderer, section, n)
+        render()
         after = everything(renderer)
         assert {name for name in after if before.get(name) != after[name]} <= kept
         assert state_of(renderer) != state
-    assert renderer.problems and renderer.ledger.terms_used and renderer.setting.holes.known
+    assert renderer.problems and renderer.ledger.terms_used and renderer.ledger.terms_marked
+    assert any(getattr(hole, "figure_id", "") == "fig-growth-print" for hole in renderer.setting.holes.known)  # the answer's
 
 
 def _glossary(content: Path):
@@ -462,3 +469,89 @@ def test_an_equation_label_used_twice_is_reported_when_its_first_section_is_take
             site(content, tmp_path / "out", cache)
         said.append([str(p) for p in err.value.problems if "eq:decay" in str(p)])
     assert said[0] and said[0] == said[1]
+
+
+# ── lesson.yaml's fields: one part of the page, kept as a section is ───────────────────────────────────────────────
+@pytest.fixture
+def rendered(monkeypatch) -> list[tuple[str, ...]]:
+    """What of lesson.yaml was rendered (not taken from the memo), in order: ("fields", slug) for its fields
+    together, ("md", slug, key) for each field's Markdown (the challenges' self-checks' too)."""
+    from lessonkit.render import lesson as page
+    render_fields, md, found = page._render_fields, LessonRenderer.md, []
+
+    def fields(renderer):
+        found.append(("fields", renderer.lesson.slug))
+        return render_fields(renderer)
+
+    def markdown(self, key, *args, **kw):
+        found.append(("md", self.lesson.slug, key))
+        return md(self, key, *args, **kw)
+    monkeypatch.setattr(page, "_render_fields", fields)
+    monkeypatch.setattr(LessonRenderer, "md", markdown)
+    return found
+
+
+def rebuilt(content: Path, tmp_path: Path, change, rendered: list, **edition) -> tuple[list, str]:
+    """Build with the cache, `change()`, build again (the same bytes as a build from scratch): what of lesson.yaml
+    the second build rendered, and the page it wrote."""
+    site(content, tmp_path / "first", tmp_path / "cache", **edition)
+    assert ("fields", "waves") in rendered and any(r[0] == "md" for r in rendered)   # (what is counted is called)
+    change()
+    rendered.clear()
+    site(content, tmp_path / "warm", tmp_path / "cache", **edition)
+    again = list(rendered)
+    site(content, tmp_path / "scratch", None, **edition)
+    assert files(tmp_path / "warm") == files(tmp_path / "scratch")
+    return again, (tmp_path / "warm" / "waves" / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("edition", [{}, {"teacher": True}, {"lms": True}], ids=str)
+def test_an_edited_paragraph_takes_lesson_yaml_s_fields(content, tmp_path, rendered, edition):
+    """A figure placed in a challenge's answer (its holes marked again), a term marked and a work cited there: none
+    of lesson.yaml's Markdown is rendered again when a paragraph of lesson.md changes (an LMS edition's questions
+    are rendered from it on their own: render/questions.py)."""
+    edit(content / "waves" / "lesson.md", "{{< figure growth >}}\n", "")
+    edit(content / "waves" / "lesson.yaml", 'answer: "{{ layers }} 层。"',
+         'answer: "{{ layers }} [[layer|层]] [@vaswani2017]。\\n\\n{{< figure growth >}}"')
+    again, page = rebuilt(content, tmp_path, lambda: edit(content / "waves" / "lesson.md", "再看", "然后再看"),
+                          rendered, **edition)
+    assert again == [] if not edition.get("lms") else ("fields", "waves") not in again
+    assert 'id="fig-growth"' in page and 'id="fig-growth-print"' in page and 'href="#term-layer"' in page
+
+
+@pytest.mark.parametrize("change, shown", [
+    (lambda c: edit(c / "waves" / "lesson.py", "return 6", "return 7"), "7 层。"),     # a value the answer reads
+    (lambda c: edit(c / "waves" / "lesson.yaml", "一共几", "一共有几"), "一共有几"),
+    (lambda c: edit(c / "glossary.yaml", "id: layer", "id: tier"), 'href="#term-tier"'),
+], ids=["a value", "a challenge", "the glossary"])
+def test_what_lesson_yaml_s_fields_are_made_from_renders_them_again(content, tmp_path, rendered, change, shown):
+    edit(content / "waves" / "lesson.yaml", "一共几层？", "一共几[[layer|层]]？")
+    again, page = rebuilt(content, tmp_path, lambda: change(content), rendered)
+    assert ("fields", "waves") in again and shown in page
+
+
+def test_a_part_is_kept_as_plain_data_its_figure_holes_marked_again(content, tmp_path):
+    """Strings anywhere in a part's rendering get the build's own markers back; a rendering that is not plain data
+    (it could hold a marker no token stands for) is rendered again on every build."""
+    from lessonkit.render.draft import FigureHole
+    memo, renders = SectionMemo(Store(tmp_path / "cache"), shared="shared"), []
+
+    def plain(renderer):
+        renders.append("plain")
+        return {"a": [f"甲{renderer.figure_mark('decay')}乙", 1, None], "b": (True, 2.5, {"c": "丙"})}
+
+    def not_plain(renderer):
+        renders.append("not plain")
+        return {"a": [Path("甲")]}
+    made = []
+    for n in range(2):
+        renderer = lesson_renderer(content)
+        for other in range(n + 1):                          # another build's holes before it: its numbers differ
+            renderer.setting.holes.mark(FigureHole("waves", f"other{other}"))
+        made.append((memo.part(renderer, "x", lambda: plain(renderer)), renderer.figure_mark("decay")))
+        memo.part(renderer, "y", lambda: not_plain(renderer))
+    assert renders == ["plain", "not plain", "not plain"]
+    (first, mark), (again, mark_again) = made
+    assert mark != mark_again
+    assert again == {"a": [f"甲{mark_again}乙", 1, None], "b": (True, 2.5, {"c": "丙"})}
+    assert first == {"a": [f"甲{mark}乙", 1, None], "b": (True, 2.5, {"c": "丙"})}

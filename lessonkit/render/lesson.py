@@ -1,6 +1,8 @@
 """One lesson's page context: everything lesson.html displays, rendered to HTML strings in reading order — the
 sections first (their placers number figures, tables, toggles and self-checks), then lesson.yaml's fields. The
-features place themselves (render/placers.py keeps their registry); the containers are render/containers.py."""
+features place themselves (render/placers.py keeps their registry); the containers are render/containers.py. Each
+section, and lesson.yaml's fields together, are taken from the memo of a page's parts when a build rendered them from
+the same inputs (render/sectionmemo.py)."""
 from __future__ import annotations
 
 from typing import Any
@@ -28,10 +30,10 @@ def lesson_context(lesson: ComputedLesson, setting: PageSetting) -> dict[str, An
     renderer.problems.extend(figures.placed_twice(renderer.figure_places))
     renderer.problems.extend(notes.misplaced(src.sections, src.body_path))
     sections = _sections(renderer)
-    context = {**_head(renderer), "sections": sections, "challenges": _challenges(renderer),
+    fields = _fields(renderer)
+    context = {**_head(renderer, fields), "sections": sections, "challenges": fields["challenges"],
                "checks": [c for c in renderer.ledger.alone_checks if c["answer"]],  # standalone checks with an answer
-               "sources": [renderer.md(f"sources.{i}", s, inline=True) for i, s in _texts(src.meta, "sources")],
-               **_edition(renderer)}
+               "sources": fields["sources"], **_edition(renderer)}
     context["references"] = [{**entry, "html": runs_html(entry["runs"])}
                              for entry in renderer.citer.entries(renderer.ui)]
     context["cited"] = renderer.citer  # the notebook writes the same numbers (render/notebook.py)
@@ -67,18 +69,36 @@ def _section(renderer: LessonRenderer, section: SectionSource, number: int) -> d
     return {"id": section.id, "number": number, "title": title, "body": body}
 
 
-def _head(renderer: LessonRenderer) -> dict[str, Any]:
+def _head(renderer: LessonRenderer, fields: dict[str, Any]) -> dict[str, Any]:
     """What stands above the sections: title, summary, intro, objectives, the opening question."""
+    src = renderer.lesson.source
+    return {"slug": src.slug, "folder": src.folder, "title": _text(src.meta, "title"),
+            "summary": _text(src.meta, "summary"),
+            **{name: fields[name] for name in ("intro", "objectives", "question")}}
+
+
+YAML_FIELDS = "lesson.yaml"   # the part of the page lesson.yaml's fields are (their text is among the lesson's files)
+
+
+def _fields(renderer: LessonRenderer) -> dict[str, Any]:
+    """lesson.yaml's Markdown rendered, after the sections (in the page's reading order: what the sections placed,
+    met and numbered is known): intro, objectives, the opening question, the challenges, the sources; taken from the
+    memo of a page's parts when a build rendered them from the same inputs (render/sectionmemo.py)."""
+    memo = renderer.setting.sections
+    if memo is None:
+        return _render_fields(renderer)
+    return memo.part(renderer, YAML_FIELDS, lambda: _render_fields(renderer))
+
+
+def _render_fields(renderer: LessonRenderer) -> dict[str, Any]:
     src, md = renderer.lesson.source, renderer.md
     return {
-        "slug": src.slug,
-        "folder": src.folder,
-        "title": _text(src.meta, "title"),
-        "summary": _text(src.meta, "summary"),
         "intro": md("intro", _text(src.meta, "intro")),
         "objectives": [md(f"objectives.{i}", o, inline=True, context=renderer.objective_ctx)
                        for i, o in _texts(src.meta, "objectives")],
         "question": md("question", _text(src.meta, "question")),
+        "challenges": _challenges(renderer),
+        "sources": [md(f"sources.{i}", s, inline=True) for i, s in _texts(src.meta, "sources")],
     }
 
 

@@ -49,7 +49,7 @@ class Renderer:
     bibliography: Bibliography | None = None
     cache: Store | None = None
     publication: Publication | None = None    # load/release.py: the edition and each lesson's release
-    sections: Any = None                      # render/sectionmemo.py SectionMemo (None: every section rendered)
+    sections: Any = None                      # render/sectionmemo.py SectionMemo (None: every part rendered)
     made_of: tuple[str, ...] = ()             # the cache entries every lesson page is made from (its definitions)
 
 

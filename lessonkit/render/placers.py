@@ -40,7 +40,7 @@ class PageSetting:
     course (other lessons to link to, the glossary), the draft's holes, the Markdown converters, the bibliography,
     this lesson's release (load/release.py: answers shown, a draft …), and the edition: `teacher` (answers open,
     keys and speaker notes shown), `lms` (a page for a learning platform's package: it stands alone); the memo of
-    rendered sections."""
+    rendered parts (sections, lesson.yaml's fields)."""
     env: jinja2.Environment
     ui: Any
     components: Components
@@ -51,7 +51,7 @@ class PageSetting:
     release: Release = dataclasses.field(default_factory=Release)
     teacher: bool = False
     lms: bool = False
-    sections: Any = None    # render/sectionmemo.py SectionMemo: sections rendered by an earlier build (None: none)
+    sections: Any = None    # render/sectionmemo.py SectionMemo: parts rendered by an earlier build (None: none)
 
 
 # which feature places what: `{{< kind NAME >}}` → its place(page, name, args); each `unplaced(page)` reports what

@@ -1,16 +1,19 @@
-"""A lesson.md section rendered once: edit one paragraph and only its section's Markdown is rendered again.
+"""A lesson's page rendered part by part, each part once: edit one paragraph of lesson.md and only its section's
+Markdown is rendered again — the other sections and lesson.yaml's fields (intro, objectives, the opening question,
+the challenges with their self-checks, the sources) are taken as a build rendered them.
 
-What a section's rendering makes is kept in the store (support/store.py SECTIONS) under a key over everything it is
-made from (support/cachekeys.py SectionInputs): the section's own text, the lesson's files but lesson.md (values,
-captions, self-checks, components), its numbering (figures, equations, placements in reading order), what the
-sections before it left (widgets, checks and code placed, tables, toggles and tabs counted, glossary terms met,
-citations numbered, equation labels met), its release and the edition, and what every page shares (engine,
-packages, theme and its words, site.yaml, glossary.yaml, the course's lessons). An entry holds what the rest of the
-page reads of it: its title and body HTML (glossary first uses marked), its search text (features/search.py
-plain_text), the problems and warnings its rendering reported (reported again, the same, when it is taken), the
-standalone self-checks it placed, the figure holes in it (render/draft.py: their markers are the build's own, so
-they are kept as tokens and marked again) and the renderer's state after it. A build without a cache (`--no-cache`)
-renders every section.
+A part is a lesson.md section, or lesson.yaml's fields (rendered after the sections). What its rendering makes is
+kept in the store (support/store.py SECTIONS) under a key over everything it is made from (support/cachekeys.py
+SectionInputs): the part's own text (a section's; lesson.yaml's is among the lesson's files), the lesson's files but
+lesson.md (values, captions, lesson.yaml's text and self-checks, components), its numbering (figures, equations,
+placements in reading order), what the parts before it left (widgets, checks and code placed, tables, toggles and
+tabs counted, glossary terms met, citations numbered, equation labels met), its release and the edition, and what
+every page shares (engine, packages, theme and its words, site.yaml, glossary.yaml, the course's lessons). An entry
+holds what the rest of the page reads of it: its rendering as plain data (a section's title and body HTML with
+glossary first uses marked, and its search text: features/search.py plain_text), the problems and warnings its
+rendering reported (reported again, the same, when it is taken), the standalone self-checks it placed, the figure
+holes in it (render/draft.py: their markers are the build's own, so they are kept as tokens and marked again) and
+the renderer's state after it. A build without a cache (`--no-cache`) renders every part.
 """
 from __future__ import annotations
 
@@ -28,10 +31,8 @@ HOLE_TOKEN_RE = re.compile("\x1ahole(\\d+)\x1a")
 
 
 @dataclass(frozen=True)
-class SectionEntry:
-    title: str
-    body: str                     # glossary first uses marked; holes as HOLE_TOKEN
-    text: str                     # what search reads of the body
+class PartEntry:
+    value: Any                    # the part as rendered: plain data (strings, lists, dicts …); holes as HOLE_TOKEN
     holes: tuple                  # render/draft.py holes, by token number
     problems: tuple               # what its rendering reported, in order
     warnings: tuple
@@ -41,8 +42,8 @@ class SectionEntry:
 
 @dataclass
 class SectionMemo:
-    """One build's section memo: `shared` is incremental.shared_inputs; `used`: slug → the entries each lesson's
-    sections were taken from or kept in (a kept page keeps them)."""
+    """One build's memo of the parts of lesson pages: `shared` is incremental.shared_inputs; `used`: slug → the
+    entries each lesson's parts were taken from or kept in (a kept page keeps them)."""
     cache: Store
     shared: str
     used: dict[str, list[str]] = field(default_factory=dict)
@@ -51,23 +52,29 @@ class SectionMemo:
     def section(self, renderer, source, number: int, render: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         """`render()`'s section ({id, number, title, body}) with its search `text`, taken from the store when a
         build rendered it from the same inputs."""
-        key = section_key(self.inputs(renderer, source, number))
+        return self.part(renderer, section_part(source, number), lambda: with_text(render()))
+
+    def part(self, renderer, what: str, render: Callable[[], Any]) -> Any:
+        """`render()`'s part of the lesson's page (plain data), taken from the store when a build rendered it from
+        the same inputs; `what`: the part's own text that the lesson's files do not hold (section_part), or its
+        name (lesson.yaml's fields: their text is among the lesson's files)."""
+        key = section_key(self.inputs(renderer, what))
         self.used.setdefault(renderer.lesson.slug, []).append(SECTIONS.entry(key))
         saved = self.cache.get_pickle(SECTIONS, key)
-        if isinstance(saved, SectionEntry):
-            return replay(renderer, saved, source.id, number)
-        entry, section = record(renderer, render)
-        self.cache.put_pickle(SECTIONS, key, entry)
-        return section
+        if isinstance(saved, PartEntry):
+            return replay(renderer, saved)
+        entry, value = record(renderer, render)
+        if entry is not None:
+            self.cache.put_pickle(SECTIONS, key, entry)
+        return value
 
-    def inputs(self, renderer, source, number: int) -> SectionInputs:
+    def inputs(self, renderer, what: str) -> SectionInputs:
         lesson, numbering, release = self._lesson(renderer)
-        part = repr((source.id, number, source.title, source.line, source.blocks))
         return SectionInputs(shared=self.shared, lesson=lesson, numbering=numbering,
-                             release=release, state=repr(state_of(renderer)), section=part)
+                             release=release, state=repr(state_of(renderer)), part=what)
 
     def _lesson(self, renderer) -> tuple[str, str, str]:
-        """The parts of the key every section of the lesson shares, made once."""
+        """The parts of the key every part of the lesson's page shares, made once."""
         src = renderer.lesson.source
         if src.slug not in self._lessons:
             files = folder_digest(src.folder, leave_out=(src.body_path.relative_to(src.folder).as_posix(),))
@@ -80,14 +87,19 @@ class SectionMemo:
         return self._lessons[src.slug]
 
 
+def section_part(source, number: int) -> str:
+    """What a lesson.md section's key holds of the section itself: its id, number, title, first line and blocks."""
+    return repr((source.id, number, source.title, source.line, source.blocks))
+
+
 def with_text(section: dict[str, Any]) -> dict[str, Any]:
     """A section rendered now, with its search text (without a memo too: one way to make it)."""
     return {**section, "text": plain_text(section["body"])}
 
 
 def state_of(renderer) -> tuple:
-    """What rendering a section changes of the lesson's renderer besides its problem lists and self-checks (a test
-    checks that nothing else changes), as plain data."""
+    """What rendering a part (a section, lesson.yaml's fields) changes of the lesson's renderer besides its problem
+    lists and self-checks (a test checks that nothing else changes), as plain data."""
     ledger = renderer.ledger
     return (("widgets", sorted(ledger.widgets)), ("checks", sorted(ledger.checks)),
             ("code", sorted(ledger.code)), ("tables", ledger.tables),
@@ -114,25 +126,28 @@ def restore(renderer, state: tuple) -> None:
         attribute.update(found[name])
 
 
-def record(renderer, render: Callable[[], dict[str, Any]]) -> tuple[SectionEntry, dict[str, Any]]:
-    """Render the section and what an entry keeps of it."""
+def record(renderer, render: Callable[[], Any]) -> tuple[PartEntry | None, Any]:
+    """Render the part and what an entry keeps of it (None when the rendering is not plain data: then it is
+    rendered on every build, never taken wrong)."""
     ctx, holes = renderer.ctx, renderer.setting.holes
     problems, warnings, checks = len(ctx.problems), len(ctx.warnings), len(renderer.ledger.alone_checks)
-    section = with_text(render())
+    value = render()
     marker = re.compile(f"<!--lk-{re.escape(holes.nonce)}-(\\d+)-->")
     found: dict[int, int] = {}
 
     def token(m: re.Match) -> str:
         return HOLE_TOKEN.format(found.setdefault(int(m.group(1)), len(found)))
-    title, body = marker.sub(token, section["title"]), marker.sub(token, section["body"])
-    entry = SectionEntry(title, body, section["text"], tuple(holes.known[i] for i in found),
-                         tuple(ctx.problems[problems:]), tuple(ctx.warnings[warnings:]),
-                         tuple(renderer.ledger.alone_checks[checks:]), state_of(renderer))
-    return entry, section
+    try:
+        kept = each_text(value, lambda text: marker.sub(token, text))
+    except NotPlain:
+        return None, value
+    entry = PartEntry(kept, tuple(holes.known[i] for i in found), tuple(ctx.problems[problems:]),
+                      tuple(ctx.warnings[warnings:]), tuple(renderer.ledger.alone_checks[checks:]), state_of(renderer))
+    return entry, value
 
 
-def replay(renderer, entry: SectionEntry, section_id: str, number: int) -> dict[str, Any]:
-    """The section as rendering it again would make it, and the renderer as it would leave it."""
+def replay(renderer, entry: PartEntry) -> Any:
+    """The part as rendering it again would make it, and the renderer as it would leave it."""
     marks = [renderer.setting.holes.mark(hole) for hole in entry.holes]
 
     def unmark(text: str) -> str:
@@ -141,5 +156,22 @@ def replay(renderer, entry: SectionEntry, section_id: str, number: int) -> dict[
     renderer.ctx.warnings.extend(entry.warnings)
     renderer.ledger.alone_checks.extend(entry.checks)
     restore(renderer, entry.state)
-    return {"id": section_id, "number": number, "title": unmark(entry.title), "body": unmark(entry.body),
-            "text": entry.text}
+    return each_text(entry.value, unmark)
+
+
+def each_text(value: Any, change: Callable[[str], str]) -> Any:
+    """`value` with `change` made to every string in it (not to dictionaries' keys), as a copy. Plain data only
+    (str, list, tuple, dict, numbers, None): anything else might hold a marker no token would stand for."""
+    if type(value) is str:
+        return change(value)
+    if type(value) in (list, tuple):
+        return type(value)(each_text(item, change) for item in value)
+    if type(value) is dict:
+        return {key: each_text(item, change) for key, item in value.items()}
+    if value is None or type(value) in (bool, int, float):
+        return value
+    raise NotPlain(type(value).__name__)
+
+
+class NotPlain(TypeError):
+    """A part's rendering holds something but plain data (the type's name): it is not kept."""

@@ -166,23 +166,26 @@ def folder_digest(folder: Path, leave_out: tuple[str, ...] = ()) -> str:
     return h.hexdigest()
 
 
-SECTION_FORMAT = "lessonkit-section-1"
+SECTION_FORMAT = "lessonkit-section-2"  # 2: lesson.yaml's fields kept too, an entry's rendering as plain data
 
 
 @dataclasses.dataclass(frozen=True)
 class SectionInputs:
-    """Everything one rendered lesson.md section (render/sectionmemo.py) is made from, each part a digest or a
-    canonical text; the key hashes them all. A part left out would be a silently wrong page."""
+    """Everything one rendered part of a lesson page (render/sectionmemo.py: a lesson.md section, lesson.yaml's
+    fields) is made from, each part a digest or a canonical text; the key hashes them all. A part left out would be
+    a silently wrong page."""
     shared: str      # what every page is made from (incremental.shared_inputs): the engine's code and packages,
                      # the theme (templates, words, components), site.yaml (language), glossary.yaml, references.bib,
                      # every lesson's title, sections, figure and equation numbers (links), the edition and releases
     lesson: str      # its lesson: slug, folder, and every file there but lesson.md (lesson.py and its data: the
-                     # values and figure captions; lesson.yaml: self-checks; its components, its references.bib)
+                     # values and figure captions; lesson.yaml: its fields and self-checks; its components, its
+                     # references.bib)
     numbering: str   # the lesson's plan (load/plan.py): figure and equation numbers, every placement in reading order
     release: str     # the lesson's release and the edition: answers shown, a draft, teacher, LMS
-    state: str       # what the sections before it left: widgets, checks and code placed, tables, toggles and tabs
+    state: str       # what the parts before it left: widgets, checks and code placed, tables, toggles and tabs
                      # counted, glossary terms met and marked, citations numbered and cited, equation labels met
-    section: str     # the section itself: id, number, title, first line and parsed blocks (text and lines)
+    part: str        # the part itself: a section's id, number, title, first line and parsed blocks (text and
+                     # lines); for lesson.yaml's fields, their name (their text is in `lesson`)
 
 
 def section_key(inputs: SectionInputs) -> str:

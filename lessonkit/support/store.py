@@ -12,7 +12,8 @@ support/prune.py.
   FIGURE_PNG    figures/<key>.png              bytes    the figure as a picture, for the slides (draw/raster.py)
   VALUES        values/<key>.pickle            pickle   a lesson's computed values and widget data (compute/)
   PAGES         pages/<key>.pickle             pickle   kept pages and memos of one file's reading (incremental.py)
-  SECTIONS      sections/<key>.pickle          pickle   a lesson.md section rendered, with what is read of it
+  SECTIONS      sections/<key>.pickle          pickle   a part of a lesson page rendered (a lesson.md section,
+                                                        lesson.yaml's fields), with what is read of it
                                                         (render/sectionmemo.py)
   SCRIPTS       scripts/<key>.json             json     a component script's check (features/scriptcheck.py)
   REFERENCES    references/<key>.json          json     a parsed bibliography (features/citations.py)
