@@ -2,6 +2,7 @@
 inputs hashed faithfully, or refused."""
 import dataclasses
 import hashlib
+import sys
 from importlib.metadata import version
 
 import numpy as np
@@ -214,3 +215,9 @@ def test_a_packages_version_is_the_installed_one_and_absent_when_it_is_not_insta
     for name in ("numpy", "jinja2", "latex2mathml"):
         assert package_version(name) == version(name)
     assert package_version("no_such_package_for_lessonkit") == "absent"
+
+
+def test_a_package_imported_by_another_name_than_it_is_installed_by(monkeypatch):
+    """PyYAML is imported as `yaml`: its version is found before anything has imported it too."""
+    monkeypatch.delitem(sys.modules, "yaml")
+    assert package_version.__wrapped__("yaml") == version("PyYAML")

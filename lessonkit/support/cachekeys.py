@@ -73,6 +73,10 @@ class Uncacheable(Exception):
     """A figure input we cannot hash faithfully: the figure is always redrawn."""
 
 
+# a package installed under another name than it is imported by (pip writes the name normalized: pyyaml-6.0.dist-info)
+DISTRIBUTIONS = {"yaml": "pyyaml"}
+
+
 @functools.lru_cache(maxsize=None)
 def package_version(name: str) -> str:
     """A package's version without importing it (importing matplotlib is what the cache saves); looked up once per
@@ -81,10 +85,11 @@ def package_version(name: str) -> str:
     if module is not None and hasattr(module, "__version__"):
         return str(module.__version__)
     spec = importlib.util.find_spec(name)
+    distribution = DISTRIBUTIONS.get(name, name)
     if spec is not None and spec.origin:
         package_dir = Path(spec.origin).parent
-        for info in sorted(package_dir.parent.glob(f"{name}-*.dist-info")):  # installed by pip: name-1.2.3.dist-info
-            return info.name[len(name) + 1:-len(".dist-info")]
+        for info in sorted(package_dir.parent.glob(f"{distribution}-*.dist-info")):  # by pip: name-1.2.3.dist-info
+            return info.name[len(distribution) + 1:-len(".dist-info")]
         for candidate in ("_version.py", "version.py"):
             try:
                 text = (package_dir / candidate).read_text(encoding="utf-8")
@@ -95,7 +100,7 @@ def package_version(name: str) -> str:
                 return m.group(1)
     from importlib.metadata import PackageNotFoundError, version
     try:
-        return version(name)
+        return version(distribution)
     except PackageNotFoundError:
         return "absent"
 
