@@ -179,18 +179,6 @@ def real_site(tmp_path_factory, shared_cache) -> Path:
 
 
 @pytest.fixture(scope="session")
-def lesson_alone(tmp_path_factory, shared_cache):
-    """lesson_alone(slug) → the site `build --lesson slug` writes, built once per run and slug (shared cache).
-    Read it, never write into it."""
-    def site(slug: str) -> Path:
-        def make(folder: Path) -> None:
-            assert main(["build", "--quiet", "--lesson", slug, "--out", str(folder / "out"),
-                         "--cache-dir", str(shared_cache)]) == 0
-        return made_once(tmp_path_factory, f"alone-{slug}", make) / "out"
-    return site
-
-
-@pytest.fixture(scope="session")
 def fixture_course(tmp_path_factory, shared_cache) -> Path:
     """The fixture lessons as one course, built once per run with the shared cache (no site.yaml: the defaults,
     the default page budget among them): the kitchen sink (tests/sink_lesson.py), the book (tests/book_lesson.py,
