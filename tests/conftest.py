@@ -179,15 +179,22 @@ def real_site(tmp_path_factory, shared_cache) -> Path:
 
 
 @pytest.fixture(scope="session")
-def lesson_alone(tmp_path_factory, shared_cache):
-    """lesson_alone(slug) → the site `build --lesson slug` writes, built once per run and slug (shared cache).
-    Read it, never write into it."""
-    def site(slug: str) -> Path:
-        def make(folder: Path) -> None:
-            assert main(["build", "--quiet", "--lesson", slug, "--out", str(folder / "out"),
-                         "--cache-dir", str(shared_cache)]) == 0
-        return made_once(tmp_path_factory, f"alone-{slug}", make) / "out"
-    return site
+def fixture_course(tmp_path_factory, shared_cache) -> Path:
+    """The fixture lessons as one course, built once per run with the shared cache (no site.yaml: the defaults,
+    the default page budget among them): the kitchen sink (tests/sink_lesson.py), the book (tests/book_lesson.py,
+    with its references.bib) and the chapter (tests/chapter_lesson.py). The folder holding content/ and out/; the
+    page-integrity, notebook, book and chapter-weight tests read it. Read it, never write into it."""
+    import book_lesson
+    import chapter_lesson
+    import sink_lesson
+
+    def make(folder: Path) -> None:
+        sink_lesson.write_sink_lesson(folder / "content")
+        book_lesson.write_book_lesson(folder / "content")
+        chapter_lesson.write_chapter_lesson(folder / "content")
+        assert main(["build", "--quiet", "--content", str(folder / "content"), "--out", str(folder / "out"),
+                     "--cache-dir", str(shared_cache)]) == 0   # a page over its budget is a build error
+    return made_once(tmp_path_factory, "fixture-course", make)
 
 
 @pytest.fixture

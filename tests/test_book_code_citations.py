@@ -33,12 +33,9 @@ def build(root: Path, *extra: str) -> tuple[int, str]:
 
 
 @pytest.fixture(scope="module")
-def book(tmp_path_factory) -> tuple[Path, str]:
-    root = tmp_path_factory.mktemp("book")
-    book_lesson.write_book_lesson(root / "content")
-    code, err = build(root)
-    assert code == 0, err
-    return root, (root / "out" / PAGE).read_text(encoding="utf-8")
+def book(fixture_course) -> tuple[Path, str]:
+    """The book fixture as the fixture course (tests/conftest.py) built it, once per run: its folder and its page."""
+    return fixture_course, (fixture_course / "out" / PAGE).read_text(encoding="utf-8")
 
 
 def text_of(fragment: str) -> str:

@@ -11,21 +11,17 @@ import re
 import pytest
 
 import chapter_lesson
-import plain_python
-from lessonkit.cli import main
+import notebook_runs
 from test_notebook import run_notebook
 
 SLUG = chapter_lesson.SLUG
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    root = tmp_path_factory.mktemp("chapter")
-    chapter_lesson.write_chapter_lesson(root / "content")   # no site.yaml: the default budget
-    code = main(["build", "--quiet", "--content", str(root / "content"), "--out", str(root / "out"),
-                 "--cache-dir", str(root / "cache")])
-    assert code == 0  # a page over its budget is a build error
-    return root
+def built(fixture_course):
+    """The fixture course (tests/conftest.py): the chapter beside the other fixture lessons, no site.yaml (the default
+    budget), built once per run; a page over its budget is a build error."""
+    return fixture_course
 
 
 def test_the_chapter_fits_the_default_budget(built):
@@ -62,8 +58,8 @@ def test_every_curve_keeps_its_2001_points_in_its_csv(built):
     assert {re.match(r"data/fig-(\w+?)(?:-\d+)?\.csv", link).group(1) for link in links} == set(chapter_lesson.FIGURES)
 
 
-def test_its_notebook_runs_without_lessonkit_and_draws_every_figure(built, tmp_path):
-    python = plain_python.make_plain_python(tmp_path / "venv")
+def test_its_notebook_runs_without_lessonkit_and_draws_every_figure(built, tmp_path, tmp_path_factory):
+    python = notebook_runs.plain_python_for_run(tmp_path_factory)   # made once per run
     result = run_notebook(python, built / "out" / SLUG / f"{SLUG}.ipynb", tmp_path)
     assert set(chapter_lesson.FIGURES) <= set(result["figures"])
     lines = result["figures"]["trace_small"][0]["lines"]

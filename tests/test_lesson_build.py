@@ -1,7 +1,9 @@
-"""End to end: build the lesson content/transformer-stability into tmp_path and check what a student gets.
+"""End to end: the lesson content/transformer-stability as the real site (every lesson of content/, built once per
+run: tests/conftest.py real_site) shows it, and what a student gets.
 
 These checks are about that lesson's content (its sentences, numbers and widget data): they skip when it is not in
-content/, and build only it, so other lessons come and go without touching them."""
+content/ and assert nothing about the other lessons, so those come and go without touching them. (`build --lesson`
+itself is checked on fixture courses: test_incremental, test_course, test_book_structure.)"""
 import json
 import re
 from pathlib import Path
@@ -19,8 +21,8 @@ if not (PROJECT / "content" / SLUG / "lesson.yaml").is_file():
 
 
 @pytest.fixture(scope="module")
-def site(lesson_alone):
-    return lesson_alone(SLUG)       # `build --lesson SLUG`, once per run (tests/conftest.py)
+def site(real_site):
+    return real_site                # every lesson of content/, built once per run (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -91,19 +92,24 @@ with open({out!r}, "wb") as f:
 """
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, shared_cache) -> Path:
-    """content/ (every lesson) plus the book fixture, built."""
-    import shutil
+@dataclass(frozen=True)
+class Built:
+    content: Path   # the course folder the lesson was read from
+    out: Path       # the site it was built into
 
-    root = tmp_path_factory.mktemp("notebook")
-    content = root / "content"
-    if (PROJECT / "content").is_dir():
-        shutil.copytree(PROJECT / "content", content, ignore=shutil.ignore_patterns("__pycache__"))
-    book_lesson.write_book_lesson(content)
-    assert main(["build", "--quiet", "--content", str(content), "--out", str(root / "out"),
-                 "--cache-dir", str(shared_cache)]) == 0
-    return root / "out"
+
+@pytest.fixture(scope="module")
+def built(real_site, fixture_course) -> dict[str, Built]:
+    """Where each lesson of LESSONS was built: the lessons of content/ in the real site, the book fixture in the
+    fixture course (tests/conftest.py: both built once per run)."""
+    real = Built(PROJECT / "content", real_site)
+    return {**{slug: real for slug in real_lessons()},
+            book_lesson.SLUG: Built(fixture_course / "content", fixture_course / "out")}
+
+
+@pytest.fixture(scope="module")
+def book_site(built) -> Path:
+    return built[book_lesson.SLUG].out
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +118,7 @@ def python(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def engine(site):
+def engine(built):
     """Each lesson as the engine computed it (values) and drew it (the figures' facts)."""
     import matplotlib
 
@@ -123,7 +129,7 @@ def engine(site):
     found = {}
     for slug in LESSONS:
         problems = []
-        lesson = compute_lesson(read_lesson(site.parent / "content" / slug), problems)
+        lesson = compute_lesson(read_lesson(built[slug].content / slug), problems)
         assert problems == []
         with matplotlib.rc_context(style(find_cjk_font())):
             figures = {job.name: figure_facts(job.func(FigureMaker(), *job.args)) for job in lesson.figure_jobs
@@ -150,7 +156,8 @@ def run_notebook(python: Path, notebook: Path, tmp_path: Path) -> dict:
 
 
 @pytest.mark.parametrize("slug", LESSONS)
-def test_the_notebook_recomputes_every_value_and_figure_without_lessonkit(slug, site, python, engine, tmp_path):
+def test_the_notebook_recomputes_every_value_and_figure_without_lessonkit(slug, built, python, engine, tmp_path):
+    site = built[slug].out
     page = (site / SitePaths.lesson(slug)).read_text(encoding="utf-8")
     link = re.search(r'<a class="notebook-link" href="([^"]+)" download>', page)
     assert link and (site / SitePaths.lesson(slug)).parent.joinpath(link.group(1)).resolve() \
@@ -188,11 +195,11 @@ def test_a_lessonkit_import_would_fail_in_the_plain_python(python, tmp_path):
     assert subprocess.run([sys.executable, "-c", "import lessonkit"], cwd=PROJECT).returncode == 0  # it exists here
 
 
-def test_the_notebook_reads_like_the_page(site):
+def test_the_notebook_reads_like_the_page(book_site):
     """Prose as Markdown cells: sections numbered as on the page, values formatted as on the page, figures drawn
     where the page places them with the page's numbers and captions, citations with the page's numbers, the
     answers and the bibliography; the teacher's notes stay out."""
-    notebook = json.loads((site / SitePaths.notebook(book_lesson.SLUG)).read_text(encoding="utf-8"))
+    notebook = json.loads((book_site / SitePaths.notebook(book_lesson.SLUG)).read_text(encoding="utf-8"))
     assert notebook["nbformat"] == 4 and notebook["metadata"]["kernelspec"]["name"] == "python3"
     cells = [(c["cell_type"], "".join(c["source"])) for c in notebook["cells"]]
     markdown = "\n".join(text for kind, text in cells if kind == "markdown")
@@ -219,25 +226,25 @@ def test_the_notebook_reads_like_the_page(site):
     assert "from lessonkit" not in "\n".join(text for kind, text in cells if kind == "code")
 
 
-def test_the_notebook_is_valid_nbformat_as_nbformat_writes_it(site):
+def test_the_notebook_is_valid_nbformat_as_nbformat_writes_it(built):
     """The engine writes the JSON itself (importing nbformat costs a build 0.1 s): nbformat's own validator accepts
     it, and nbformat's writer gives back the same bytes (its layout: sorted keys, one-space indents, lines as lists)."""
     nbformat = pytest.importorskip("nbformat")
-    for path in sorted(site.glob("*/*.ipynb")):
+    for path in sorted(built[slug].out / SitePaths.notebook(slug) for slug in LESSONS):
         text = path.read_text(encoding="utf-8")
         notebook = nbformat.reads(text, as_version=4)
         nbformat.validate(notebook)
         assert nbformat.writes(notebook) + "\n" == text, path.name
 
 
-def test_the_same_lesson_gives_the_same_notebook_bytes(site, tmp_path, shared_cache):
+def test_the_same_lesson_gives_the_same_notebook_bytes(book_site, fixture_course, tmp_path):
     """Cell ids are numbered, not random: a rebuild (from the cache, or afresh) writes the same file."""
-    content = site.parent / "content"
+    content = fixture_course / "content"
     again = tmp_path / "again"
     assert main(["build", "--quiet", "--no-cache", "--lesson", book_lesson.SLUG, "--content", str(content),
                  "--out", str(again)]) == 0
     path = SitePaths.notebook(book_lesson.SLUG)
-    assert (again / path).read_bytes() == (site / path).read_bytes()
+    assert (again / path).read_bytes() == (book_site / path).read_bytes()
 
 
 def jupyter_heading_ids(markdown_cells: list[str]) -> list[str]:

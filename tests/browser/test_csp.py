@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conftest import FIXTURE, press_each_widget_button
 from fixture_lesson import INITIAL, TOKENS
-from test_page_integrity import SVG, tiny_png
+from sink_lesson import SVG, tiny_png
 
 LISTEN = """
 window.__violations = [];

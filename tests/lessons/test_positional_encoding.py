@@ -34,8 +34,8 @@ def values(registry):
 
 
 @pytest.fixture(scope="module")
-def folder(lesson_alone) -> Path:
-    return lesson_alone(SLUG) / SLUG   # `build --lesson SLUG`, once per run (tests/conftest.py)
+def folder(real_site) -> Path:
+    return real_site / SLUG   # every lesson of content/, built once per run (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")

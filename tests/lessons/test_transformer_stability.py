@@ -27,9 +27,8 @@ def values():
 
 
 @pytest.fixture(scope="module")
-def page(lesson_alone):
-    out = lesson_alone(SLUG)        # `build --lesson SLUG`, once per run (tests/conftest.py)
-    return (out / SLUG / "index.html").read_text(encoding="utf-8")
+def page(real_site):
+    return (real_site / SLUG / "index.html").read_text(encoding="utf-8")   # built once per run (tests/conftest.py)
 
 
 def text_of(html):
