@@ -2,7 +2,6 @@
 inputs changed; imported only then, so a build with nothing to make imports neither Jinja nor Markdown nor numpy."""
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,12 +22,12 @@ from .render.draft import Holes, PageDraft
 from .render.pages import Rendered, Renderer, render_site
 from .render.sectionmemo import SectionMemo
 from .render.templates import make_env, theme_problem
-from .support.cachekeys import code_shape_entries, engine_source_digest, package_version, values_key
+from .support.cachekeys import code_shape_entries, package_version, values_key
 from .support.errors import ContentError, Problem
 from .support.i18n import UnknownUiString
 from .support.paths import SitePaths
 from .support.session import Session
-from .support.store import FIGURE, HIGHLIGHTS, MATHML, PAGES, VALUES, Kind, Store
+from .support.store import FIGURE, HIGHLIGHTS, MATHML, VALUES, Kind, Store
 
 
 @dataclass
@@ -51,7 +50,7 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     sources, kept = gathered.sources, gathered.kept
     computed = compute_all([s for s in sources if s.slug not in kept], session.cache, problems,  # compute
                            cell_figure_style(session.cache))
-    page = theme_page_colors(gathered.dirs, problems, session.cache)
+    page = theme_page_colors(gathered.dirs, problems)
     with start_drawing(computed, session.cache, options.jobs, page, options.figure_png,          # draw, while …
                        options.drawing_start) as drawing:
         env = make_env(gathered.dirs, session.templates_folder)
@@ -81,29 +80,15 @@ def made_of(computed: list[ComputedLesson], drawn, rendered: dict[str, tuple[str
     return {slug: tuple(paths) for slug, paths in found.items()}
 
 
-def theme_page_colors(dirs: list[Path], problems: list[Problem], cache: Store | None = None) -> PageColors:
+def theme_page_colors(dirs: list[Path], problems: list[Problem]) -> PageColors:
     """The page colours the theme's style.css sets, which the figures' dark colours are computed against; when it
     does not set them, its problem goes to `problems` and the built-in theme's stand in (nothing is written then,
     but the rest of the build still finds its own problems)."""
     try:
-        return kept_page_colors(asset_path(dirs, "style.css"), cache)
+        return page_colors(asset_path(dirs, "style.css"))
     except ContentError as err:
         problems += err.problems
         return builtin_page_colors()
-
-
-def kept_page_colors(css: Path, cache: Store | None) -> PageColors:
-    """page_colors(css), kept in the store for the file's bytes and the engine's code: a rebuild does not read the
-    theme's CSS again while it is unchanged (a file that sets no colours is read and reported every time)."""
-    if cache is None or not cache.enabled:
-        return page_colors(css)
-    key = hashlib.sha256(f"page colours\0{engine_source_digest()}\0".encode() + css.read_bytes()).hexdigest()
-    saved = cache.get_pickle(PAGES, key)
-    if isinstance(saved, PageColors):
-        return saved
-    found = page_colors(css)
-    cache.put_pickle(PAGES, key, found)
-    return found
 
 
 def compute_all(sources: list[LessonSource], cache: Store, problems: list[Problem],

@@ -4,7 +4,7 @@ the theme's problem; made_of, the store entries each page was made from; picture
 make_pages and remember take a whole gathered course and session: the end-to-end build tests drive them
 (test_incremental.py, test_cache.py)."""
 from lessonkit.draw.drawing import Drawn, DrawnFigure
-from lessonkit.features.palette import builtin_page_colors, page_colors
+from lessonkit.features.palette import builtin_page_colors
 from lessonkit.load.lessons import read_lesson
 from lessonkit.stages import compute_all, made_of, pictures, theme_page_colors
 from lessonkit.support.paths import BUILTIN_THEMES
@@ -94,23 +94,3 @@ def test_a_theme_without_its_page_colours_is_reported_and_the_built_in_ones_stan
     assert [p.path for p in problems] == [mine / "assets" / "style.css"] * 3
     problems = []
     assert theme_page_colors([BUILTIN_THEMES / "default"], problems) == builtin_page_colors() and problems == []
-
-
-def test_the_page_colours_are_read_once_for_the_css_s_bytes(tmp_path, monkeypatch):
-    """Kept in the store: read again only when style.css changes (a file without them is reported every time)."""
-    from lessonkit import stages
-    from lessonkit.support.store import Store
-    mine, read = tmp_path / "themes" / "mine", []
-    (mine / "assets").mkdir(parents=True)
-    css = (BUILTIN_THEMES / "default" / "assets" / "style.css").read_text(encoding="utf-8")
-    monkeypatch.setattr(stages, "page_colors", lambda path: read.append(path) or page_colors(path))
-    cache, dirs = Store(tmp_path / "cache"), [mine, BUILTIN_THEMES / "default"]
-
-    def colours(text: str) -> tuple:
-        (mine / "assets" / "style.css").write_text(text, encoding="utf-8")
-        problems = []
-        return theme_page_colors(dirs, problems, cache), len(problems)
-    assert [colours(css), colours(css)] == [(builtin_page_colors(), 0)] * 2 and len(read) == 1
-    dark = css.replace(builtin_page_colors().dark_bg, "#101010")
-    assert dark != css and colours(dark)[0].dark_bg == "#101010" and len(read) == 2
-    assert [colours("p { color: red; }\n")[1] for _ in range(2)] == [3, 3] and len(read) == 4
