@@ -12,13 +12,14 @@ from ..features import figures, notes
 from ..features.bibstyle import runs_html
 from ..features import glossary as terms
 from ..features.glossary import glossary_entry
+from ..features.search import plain_text
 from ..load.document import SectionSource
 from ..support.errors import ContentError
 from ..support.paths import SitePaths
 from . import markup
 from .placers import LessonRenderer, PageSetting, _str
 from .reading import challenges_of, reading_minutes
-from .sectionmemo import with_text
+from .sectionmemo import section_part
 
 
 def lesson_context(lesson: ComputedLesson, setting: PageSetting) -> dict[str, Any]:
@@ -51,22 +52,26 @@ def lesson_context(lesson: ComputedLesson, setting: PageSetting) -> dict[str, An
 def _sections(renderer: LessonRenderer) -> list[dict[str, Any]]:
     """lesson.md's sections in reading order, each with its search text, taken from the section memo when a build
     rendered it from the same inputs (render/sectionmemo.py)."""
+    return [_part(renderer, section_part(s, n), lambda s=s, n=n: _section(renderer, s, n))
+            for n, s in enumerate(renderer.lesson.source.sections, start=1)]
+
+
+def _part(renderer: LessonRenderer, what: str, render) -> Any:
+    """`render()`'s part of the page, from the memo of a page's parts when the build has one (`what`: sectionmemo's
+    SectionMemo.part)."""
     memo = renderer.setting.sections
-    numbered = enumerate(renderer.lesson.source.sections, start=1)
-    if memo is None:
-        return [with_text(_section(renderer, s, n)) for n, s in numbered]
-    return [memo.section(renderer, s, n, lambda s=s, n=n: _section(renderer, s, n)) for n, s in numbered]
+    return render() if memo is None else memo.part(renderer, what, render)
 
 
 def _section(renderer: LessonRenderer, section: SectionSource, number: int) -> dict[str, Any]:
     """One section rendered, the first use of each glossary term in it marked (in reading order: the terms met
-    before are in the page's ledger)."""
+    before are in the page's ledger), with its search text."""
     src = renderer.lesson.source
     title = markup.render_inline(section.title, renderer.title_ctx, src.body_path, section.line)
     body = markup.render_blocks(section.blocks, renderer.ctx, src.body_path)
     if renderer.setting.course.glossary is not None:
         body = terms.mark_first_uses(body, renderer.setting.course.glossary, renderer.ledger.terms_used)
-    return {"id": section.id, "number": number, "title": title, "body": body}
+    return {"id": section.id, "number": number, "title": title, "body": body, "text": plain_text(body)}
 
 
 def _head(renderer: LessonRenderer, fields: dict[str, Any]) -> dict[str, Any]:
@@ -84,10 +89,7 @@ def _fields(renderer: LessonRenderer) -> dict[str, Any]:
     """lesson.yaml's Markdown rendered, after the sections (in the page's reading order: what the sections placed,
     met and numbered is known): intro, objectives, the opening question, the challenges, the sources; taken from the
     memo of a page's parts when a build rendered them from the same inputs (render/sectionmemo.py)."""
-    memo = renderer.setting.sections
-    if memo is None:
-        return _render_fields(renderer)
-    return memo.part(renderer, YAML_FIELDS, lambda: _render_fields(renderer))
+    return _part(renderer, YAML_FIELDS, lambda: _render_fields(renderer))
 
 
 def _render_fields(renderer: LessonRenderer) -> dict[str, Any]:

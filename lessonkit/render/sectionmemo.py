@@ -22,7 +22,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..features.search import plain_text
 from ..support.cachekeys import SectionInputs, folder_digest, section_key
 from ..support.store import SECTIONS, Store
 
@@ -48,11 +47,6 @@ class SectionMemo:
     shared: str
     used: dict[str, list[str]] = field(default_factory=dict)
     _lessons: dict[str, tuple[str, str, str]] = field(default_factory=dict)
-
-    def section(self, renderer, source, number: int, render: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """`render()`'s section ({id, number, title, body}) with its search `text`, taken from the store when a
-        build rendered it from the same inputs."""
-        return self.part(renderer, section_part(source, number), lambda: with_text(render()))
 
     def part(self, renderer, what: str, render: Callable[[], Any]) -> Any:
         """`render()`'s part of the lesson's page (plain data), taken from the store when a build rendered it from
@@ -90,11 +84,6 @@ class SectionMemo:
 def section_part(source, number: int) -> str:
     """What a lesson.md section's key holds of the section itself: its id, number, title, first line and blocks."""
     return repr((source.id, number, source.title, source.line, source.blocks))
-
-
-def with_text(section: dict[str, Any]) -> dict[str, Any]:
-    """A section rendered now, with its search text (without a memo too: one way to make it)."""
-    return {**section, "text": plain_text(section["body"])}
 
 
 def state_of(renderer) -> tuple:
