@@ -61,6 +61,9 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     if problems:
         return Made()
     pages = assemble_all(rendered.drafts, env, gathered, drawn.figures, session)  # assemble
+    for lesson in computed:  # what was derived from its values now: kept for the next build (compute/kept.py)
+        if lesson.memo is not None:
+            lesson.memo.keep(session.cache)
     return Made(pages, page_sizes(pages)[1], rendered, drawing.stats,
                 {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures),
                 made_of(computed, drawn, rendered.cache_entries), rendered.warnings, rendered.packages)
@@ -71,8 +74,9 @@ def made_of(computed: list[ComputedLesson], drawn, rendered: dict[str, tuple[str
     the page is kept they are kept too (cache.prune keeps what a build touches), so an edit to its text later finds
     its figures drawn."""
     found: dict[str, list[str]] = {c.slug: [VALUES.entry(values_key(c.files_digest)),
-                                            *code_shape_entries(c.source.folder)] if c.files_digest else []
-                                   for c in computed}
+                                            *code_shape_entries(c.source.folder),
+                                            *(c.memo.entries() if c.memo is not None else ())]
+                                   if c.files_digest else [] for c in computed}
     for slug, entries in rendered.items():
         found.setdefault(slug, []).extend(entries)
     for (slug, _), key in drawn.keys.items():

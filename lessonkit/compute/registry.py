@@ -23,18 +23,20 @@ Data files come from the lesson folder only: ``lesson.read_text("data.csv")`` or
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import inspect
 import re
 import sys
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from ..load.lessons import LessonFileMissing, LessonPathError, read_text, resolve_in_lesson
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg, reason
+from ..support.pysource import first_line
 
 
 @dataclass
@@ -50,7 +52,7 @@ class FigureSpec:
     @property
     def line(self) -> int | None:
         """Where lesson.py declares it: the figure cell's `# %%` line, or the function's first line."""
-        return self.cell.line if self.cell is not None else self.func.__code__.co_firstlineno
+        return self.cell.line if self.cell is not None else first_line(self.func)
 
     @property
     def code_name(self) -> str:
@@ -140,19 +142,83 @@ def _creating_module_file() -> Path | None:
 
 
 def inputs_of(func: Callable, skip_first: bool = False) -> tuple[str, ...]:
-    names = list(inspect.signature(func).parameters)
+    names = list(func.params if isinstance(func, DeferredFunction) else inspect.signature(func).parameters)
     return tuple(names[1:] if skip_first else names)
+
+
+@dataclass(frozen=True)
+class DeferredFunction:
+    """A function of lesson.py as a kept registry names it (compute/kept.py): its name, first line and parameters,
+    and lesson.py itself run only when it is called (`resolve`). `code`: the SHA-256 of lesson.py's bytes."""
+    path: Path
+    kind: str                        # "values", "figures" or "widgets": the registry's table that holds it
+    key: str                         # its name in that table
+    name: str                        # the function's own name (`__name__`)
+    line: int
+    params: tuple[str, ...]
+    code: str
+
+    @property
+    def __name__(self) -> str:  # noqa: PLW3201 — what a function answers; code listings name it so
+        return self.name
+
+    def __call__(self, *args, **kwargs):
+        return self.resolve()(*args, **kwargs)
+
+    def resolve(self) -> Callable:
+        registry = _RESOLVED.get((self.path, self.code))
+        if registry is None:
+            registry = _RESOLVED[self.path, self.code] = load_lesson_module(self.path)
+        found = getattr(registry, self.kind)[self.key]
+        return found if self.kind == "values" else found.func
+
+
+_RESOLVED: dict[tuple[Path, str], "Lesson"] = {}   # lesson.py run for a deferred function, by (path, its bytes' hash)
+
+
+def deferred(registry: "Lesson", path: Path, code: str) -> "Lesson":
+    """The registry with each function replaced by a DeferredFunction: what the store keeps of it (plain data:
+    no code object, nothing of lesson.py's module). Not for a lesson written as cells (its figures are drawn by
+    running its cells)."""
+
+    def stand_in(kind: str, key: str, func: Callable) -> DeferredFunction:
+        return DeferredFunction(path, kind, key, func.__name__, first_line(func), inputs_of(func), code)
+
+    kept = Lesson()
+    kept.code_path = path
+    kept.values = {name: stand_in("values", name, f) for name, f in registry.values.items()}
+    kept.figures = {name: replace(spec, func=stand_in("figures", name, spec.func))
+                    for name, spec in registry.figures.items()}
+    kept.widgets = {name: replace(spec, func=stand_in("widgets", name, spec.func))
+                    for name, spec in registry.widgets.items()}
+    return kept
 
 
 def lesson_module(path: Path):
     """A new module for a lesson's code (the namespace its cells run in, or lesson.py imported), known to Python
     under the lesson's name: dataclasses in lesson code look their module up there, inspect finds its source."""
-    module_name = f"_lesson_{path.parent.name.replace('-', '_')}"
+    module_name = module_name_of(path)
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     module.__lessonkit_lesson__ = path  # a Lesson() made by its code belongs to this folder
+    try:
+        module.__lessonkit_code__ = hashlib.sha256(path.read_bytes()).hexdigest()  # which lesson.py it ran
+    except OSError:
+        pass
     return module
+
+
+def module_name_of(path: Path) -> str:
+    return f"_lesson_{path.parent.name.replace('-', '_')}"
+
+
+def forget_other_module(path: Path, code: str) -> None:
+    """Take a lesson's module out of sys.modules unless it ran lesson.py as `code` (its bytes' hash) — what values
+    pickled from this code are unpickled with (a preview's process may hold one of an earlier lesson.py)."""
+    module = sys.modules.get(module_name_of(path))
+    if module is not None and getattr(module, "__lessonkit_code__", None) != code:
+        del sys.modules[module_name_of(path)]
 
 
 def load_lesson_module(path: Path) -> Lesson:

@@ -3,15 +3,19 @@ from __future__ import annotations
 
 import copy
 import functools
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from ..features import figdata, selfcheck
 from ..support.errors import ContentError, Problem
 from ..support.messages import as_message, msg, reason
+from ..support.pysource import first_line
+from ..support.store import VALUES
 from ..support.suggest import did_you_mean
-from ..support.values import filled
+from ..support.values import KeptValues, filled
+from . import kept
 from .registry import KIND, Lesson, inputs_of, load_lesson_module, problem_from_exception
 
 
@@ -48,13 +52,26 @@ def compute_values(registry: Lesson, path: Path, given: dict[str, Any] | None = 
     return results
 
 
+def figure_inputs(names: tuple[str, ...], values, path: Path, user: str, line: int | None) -> Sequence[Any]:
+    """A figure's input values; from KeptValues, read only when the figure is drawn (or its key is not kept)."""
+    if isinstance(values, KeptValues):
+        known(names, values, path, user, line)
+        return DeferredInputs(values, names)
+    return inputs_for(names, values, path, user, line)
+
+
 def inputs_for(names: tuple[str, ...], values: dict[str, Any], path: Path, user: str, line: int | None) -> list[Any]:
+    known(names, values, path, user, line)
+    return [values[n] for n in names]
+
+
+def known(names: tuple[str, ...], values, path: Path, user: str, line: int | None) -> None:
+    """Raises the author's error when a name is no value."""
     missing = [n for n in names if n not in values]
     if missing:
         raise ContentError([Problem(path, line, msg("`{user}` asks for unknown value(s) {names}", user=user,
                                                     names=", ".join(missing)),
                                     msg("one of: {items}", items=", ".join(sorted(values)) or msg("none")))])
-    return [values[n] for n in names]
 
 
 def call_author_code(func: Callable, args: list[Any], path: Path) -> Any:
@@ -74,7 +91,7 @@ def call_author_code(func: Callable, args: list[Any], path: Path) -> Any:
 
 
 def _line_of(func: Callable | None) -> int | None:
-    return func.__code__.co_firstlineno if func is not None else None
+    return first_line(func) if func is not None else None
 
 
 # ── the compute stage: a lesson's values, widget data and the figures to draw ────────────────────────────────────────
@@ -181,6 +198,7 @@ class ComputedLesson:
     files_digest: str | None = None                    # lesson.py and the lesson's data files, when caching
     checks: dict[str, Any] = field(default_factory=dict)  # lesson.yaml key → its self-check (features.selfcheck)
     cells: Any = None                                   # lesson.py written as cells: compute/cellrun.py CellLesson
+    memo: Any = None                                    # compute/kept.py LessonMemo: what was derived from values
 
     @property
     def slug(self) -> str:
@@ -188,41 +206,68 @@ class ComputedLesson:
 
 
 def compute_lesson(source, problems: list[Problem], cache=None, figure_style=None) -> ComputedLesson:
-    """Values and widget data, from the cache when lesson.py and its data files are unchanged. A widget whose
-    figures the engine draws (an explorer's `figure=`) is run on every build: its figure functions cannot be
-    cached, and the draw stage needs them when a figure is not in the figure cache."""
+    """Values and widget data, from the store when lesson.py and its data files are unchanged: then lesson.py is
+    not run unless a page needs a value the store did not keep of it (compute/kept.py). A widget whose figures the
+    engine draws (an explorer's `figure=`) is run on every build: its figure functions cannot be cached, and the
+    draw stage needs them when a figure is not in the figure cache."""
     from ..support.cachekeys import lesson_files_digest, values_key
-    from ..support.store import VALUES
 
-    registry, cells = load_code(source, cache, figure_style)
-    given = cells.names if cells is not None else {}   # a cell lesson's plain data: values too
     path = source.code_path or source.folder / "lesson.py"
     files = lesson_files_digest(source.folder, cache) if cache is not None and cache.enabled else None
+    code = _plain_code(source) if files else None   # lesson.py's bytes, unless it is written as cells
+    found = kept.kept_shape(cache, files, code) if code is not None else None
+    if found is not None:
+        return _kept_lesson(source, problems, cache, files, code, found)
+    registry, cells = load_code(source, cache, figure_style)
+    given = cells.names if cells is not None else {}   # a cell lesson's plain data: values too
     saved = cache.get_pickle(VALUES, values_key(files)) if files else None
-    if isinstance(saved, tuple) and len(saved) == 3:
-        values, widgets, rerun = saved
-        values = {**given, **values}
-        # lines as the code stands (the cache keys lesson.py by its syntax: a comment edit may have moved them)
-        widgets = {n: replace(w, line=registry.widgets[n].func.__code__.co_firstlineno) if n in registry.widgets else w
-                   for n, w in widgets.items()}
-        built = compute_widgets(registry, values, path, problems, only=set(rerun))
-        widgets = {**widgets, **{name: built[name][0] for name in built}}
-        drawers = {name: drawer for name in built for name, drawer in built[name][1].items()}
-    else:
-        values = compute_values(registry, path, given)
-        functions_values, values = values, {**given, **values}
-        widget_problems: list[Problem] = []
-        built = compute_widgets(registry, values, path, widget_problems)
-        problems += widget_problems
-        widgets = {name: widget for name, (widget, _) in built.items()}
-        drawers = {name: drawer for _, funcs in built.values() for name, drawer in funcs.items()}
-        if files and not widget_problems:
-            rerun = sorted(name for name, widget in widgets.items() if widget.figures)
-            cache.put_pickle(VALUES, values_key(files), (functions_values, {n: w for n, w in widgets.items()
-                                                                            if n not in rerun}, rerun))
+    functions_values = saved if isinstance(saved, dict) else compute_values(registry, path, given)
+    if files and not isinstance(saved, dict):
+        cache.put_pickle(VALUES, values_key(files), functions_values)
+    values: Any = {**given, **functions_values}
+    widget_problems: list[Problem] = []
+    built = compute_widgets(registry, values, path, widget_problems)
+    problems += widget_problems
+    widgets = {name: widget for name, (widget, _) in built.items()}
+    drawers = {name: drawer for _, funcs in built.values() for name, drawer in funcs.items()}
+    memo = None
+    if code is not None and not widget_problems and (digest := cache.digest(VALUES, values_key(files))):
+        rerun = sorted(name for name, widget in widgets.items() if widget.figures)
+        kept.keep_shape(cache, files, code, registry, path, {n: w for n, w in widgets.items() if n not in rerun},
+                        rerun)
+        memo = kept.read_memo(cache, digest, source, files, code)
+        values = kept.kept_values(cache, files, registry, path, memo, loaded=functions_values)
     jobs = figure_jobs(source.slug, registry, values, widgets, drawers, path, files, problems)
-    checks = selfcheck.model(source.meta, source.meta_lines, source.meta_path, values, problems)
-    return ComputedLesson(source, values, widgets, registry, jobs, files, checks, cells)
+    checks = kept.kept_checks(memo, source, values, problems) if memo is not None else \
+        selfcheck.model(source.meta, source.meta_lines, source.meta_path, values, problems)
+    return ComputedLesson(source, values, widgets, registry, jobs, files, checks, cells, memo)
+
+
+def _kept_lesson(source, problems: list[Problem], cache, files: str, code: bytes, found) -> ComputedLesson:
+    """The lesson as the store keeps it (compute/kept.py): only the widgets run on every build are run."""
+    registry, widgets, rerun, digest = found
+    path = source.code_path
+    memo = kept.read_memo(cache, digest, source, files, code)
+    values = kept.kept_values(cache, files, registry, path, memo)
+    built = compute_widgets(registry, values, path, problems, only=set(rerun))
+    widgets = {**widgets, **{name: built[name][0] for name in built}}
+    drawers = {name: drawer for name in built for name, drawer in built[name][1].items()}
+    jobs = figure_jobs(source.slug, registry, values, widgets, drawers, path, files, problems)
+    checks = kept.kept_checks(memo, source, values, problems)
+    return ComputedLesson(source, values, widgets, registry, jobs, files, checks, None, memo)
+
+
+def _plain_code(source) -> bytes | None:
+    """lesson.py's bytes when it is a plain module (not cells); None without one."""
+    from ..load.cells import is_cell_file
+
+    if source.code_path is None:
+        return None
+    try:
+        code = source.code_path.read_bytes()
+    except OSError:
+        return None
+    return None if is_cell_file(code.decode("utf-8", errors="replace")) else code
 
 
 def load_code(source, cache=None, figure_style=None):
@@ -282,17 +327,33 @@ def figure_jobs(slug: str, registry: Lesson, values: dict[str, Any], widgets: di
             jobs.append(FigureJob(slug, name, spec.func, (), {}, path, line, spec.func.digest, data))
             continue
         try:
-            args = inputs_for(spec.inputs, values, path, name, line)
+            args = figure_inputs(spec.inputs, values, path, name, line)
         except ContentError as err:
             problems += err.problems
             continue
         data = explicit_data(spec, values, path, line, problems)
-        jobs.append(FigureJob(slug, name, spec.func, tuple(args), {}, path, line, files, data))
+        jobs.append(FigureJob(slug, name, spec.func, args, {}, path, line, files, data))
     for widget in widgets.values():
         for name, point, _alt in widget.figures:
             if name in drawers:
                 jobs.append(FigureJob(slug, name, drawers[name], (), dict(point), path, widget.line, files))
     return tuple(jobs)
+
+
+class DeferredInputs(Sequence):
+    """A figure's input values, read from KeptValues when the figure is drawn (or its key is not kept)."""
+
+    def __init__(self, values: KeptValues, names: tuple[str, ...]):
+        self.values, self.names = values, names
+
+    def __getitem__(self, i):
+        return [self.values[n] for n in self.names][i]
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __reduce__(self):  # pickled (a forkserver worker's job) as the values themselves
+        return tuple, (tuple(self),)
 
 
 def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, problems: list[Problem],
@@ -307,7 +368,7 @@ def compute_widgets(registry: Lesson, values: dict[str, Any], path: Path, proble
     for name, spec in registry.widgets.items():
         if only is not None and name not in only:
             continue
-        line = spec.func.__code__.co_firstlineno
+        line = first_line(spec.func)
         try:
             args = copy.deepcopy(inputs_for(spec.inputs, values, path, name, line))  # a widget may not change values
             result = call_author_code(spec.func, args, path)

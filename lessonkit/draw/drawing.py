@@ -68,8 +68,9 @@ def start_drawing(computed: list[ComputedLesson], cache: Store, jobs: int | None
     font = figure_font(cache)
     engine = engine_digest()
     stats, done, to_draw = DrawStats(font=font.family), Drawn(), []
+    memos = {lesson.slug: lesson.memo for lesson in computed if lesson.memo is not None}
     for job in todo:
-        key = _key(engine, font, page, job) if cache.enabled else None
+        key = _known_key(memos.get(job.lesson), engine, font, page, job) if cache.enabled else None
         if key:
             done.keys[(job.lesson, job.name)] = key
         saved = cached_figure(cache, key) if key else None
@@ -124,6 +125,21 @@ def cell_figure_style(cache: Store | None):
         return {**style(figure_font(cache).family), "figure.figsize": FigureMaker.subplots.__kwdefaults__["figsize"],
                 "figure.constrained_layout.use": True}
     return rc
+
+
+def _known_key(memo, engine: str, font, page: PageColors, job: FigureJob) -> str | None:
+    """The figure's key as the lesson's memo of its values keeps it for this font and these page colours
+    (compute/kept.py: its input values are then not read), else made from them and kept there."""
+    if memo is None:
+        return _key(engine, font, page, job)
+    known = memo.figure_keys.setdefault(f"{engine}\0{font.family}\0{font.file}\0{tuple(font.stat)}\0"
+                                        f"{page.light_bg}\0{page.dark_bg}\0{page.dark_fg}", {})
+    if job.name not in known:
+        key = _key(engine, font, page, job)
+        if key is None:
+            return None
+        known[job.name] = key
+    return known[job.name]
 
 
 def _key(engine: str, font, page: PageColors, job: FigureJob) -> str | None:

@@ -1,4 +1,6 @@
-"""Dark mode for figures: each colour a figure draws gets a counterpart on the dark page, switched in by CSS."""
+"""Dark mode for figures: each colour a figure draws gets a counterpart on the dark page, switched in by CSS.
+numpy is imported by the functions that compute colours, not here: a rebuild of a lesson's text reads only the
+page's colours."""
 from __future__ import annotations
 
 import functools
@@ -6,7 +8,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg
@@ -101,6 +102,7 @@ def dark_counterpart(color: str, page: PageColors) -> str:
 def dark_counterparts(colors, page: PageColors) -> list[str]:
     """dark_counterpart of each `#rrggbb` colour, all at once (numpy; a raster's hundreds of colours in a blink). The
     one computation of a counterpart: a colour gets the same one alone (a line, a cell) or among a raster's pixels."""
+    import numpy as np
 
     y_light, y_dark, y_max = _luminance_array(_linear_array(_rgb8([page.light_bg, page.dark_bg, page.dark_fg])))
     linear = _linear_array(_rgb8(colors))
@@ -169,6 +171,7 @@ def palette_css(palette: dict[str, str]) -> str:
 def dark_raster(png: bytes, page: PageColors) -> bytes | None:
     """The PNG with each pixel's colour replaced by its dark counterpart (alpha kept), or None for a picture of more
     than RASTER_MAX_COLORS colours (a photograph is not a chart: it stays as it is)."""
+    import numpy as np
     import io
 
     from PIL import Image
@@ -215,10 +218,12 @@ def _luminance(rgb) -> float:
 
 
 def _rgb8(colors) -> np.ndarray:
+    import numpy as np
     return np.array([[int(c[i:i + 2], 16) for i in (1, 3, 5)] for c in colors], dtype=float).reshape(-1, 3)
 
 
 def _linear_array(rgb8: np.ndarray) -> np.ndarray:
+    import numpy as np
     c = rgb8 / 255
     return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
 
@@ -226,6 +231,7 @@ def _linear_array(rgb8: np.ndarray) -> np.ndarray:
 def _times(matrix, columns) -> np.ndarray:
     """Each row of a 3 × 3 matrix times the columns, term by term: elementwise operations give each colour the same
     result whatever else is computed with it (a matrix product may round differently with the array's length)."""
+    import numpy as np
     x, y, z = columns
     return np.stack([a * x + b * y + c * z for a, b, c in matrix], axis=-1)
 

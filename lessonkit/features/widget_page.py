@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..support.errors import Miss
 from ..support.messages import msg, reason
+from ..support.pysource import first_line
 from ..support.suggest import did_you_mean
 from ..support.values import lookup
 from ..support.words import spoken
@@ -59,7 +60,7 @@ def place_table(page: Page, name: str, args: tuple[str, ...]) -> str | Miss:
         return Miss(msg("value `{name}` cannot be shown as a table: {reason}", name=name, reason=reason(exc)),
                     "a list of dicts, a dict of lists, a list of rows, or lessonkit.table(…)")
     func = lesson.registry.values.get(name.split(".")[0])
-    where = lesson.source.code_path, func.__code__.co_firstlineno if func else None
+    where = lesson.source.code_path, first_line(func) if func else None
     data["caption"] = page.inline(data["caption"], *where) if data["caption"] else ""
     data["columns"] = [page.inline(column, *where) for column in data["columns"]]
     page.ledger.tables += 1

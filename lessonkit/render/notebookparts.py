@@ -6,6 +6,7 @@ import hashlib
 import inspect
 import re
 
+from ..compute.registry import inputs_of
 from ..compute.run import ComputedLesson
 from ..draw import figures as drawing
 from ..features import notebook, notebook_standin
@@ -42,7 +43,7 @@ class NotebookParts:
 
     def _code(self) -> tuple[str, dict[str, tuple[str, ...]]]:
         registry = self.lesson.registry
-        values = {name: tuple(inspect.signature(f).parameters) for name, f in registry.values.items()}
+        values = {name: inputs_of(f) for name, f in registry.values.items()}
         return self.lesson.source.code_path.read_text(encoding="utf-8"), values
 
     def _kept(self, part: str, key, make, kind: type):

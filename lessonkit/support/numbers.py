@@ -10,8 +10,6 @@ import math
 import numbers
 import re
 
-import numpy as np
-
 from .messages import msg
 
 SUPERSCRIPT = str.maketrans("0123456789-+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺")
@@ -27,11 +25,11 @@ def format_value(value, spec: str | None = None, *, math_mode: bool = False) -> 
     """Format a value (number, string, list or array of numbers) for the page."""
     if isinstance(value, str):
         return value
-    if isinstance(value, np.ndarray):
+    if hasattr(value, "tolist"):  # a numpy array or number: as Python's lists and numbers
         value = value.tolist()
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(format_value(v, spec, math_mode=math_mode) for v in value) + "]"
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, bool):
         raise FormatError(msg("a true/false value is not a number to show"))
     if isinstance(value, numbers.Integral) and (spec is None or not _SPEC.match(spec)):
         return _integer(int(value), spec, math_mode)

@@ -33,6 +33,7 @@ as missing; a value pickle cannot store is never cached; a store without a folde
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
@@ -97,6 +98,8 @@ FIGURE_SVG = Kind("figures", ".svg", TEXT)
 FIGURE_DATA = Kind("figures", ".json", JSON)
 FIGURE_PNG = Kind("figures", ".png", BYTES)
 VALUES = Kind("values", ".pickle", PICKLE)
+SHAPE = Kind("values", ".shape.pickle", PICKLE)      # compute/kept.py: the registry, deferred, and widget data
+DERIVED = Kind("values", ".derived.pickle", PICKLE)  # … and what a build derived from the values
 PAGES = Kind("pages", ".pickle", PICKLE)
 SECTIONS = Kind("sections", ".pickle", PICKLE)
 SCRIPTS = Kind("scripts", ".json", JSON)
@@ -108,7 +111,7 @@ MATHML = Kind("", ".json", JSON, prefix="mathml-", keys=r".+")        # key: lat
 HIGHLIGHTS = Kind("", ".json", JSON, prefix="highlight-", keys=r".+")  # key: Pygments' version
 FONT = Kind("", ".json", JSON, prefix="font", keys="")                # one entry, key ""
 TEMPLATES = Kind("templates", ".cache", None, prefix="__jinja2_", keys=r".+")
-KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS,
+KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS,
          NOTEBOOK_PARTS, DEFINITIONS, MATHML, HIGHLIGHTS, FONT, TEMPLATES)
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
@@ -155,6 +158,18 @@ class Store:
 
     def put_text(self, kind: Kind, key: str, text: str) -> None:
         self._put(kind, key, TEXT, text)
+
+    def digest(self, kind: Kind, key: str) -> str | None:
+        """The SHA-256 of an entry's bytes (it is marked used), without decoding it; None when there is none."""
+        if not self.enabled:
+            return None
+        path = self.path(kind, key)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        touch(path)
+        return hashlib.sha256(data).hexdigest()
 
     def touch(self, entry: str) -> None:
         """Mark an entry used now, by its name relative to the store (`Kind.entry`)."""

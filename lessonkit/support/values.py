@@ -6,7 +6,8 @@ else is an expression."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Callable
 
 from .errors import Miss
 from .expressions import ExpressionError, evaluate, split_spec
@@ -47,8 +48,44 @@ def lookup(name: str, values: dict[str, Any]) -> Any:
     return value
 
 
+class KeptValues(Mapping):
+    """A lesson's values as an earlier build computed them (compute/kept.py): their names known, the values read
+    (unpickled: numpy imported) by `load()` only when one is asked for; `shown`, how the page wrote each `{{ … }}`
+    of them then (name, spec, math or not → text), so a page whose text uses no new one needs none of them."""
+
+    def __init__(self, names: tuple[str, ...], load: Callable[[], dict[str, Any]], shown: dict):
+        self.names, self.load, self.shown, self.loaded = tuple(names), load, shown, None
+        self.known = frozenset(names)
+
+    def __getitem__(self, name: str) -> Any:
+        if self.loaded is None:
+            self.loaded = self.load()
+        return self.loaded[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.known
+
+    def __iter__(self):
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
 def shown(name: str, spec: str | None, values: dict[str, Any], math_mode: bool = False) -> str | Miss:
     """The value `name` as the page writes it (with `spec`), or a Miss saying why it cannot be."""
+    if isinstance(values, KeptValues):
+        key = (name, spec, math_mode)
+        if key not in values.shown:
+            result = _shown(name, spec, values, math_mode)
+            if isinstance(result, Miss):
+                return result
+            values.shown[key] = result
+        return values.shown[key]
+    return _shown(name, spec, values, math_mode)
+
+
+def _shown(name: str, spec: str | None, values: dict[str, Any], math_mode: bool) -> str | Miss:
     from .numbers import FormatError, format_value
 
     try:
