@@ -23,6 +23,7 @@ Data files come from the lesson folder only: ``lesson.read_text("data.csv")`` or
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import inspect
@@ -166,14 +167,14 @@ class DeferredFunction:
         return self.resolve()(*args, **kwargs)
 
     def resolve(self) -> Callable:
-        registry = _RESOLVED.get((self.path, self.code))
-        if registry is None:
-            registry = _RESOLVED[self.path, self.code] = load_lesson_module(self.path)
-        found = getattr(registry, self.kind)[self.key]
+        found = getattr(_run_once(self.path, self.code), self.kind)[self.key]
         return found if self.kind == "values" else found.func
 
 
-_RESOLVED: dict[tuple[Path, str], "Lesson"] = {}   # lesson.py run for a deferred function, by (path, its bytes' hash)
+@functools.lru_cache(maxsize=8)
+def _run_once(path: Path, code: str) -> "Lesson":
+    """lesson.py run for the deferred functions of one version of it (`code`: its bytes' hash)."""
+    return load_lesson_module(path)
 
 
 def deferred(registry: "Lesson", path: Path, code: str) -> "Lesson":
