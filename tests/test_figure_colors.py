@@ -215,3 +215,15 @@ def test_a_theme_without_its_page_colours_is_a_build_error_naming_its_css(make_l
     assert f"{shown}: no page colour --bg in `:root{{…}}`" in err                   # not set at all: the file
     assert f"{shown}:4: no page colour --bg in `html[data-theme=dark]{{…}}`" in err  # not #rrggbb: its line
     assert "(found: rgb(0 0 0))" in err and "--fg" not in err                      # the dark text colour is fine
+
+
+def test_page_colours_are_read_from_the_innermost_rules_the_last_one_set_winning(tmp_path):
+    from lessonkit.features.palette import page_colors
+
+    css = tmp_path / "style.css"
+    css.write_text("/* :root{--bg:#123456} in a comment */\n"
+                   "a{color:red}\n:root , p{--bg:#abc; --fg:#000}\n"
+                   "@media screen{\n  html[data-theme=dark]{--bg:#101010;--fg:#eeeeee}\n}\n"
+                   "@media print{ .x{--bg:#ffffff} }\n"
+                   "html[data-theme=\"dark\"]{--fg:#DDDDDD}\n:root{--bg:#fafafa}}\n", encoding="utf-8")
+    assert page_colors(css) == PageColors(light_bg="#fafafa", dark_bg="#101010", dark_fg="#dddddd")

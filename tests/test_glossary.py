@@ -146,6 +146,56 @@ def test_first_use_skips_headings_code_math_links_figures_widgets_and_marks(tmp_
     assert list(used) == ["residual", "layer-norm", "norm"]
 
 
+BOUNDARIES = """\
+terms:
+  - id: ln
+    zh: 层归一化
+    en: layer normalization
+    aliases: [LN]
+    definition: 归一化每个向量。
+  - id: ln-block
+    zh: LN块
+    en: LN block
+    definition: 一个带 LN 的块。
+  - id: norm
+    zh: 归一化
+    en: normalization
+    definition: 缩放。
+  - id: self-attention
+    zh: 自注意力
+    en: self-attention
+    aliases: [self attention]
+    definition: 序列看自己。
+  - id: self
+    zh: 自身
+    en: itself
+    aliases: [self]
+    definition: 它自己。
+"""
+
+
+def test_latin_names_only_as_whole_ascii_words_case_sensitive_and_within_one_text(tmp_path):
+    glossary, _ = load(tmp_path, BOUNDARIES)
+
+    def first_uses(html: str) -> list[tuple[str, str]]:
+        return marks(mark_first_uses(html, glossary, {}))
+
+    # a letter, digit or underscore next to a Latin end of a name (ASCII only) keeps it from matching; case counts
+    assert first_uses("<p>LNs KLN LN_x x_LN 2LN LN2 ln Ln</p>") == []
+    assert first_uses("<p>用LN做，（LN）与 LN-2</p>") == [("ln", "LN")]       # Chinese, brackets, hyphen: boundaries
+    # the longest name at a place wins; one ending in Chinese has no boundary at its end, one starting in Latin
+    # has one at its start
+    assert first_uses("<p>LN块s</p>") == [("ln-block", "LN块")]
+    assert first_uses("<p>XLN块 里的 LN</p>") == [("ln", "LN")]
+    # a longer name that is not a whole word there gives way to a shorter one at the same place
+    assert first_uses("<p>self attentions</p>") == [("self", "self")]
+    assert first_uses("<p>self attention.</p>") == [("self-attention", "self attention")]
+    # after a name the search goes on behind it, never inside it; a name never runs across a tag
+    assert first_uses("<p>层归一化归一化</p>") == [("ln", "层归一化"), ("norm", "归一化")]
+    assert first_uses("<p>层归<b>一化</b> L<i>N</i></p>") == []
+    assert first_uses("<p>层归</p>一化") == []
+
+
 # ── in a build ──────────────────────────────────────────────────────────────────────────────────────────────────────
 LESSON_A = """\
 ## 第一节 {#first}

@@ -203,3 +203,16 @@ def test_display_math_carries_its_tex_as_text_alternative():
     assert ctx.problems == []
     assert '<math display="block" alttext="0.9^{96} \\approx 4.05 \\times 10^{-5}, \\quad a &lt; b">' in html
     assert html.count("alttext") == 1
+
+
+def test_attribute_lists_work_whenever_a_text_has_one_after_texts_without():
+    """One converter serves a whole build; its attribute lists are added when a text first has a `{`: a heading's id
+    and a paragraph's class come out the same whether texts without one came first or not."""
+    ctx = make_ctx()
+    plain = "## 标题\n\n一段 *强调* 的文字。\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+    with_lists = "### 点积 {#pe-dot}\n\n段落\n{: .note }"
+    expected = '<h3 id="pe-dot">点积</h3>\n<p class="note">段落</p>'
+    before = render_block(plain, ctx, PATH)
+    assert render_block(with_lists, ctx, PATH) == expected == render_block(with_lists, make_ctx(), PATH)
+    assert render_block(plain, ctx, PATH) == before == render_block(plain, make_ctx(), PATH)
+    assert before.startswith("<h2>标题</h2>") and "<table>" in before and ctx.problems == []

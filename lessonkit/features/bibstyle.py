@@ -11,7 +11,7 @@ import re
 from ..support.errors import Miss
 from ..support.messages import msg
 from ..support.suggest import did_you_mean
-from ..support.cjk import CHINESE_CHARACTER as CJK
+from ..support.cjk import has_chinese, join_chinese_words
 from .bibtex import Bibliography, Name, Reference
 
 
@@ -68,7 +68,7 @@ def author_year(ref: Reference, ui) -> str | Miss:
     else:
         authors = ui.cite_many_authors.format(first=family[0])
     text = ui.cite_author_year.format(authors=authors, year=ref.fields["year"])
-    return re.sub(rf"(?<={CJK.pattern}) (?={CJK.pattern})", "", text)  # 李航和张三: no space between Chinese words
+    return join_chinese_words(text)  # 李航和张三: no space between Chinese words
 
 
 def _family_name(name: Name) -> str:
@@ -76,7 +76,7 @@ def _family_name(name: Name) -> str:
     or a Chinese name whole (李航)."""
     if name.corporate:
         return name.last.strip("{}")
-    if CJK.search(name.last + name.first):
+    if has_chinese(name.last + name.first):
         return name.last + name.first
     return name.last
 
@@ -129,7 +129,7 @@ def _gb_names(names: tuple[Name, ...], more: bool, ui) -> str:
     """At most three, then 「, 等」 (a Chinese work) or 「, et al.」; family names in capitals, initials without dots."""
     shown = [_gb_name(n) for n in names[:3]]
     if (len(names) > 3 or more) and shown:
-        chinese = any(CJK.search(n.last + n.first) for n in names)
+        chinese = any(has_chinese(n.last + n.first) for n in names)
         shown.append(ui.ref_et_al_cjk if chinese else ui.ref_et_al)
     return ", ".join(shown)
 
@@ -137,7 +137,7 @@ def _gb_names(names: tuple[Name, ...], more: bool, ui) -> str:
 def _gb_name(name: Name) -> str:
     if name.corporate:
         return name.last.strip("{}")
-    if CJK.search(name.last + name.first):
+    if has_chinese(name.last + name.first):
         return name.last + name.first
     initials = " ".join(_initials(name.first, dots=False))
     return " ".join(filter(None, [name.last.upper(), initials, name.jr]))
@@ -193,7 +193,7 @@ def _names(names: tuple[Name, ...], more: bool, ui) -> str:
 def _name_initials(name: Name) -> str:
     if name.corporate:
         return name.last.strip("{}")
-    if CJK.search(name.last + name.first):
+    if has_chinese(name.last + name.first):
         return name.last + name.first
     return " ".join(filter(None, [" ".join(_initials(name.first, dots=True)), name.last, name.jr]))
 

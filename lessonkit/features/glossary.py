@@ -17,9 +17,10 @@ definition, ids that are not ASCII slugs, the same id twice, one name or alias b
 """
 from __future__ import annotations
 
-import functools
 import html
 import re
+import string
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 from pathlib import Path
@@ -93,25 +94,35 @@ class Glossary:
     def owner(self, text: str) -> Term:
         return self._owner[text]
 
-    @functools.cached_property
-    def pattern(self) -> re.Pattern | None:
-        """Every automatic name, longest first: at any position the longest name there wins. Compiled when first
-        asked for (a build that renders no page never does: it is a large pattern)."""
-        return re.compile("|".join(_name_pattern(n) for n in self._names)) if self._names else None
-
 
 def _fold(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
-def _name_pattern(name: str) -> str:
-    """A Latin name only as a whole word (`LN` not inside `LNs` or `KLN`); Chinese has no word boundaries."""
-    escaped = re.escape(name)
-    if re.match(r"[A-Za-z0-9]", name):
-        escaped = r"(?<![A-Za-z0-9_])" + escaped
-    if re.search(r"[A-Za-z0-9]$", name):
-        escaped += r"(?![A-Za-z0-9_])"
-    return escaped
+WORD = frozenset(string.ascii_letters + string.digits + "_")
+LATIN = frozenset(string.ascii_letters + string.digits)
+
+
+def _whole_word_at(text: str, start: int, name: str, begin: int, end: int) -> bool:
+    """Whether `name` (found at `start`) fits in text[begin:end] and, where it begins or ends with a Latin letter or
+    digit, is not part of a longer word there (`LN` not inside `LNs` or `KLN`); Chinese has no word boundaries."""
+    stop = start + len(name)
+    if stop > end:
+        return False
+    if name[0] in LATIN and start > begin and text[start - 1] in WORD:
+        return False
+    return not (name[-1] in LATIN and stop < end and text[stop] in WORD)
+
+
+def _occurrences(text: str, names: list[str]) -> dict[int, list[str]]:
+    """Where each name occurs in `text` (overlapping ones too): start → the names found there, in `names`' order."""
+    found: dict[int, list[str]] = {}
+    for name in names:
+        start = text.find(name)
+        while start >= 0:
+            found.setdefault(start, []).append(name)
+            start = text.find(name, start + 1)
+    return found
 
 
 # ── loading ─────────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -196,28 +207,15 @@ def mark_first_uses(body: str, glossary: Glossary, used: dict[str, None]) -> str
     """Mark the first use of each term in rendered section HTML, in reading order. `used` holds the terms met so
     far in the lesson (marked automatically or by `[[…]]`) and is extended; text inside SKIP_TAGS and widgets
     (any element carrying `data-widget`) is left alone, but an explicit mark found there still counts as a use."""
-    pattern = glossary.pattern
-    out: list[str] = []
+    marker = _Marker(body, glossary, used)
     stack: list[str] = []
     skip_from: int | None = None        # stack depth at which the skipped element was opened
     pos = 0
-
-    def text(segment: str) -> str:
-        if skip_from is not None or pattern is None or not segment.strip():
-            return segment
-
-        def replace(m: re.Match) -> str:
-            term = glossary.owner(m.group(0))
-            if term.id in used:
-                return m.group(0)
-            used[term.id] = None
-            return mark_html(term, m.group(0))
-        return pattern.sub(replace, segment)
-
     for m in TAG.finditer(body):
-        out.append(text(body[pos:m.start()]))
+        if skip_from is None:
+            marker.text(pos, m.start())
+        marker.keep(m.end())
         pos = m.end()
-        out.append(m.group(0))
         closing, name, attrs = m.group(1), (m.group(2) or "").lower(), m.group(3) or ""
         if not name:                   # a comment or a formula
             continue
@@ -237,8 +235,46 @@ def mark_first_uses(body: str, glossary: Glossary, used: dict[str, None]) -> str
         stack.append(name)
         if skip_from is None and (name in SKIP_TAGS or " data-widget=" in attrs):
             skip_from = len(stack)
-    out.append(text(body[pos:]))
-    return "".join(out)
+    if skip_from is None:
+        marker.text(pos, len(body))
+    marker.keep(len(body))
+    return "".join(marker.out)
+
+
+class _Marker:
+    """The marked copy of a section's HTML, written from left to right: what is kept as it is, and text in which
+    each term's first use is marked (the names are looked for once in the whole body, then taken in order)."""
+
+    def __init__(self, body: str, glossary: Glossary, used: dict[str, None]) -> None:
+        self.body, self.glossary, self.used = body, glossary, used
+        self.found = _occurrences(body, glossary._names)
+        self.starts = sorted(self.found)
+        self.out: list[str] = []
+        self.pos = 0                   # body[:pos] is in out
+
+    def keep(self, end: int) -> None:
+        """body[pos:end] as it is."""
+        if end > self.pos:
+            self.out.append(self.body[self.pos:end])
+            self.pos = end
+
+    def text(self, begin: int, end: int) -> None:
+        """Mark the names in body[begin:end] (text between tags): at each place the first name that fits there as
+        a whole word; after a name, the search goes on behind it."""
+        body, k = self.body, bisect_left(self.starts, begin)
+        while k < len(self.starts) and self.starts[k] < end:
+            start, k = self.starts[k], k + 1
+            if start < self.pos:
+                continue
+            name = next((n for n in self.found[start] if _whole_word_at(body, start, n, begin, end)), None)
+            if name is None:
+                continue
+            term = self.glossary.owner(name)
+            self.keep(start)
+            self.out.append(name if term.id in self.used else mark_html(term, name))
+            self.used.setdefault(term.id, None)
+            self.pos = start + len(name)
+        self.keep(end)
 
 
 def glossary_entry(term: Term, definitions: dict[str, str]) -> dict[str, Any]:

@@ -35,6 +35,10 @@ RASTER_MAX_COLORS = 4096  # more colours than any colour map has: a photograph, 
 # chroma range resolve many times over; a fixed count keeps a colour's counterpart the same in any batch
 LIGHTNESS_STEPS, CHROMA_STEPS = 24, 20
 HEX_COLOR = re.compile(r'\b(?:fill|stroke)="(#[0-9a-f]{6})"')
+# a rule with no rule inside: its selectors (everything since the brace before) and its declarations. Tried only at
+# the text's start and after a brace, with no backtracking into the runs: tried everywhere, a failed try (an @media
+# block's head) scanned on to the next brace from each character again, 15 ms for the built-in style.css
+INNERMOST_RULE = re.compile(r"(?:^|(?<=[{}]))([^{}]*+)\{([^{}]*+)\}")
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,7 @@ def page_colors(css_path: Path) -> PageColors:
     text = css_path.read_text(encoding="utf-8")
     css = re.sub(r"/\*.*?\*/", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.DOTALL)  # lines kept
     declared: dict[str, dict[str, tuple[str, int]]] = {LIGHT_PAGE: {}, DARK_PAGE: {}}  # property → value, line
-    for rule in re.finditer(r"([^{}]*)\{([^{}]*)\}", css):  # the innermost rules
+    for rule in INNERMOST_RULE.finditer(css):
         for selector in {s.strip().replace('"', "").replace("'", "") for s in rule.group(1).split(",")} & set(declared):
             for d in re.finditer(r"(--[\w-]+)\s*:\s*([^;]*?)\s*(?:;|$)", rule.group(2)):
                 declared[selector][d.group(1)] = d.group(2), css.count("\n", 0, rule.start(2) + d.start()) + 1

@@ -59,14 +59,20 @@ class Converters:
         self.highlighter = code.Highlighter(highlights)  # code blocks and listings, Pygments' classes (features.code)
         self._markdown: markdown.Markdown | None = None
 
-    def markdown(self) -> markdown.Markdown:
+    def markdown(self, source: str) -> markdown.Markdown:
+        """The converter, ready for `source`. Its attribute lists (`{#id}`, `{: .class}`) are added when a text first
+        has a `{`: without one they change nothing, and loading them costs more than converting a section (a
+        regular expression of a large character class)."""
         if self._markdown is None:
-            from markdown.extensions.attr_list import AttrListExtension
             from markdown.extensions.sane_lists import SaneListExtension
             from markdown.extensions.tables import TableExtension
 
-            extensions = [TableExtension(), SaneListExtension(), AttrListExtension()]
-            self._markdown = markdown.Markdown(extensions=extensions, output_format="html")
+            self._markdown = markdown.Markdown(extensions=[TableExtension(), SaneListExtension()],
+                                               output_format="html")
+        if "{" in source and "attr_list" not in self._markdown.treeprocessors:
+            from markdown.extensions.attr_list import AttrListExtension
+
+            self._markdown.registerExtensions([AttrListExtension()], {})
         return self._markdown.reset()
 
     def mathml_of(self, latex: str, display: str) -> str:
@@ -155,7 +161,7 @@ def render_blocks(blocks: list[Block], ctx: MarkupContext, path: Path) -> str:
     stash = _Stash()
     lines, origins = _flatten(blocks, ctx, path, stash)
     source = _inline("\n".join(lines), ctx, path, origins, stash)
-    return stash.restore(ctx.converters.markdown().convert(source))
+    return stash.restore(ctx.converters.markdown(source).convert(source))
 
 
 def _flatten(blocks: list[Block], ctx: MarkupContext, path: Path, stash: _Stash) -> tuple[list[str], list[int]]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..compute.run import ComputedLesson
 from ..load.document import walk
-from ..support.cjk import CHINESE_CHARACTER
+from ..support.cjk import count_chinese
 
 
 def challenges_of(meta: dict[str, Any]) -> list[dict[str, Any]]:
@@ -58,7 +58,7 @@ def reading_minutes(src, figures: int) -> int:
     """About 400 Chinese characters (or 200 Latin words) a minute, plus half a minute a figure: lesson.md's sections
     and lesson.yaml's prose (its values, not its keys), formulas and markup left out."""
     text = NOT_WORDS.sub(" ", "\n".join([s.body for s in src.sections] + list(_prose(src.meta))))
-    cjk = len(CHINESE_CHARACTER.findall(text))
+    cjk = count_chinese(text)
     words = len(re.findall(r"[A-Za-z]+", text))
     return max(1, math.ceil(cjk / 400 + words / 200 + figures * 0.5))
 

@@ -88,8 +88,10 @@ def package_version(name: str) -> str:
     distribution = DISTRIBUTIONS.get(name, name)
     if spec is not None and spec.origin:
         package_dir = Path(spec.origin).parent
-        for info in sorted(package_dir.parent.glob(f"{distribution}-*.dist-info")):  # by pip: name-1.2.3.dist-info
-            return info.name[len(distribution) + 1:-len(".dist-info")]
+        prefix, suffix = f"{distribution}-", ".dist-info"                    # by pip: name-1.2.3.dist-info
+        for info in _folder_names(package_dir.parent):
+            if info.startswith(prefix) and info.endswith(suffix) and len(info) >= len(prefix) + len(suffix):
+                return info[len(prefix):-len(suffix)]
         for candidate in ("_version.py", "version.py"):
             try:
                 text = (package_dir / candidate).read_text(encoding="utf-8")
@@ -103,6 +105,15 @@ def package_version(name: str) -> str:
         return version(distribution)
     except PackageNotFoundError:
         return "absent"
+
+
+@functools.lru_cache(maxsize=None)
+def _folder_names(folder: Path) -> tuple[str, ...]:
+    """The names in a folder (site-packages), sorted, listed once per process for every package looked up there."""
+    try:
+        return tuple(sorted(os.listdir(folder)))
+    except OSError:
+        return ()
 
 
 def lesson_files_digest(folder: Path, cache: Store | None = None, code: bool = True) -> str:

@@ -34,19 +34,19 @@ def prune(folder: Path, now: float, used_since: float, max_age_days: float = PRU
     left (a day old) goes too."""
     result = Pruned()
 
-    def remove(size: int, path: Path) -> None:
+    def remove(size: int, path: str) -> None:
         try:
-            path.unlink()
+            os.unlink(path)
         except OSError:
             return
         result.files += 1
         result.bytes += size
     cutoff = now - max_age_days * 86400
     kept = []
-    for mtime, size, path in sorted(_entries(folder, now), key=lambda e: (e[0], str(e[2]))):
+    for mtime, size, path in sorted(_entries(folder, now), key=lambda e: (e[0], e[2])):
         if mtime < cutoff and mtime < used_since:
             remove(size, path)
-        elif not STALE_TMP.fullmatch(path.name):
+        elif not STALE_TMP.fullmatch(os.path.basename(path)):
             kept.append((mtime, size, path))
     total = sum(size for _, size, _ in kept)
     for mtime, size, path in kept:              # oldest first
@@ -58,24 +58,27 @@ def prune(folder: Path, now: float, used_since: float, max_age_days: float = PRU
     return result
 
 
-def _entries(folder: Path, now: float) -> list[tuple[float, int, Path]]:
-    """(last used, size, path) of every entry and temporary file; a temporary file over a day old as never used."""
-    entries: list[tuple[float, int, Path]] = []
+def _entries(folder: Path, now: float) -> list[tuple[float, int, str]]:
+    """(last used, size, path) of every entry and temporary file; a temporary file over a day old as never used.
+    Paths as strings, and each entry's status from its directory listing: a store holds hundreds of entries, and
+    making a Path object for each took longer than asking for its status."""
+    entries: list[tuple[float, int, str]] = []
     for sub, pattern in PRUNABLE.items():
         try:
-            names = os.listdir(folder / sub)
+            with os.scandir(os.path.join(folder, sub)) as listing:
+                found = list(listing)
         except OSError:
             continue
-        for name in names:
+        for entry in found:
+            name = entry.name
             if not (pattern.fullmatch(name) or STALE_TMP.fullmatch(name)):
                 continue
-            path = folder / sub / name
             try:
-                st = path.stat()
+                st = entry.stat()
             except OSError:
                 continue
             if not stat.S_ISREG(st.st_mode):
                 continue
             stale_tmp = STALE_TMP.fullmatch(name) and st.st_mtime < now - 86400
-            entries.append((float("-inf") if stale_tmp else st.st_mtime, st.st_size, path))
+            entries.append((float("-inf") if stale_tmp else st.st_mtime, st.st_size, entry.path))
     return entries
