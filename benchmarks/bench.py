@@ -80,6 +80,8 @@ def main() -> int:
     p.add_argument("--no-peers", action="store_true", help="skip MkDocs, Hugo and Jupyter Book (no installs)")
     p.add_argument("--no-slides", action="store_true", help="skip (i), the slides (needs Chromium and python-pptx)")
     p.add_argument("--out", type=Path, default=ROOT / "BENCHMARKS.md", help="report file (default BENCHMARKS.md)")
+    p.add_argument("--warm-from", type=Path, help="a figure cache the warm scenarios' and the preview's caches start "
+                   "as a copy of, instead of being filled by untimed cold builds (the tests pass theirs)")
     p.add_argument("--keep", action="store_true", help="keep the temporary work folder (to look at the peers' sites)")
     args = p.parse_args()
 
@@ -89,7 +91,7 @@ def main() -> int:
     try:
         peers = {} if args.no_peers else install_peers()
         print(f"work folder {work}", flush=True)
-        scenarios = lesson_scenarios(work, peers, env)
+        scenarios = lesson_scenarios(work, peers, env, args.warm_from)
         scenarios.append(slides_scenario(work, env, "skipped: --no-slides" if args.no_slides else ""))
         load_before = os.getloadavg()
         for i in range(args.runs):
@@ -99,7 +101,7 @@ def main() -> int:
             print(f"run {i + 1}/{args.runs}: " + "  ".join(f"{s.key} {s.times[-1]:.2f}s" for s in scenarios
                                                          if s.times), flush=True)
         scale = scale_table(work, [int(n) for n in args.scale.split(",") if n], args.runs, env)
-        preview = preview_table(work, [n for n, *_ in scale], args.runs)
+        preview = preview_table(work, [n for n, *_ in scale], args.runs, args.warm_from)
         load_after = os.getloadavg()
         report = render_report(scenarios, scale, machine(peers), args.runs, load_before, load_after, preview)
     finally:
@@ -266,7 +268,7 @@ OTHERS = "<!-- other benchmarks: bench.py keeps what follows -->"
 
 
 # ── scenarios ───────────────────────────────────────────────────────────────────────────────────────────────────────
-def lesson_scenarios(work: Path, peers: dict[str, str], env: dict) -> list[Scenario]:
+def lesson_scenarios(work: Path, peers: dict[str, str], env: dict, warm_from: Path | None = None) -> list[Scenario]:
     py = sys.executable
     content = work / "content"
     content.mkdir()
@@ -278,6 +280,8 @@ def lesson_scenarios(work: Path, peers: dict[str, str], env: dict) -> list[Scena
     site = [py, str(ROOT / "build.py"), "-q", "--content", str(content)]
     build = site + ["--lesson", LESSON]
     cache = work / "cache"
+    if warm_from:
+        shutil.copytree(warm_from, cache)
     subprocess.run(build + ["--out", str(work / "out-b"), "--cache-dir", str(cache)], env=env, check=True)
     subprocess.run(site + ["--out", str(work / "out-b2"), "--cache-dir", str(cache)], env=env, check=True)
     font = json.loads((cache / "font.json").read_text(encoding="utf-8"))["family"]
@@ -412,7 +416,8 @@ def edited_paragraph(markdown: str, i: int) -> str:
     return "".join(lines[:n] + [lines[n].rstrip("\n") + f"这是第 {i + 1} 次修改。\n"] + lines[n + 1:])
 
 
-def preview_table(work: Path, sizes: list[int], runs: int) -> list[tuple[str, float, float]]:
+def preview_table(work: Path, sizes: list[int], runs: int, warm_from: Path | None = None
+                  ) -> list[tuple[str, float, float]]:
     """`serve`'s rebuilds, in this process as the preview runs them (imports warm): (site, median s with nothing
     changed, median s after editing one paragraph of one lesson), for the real site and the largest generated
     course up to 50 lessons."""
@@ -426,8 +431,11 @@ def preview_table(work: Path, sizes: list[int], runs: int) -> list[tuple[str, fl
         sites.append((f"the {n}-lesson course", work / f"course-{n}" / "content", f"lesson-{n // 2:03d}"))
     rows = []
     for label, content, slug in sites:
-        preview = Preview(Options(content=content, out=work / "unused", themes=ROOT / "themes",
-                                  cache=work / f"preview-cache-{content.parent.name}"), quiet=True)
+        cache = work / f"preview-cache-{content.parent.name}"
+        if warm_from and label == "the real site":
+            shutil.copytree(warm_from, cache)
+        preview = Preview(Options(content=content, out=work / "unused", themes=ROOT / "themes", cache=cache),
+                          quiet=True)
         md_path = content / slug / "lesson.md"
         original = md_path.read_text(encoding="utf-8")
         still, edited = [], []

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What each figure and widget of a lesson page weighs, before and after: byte counts, not timings.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/figure_weight.py [--before 32a80e5] [--no-before]
+    PYTHONPATH=. .venv/bin/python benchmarks/figure_weight.py [--before 32a80e5] [--no-before] [--cache-dir DIR]
 
 Builds, into a temporary folder and with `--no-cache`, the lessons of content/ and the chapter fixture of
 tests/chapter_lesson.py (d2l's gradient descent: nine figures of 2 001-point curves, an explorer with a figure per
@@ -63,9 +63,10 @@ def engine_at(commit: str, folder: Path) -> Path:
     return folder
 
 
-def build(engine: Path, content: Path, out: Path) -> Path:
+def build(engine: Path, content: Path, out: Path, cache: Path | None = None) -> Path:
     env = {**os.environ, "PYTHONPATH": str(engine), "LESSONKIT_LANG": "en"}
-    done = subprocess.run([sys.executable, str(engine / "build.py"), "--quiet", "--no-cache", "--content", str(content),
+    caching = ["--cache-dir", str(cache)] if cache else ["--no-cache"]
+    done = subprocess.run([sys.executable, str(engine / "build.py"), "--quiet", *caching, "--content", str(content),
                            "--out", str(out)], env=env, capture_output=True, text=True, timeout=1200)
     if done.returncode != 0:
         raise SystemExit(f"the build with {engine} failed:\n{done.stdout}\n{done.stderr}")
@@ -114,6 +115,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", default=BEFORE, help=f"the commit to compare with (default {BEFORE})")
     parser.add_argument("--no-before", action="store_true", help="measure this checkout only")
+    parser.add_argument("--cache-dir", type=Path, help="this checkout's build uses this figure cache instead of "
+                        "--no-cache (the same bytes, drawn or not; the tests pass theirs)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="figure-weight-") as tmp:
         tmp = Path(tmp)
@@ -122,7 +125,7 @@ def main() -> None:
         if not args.no_before:
             old = engine_at(args.before, tmp / "before-engine")
             before = measure(build(old, content, tmp / "before"))
-        after = measure(build(ROOT, content, tmp / "after"))
+        after = measure(build(ROOT, content, tmp / "after", args.cache_dir))
     print(f"Page weight by figure and widget: before = {'—' if args.no_before else args.before}, after = this "
           "checkout (byte counts: the machine and its load do not change them)\n")
     print(table(before, after))

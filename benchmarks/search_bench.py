@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Search benchmark: index sizes and query time for generated courses of 1, 10 and 50 lessons.
 
-    PYTHONPATH=. .venv/bin/python benchmarks/search_bench.py [--sizes 1,10,50] [--runs 21]
+    PYTHONPATH=. .venv/bin/python benchmarks/search_bench.py [--sizes 1,10,50] [--runs 21] [--site DIR]
 
 The lessons are made from the text of a real built lesson (the largest page `build.py` makes from content/): lesson 1
 is that text, lesson k > 1 the same sentences shuffled with its CJK characters permuted (a fixed random map per
@@ -49,9 +49,13 @@ def gz(data: bytes | str) -> int:
     return len(gzip.compress(data, 9))
 
 
-def real_lesson(out: Path) -> tuple[dict, str, str]:
-    """(lesson entry, its built page, the built index page) from the largest lesson the content makes."""
-    assert lessonkit_main(["build", "--quiet", "--out", str(out), "--no-cache"]) == 0  # never the project's cache
+def real_lesson(out: Path, built: Path | None = None) -> tuple[dict, str, str]:
+    """(lesson entry, its built page, the built index page) from the largest lesson the content makes (or the
+    already built site `built` holds)."""
+    if built is None:
+        assert lessonkit_main(["build", "--quiet", "--out", str(out), "--no-cache"]) == 0  # never the project's cache
+    else:
+        out = built
     pages = sorted(out.glob("*/index.html"), key=lambda p: p.stat().st_size)
     if not pages:
         raise SystemExit("content/ builds no lesson: nothing to measure")
@@ -158,13 +162,15 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", default="1,10,50", help="course sizes in lessons (default 1,10,50)")
     p.add_argument("--runs", type=int, default=21, help="runs per query; medians are shown (default 21)")
+    p.add_argument("--site", type=Path, help="a site already built (its largest lesson is the model) instead of "
+                                             "building content/ (the tests pass the one they built)")
     args = p.parse_args()
     import searchpage
 
     component = gz((searchpage.COMPONENT / "widget.js").read_text(encoding="utf-8")
                    + (searchpage.COMPONENT / "widget.css").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="search-bench-") as tmp:
-        entry, lesson_page, index_page = real_lesson(Path(tmp) / "site")
+        entry, lesson_page, index_page = real_lesson(Path(tmp) / "site", args.site)
         text = sum(len(search.plain_text(s["html"])) for s in entry["sections"])
         print(f"model lesson: {entry['slug']}, {len(entry['sections'])} sections, {text} characters of text; "
               f"its page {len(lesson_page.encode())} B raw, {gz(lesson_page)} B gzip; "

@@ -44,17 +44,23 @@ def top_level(dist: metadata.Distribution) -> set[str]:
     return {str(f).split("/")[0] for f in dist.files or [] if not str(f).startswith("..")} - {"__pycache__"}
 
 
-def make_plain_python(folder: Path) -> Path:
-    """A virtual environment in `folder` holding numpy and matplotlib only; returns its python."""
+def make_venv_with(folder: Path, names: tuple[str, ...]) -> Path:
+    """A virtual environment in `folder` (no pip, no system site-packages) holding the distributions `names` and
+    what they require, linked from this environment's installed files, and nothing else; returns its python."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True, timeout=120)
     site = next(folder.glob("lib/python*/site-packages"), None) or folder / "Lib" / "site-packages"
-    for dist in closure().values():
+    for dist in closure(names).values():
         for name in top_level(dist):
             target = site / name
             if not target.exists():
                 target.symlink_to(dist.locate_file(name), target_is_directory=dist.locate_file(name).is_dir())
     python = folder / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
     return python
+
+
+def make_plain_python(folder: Path) -> Path:
+    """A virtual environment in `folder` holding numpy and matplotlib only; returns its python."""
+    return make_venv_with(folder, PLAIN)
 
 
 def importable_tops() -> set[str]:

@@ -1,5 +1,8 @@
 """lessonkit as a teacher meets it: the wheel built from this checkout, installed into a fresh virtual environment,
 run as the `lessonkit` command from a folder outside the repository whose path has Chinese characters and a space.
+The environment holds the wheel's declared dependencies and nothing else (linked from the test environment's
+installed files, as tests/plain_python.py does, so offline and in seconds: a dependency the wheel forgets to declare
+is missing there), and pip installs the wheel itself.
 
 The course is made by `init`, grows by `new`, overrides one partial of the built-in theme, builds with --strict, is
 previewed by `serve` and published to a bare repository; the installed package's files are the same afterwards."""
@@ -13,11 +16,14 @@ import shutil
 import subprocess
 import sys
 import time
-import venv
+import zipfile
+from email.parser import Parser
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 
+import plain_python
 from lesson_folders import PROJECT
 
 COURSE_NAME = "深度学习 2027"
@@ -27,8 +33,9 @@ GIT_ID = {"GIT_AUTHOR_NAME": "老师", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT
 
 
 def wheel_of_this_checkout(work: Path) -> Path:
-    """`pip wheel --no-deps` of a copy of the sources (a wheel built in place would leave build/ and *.egg-info in
-    the repository)."""
+    """The wheel of a copy of the sources (a wheel built in place would leave build/ and *.egg-info in the
+    repository), built by the PEP 517 backend pyproject.toml names, called as pip calls it (`pip wheel --no-deps
+    --no-build-isolation` does just this, after seconds of its own start-up)."""
     source = work / "source"
     source.mkdir()
     for name in SOURCES:
@@ -36,10 +43,22 @@ def wheel_of_this_checkout(work: Path) -> Path:
             shutil.copytree(PROJECT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(PROJECT / name, source / name)
+    backend = re.search(r'^build-backend\s*=\s*"([^"]+)"', (source / "pyproject.toml").read_text(encoding="utf-8"),
+                        re.M).group(1)   # (tomllib is Python 3.11+)
     dist = work / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
-                    "--wheel-dir", str(dist), str(source)], check=True, capture_output=True, timeout=300)
+    subprocess.run([sys.executable, "-c", "import importlib, sys; "
+                    "importlib.import_module(sys.argv[1]).build_wheel(sys.argv[2])", backend, str(dist)],
+                   cwd=source, check=True, capture_output=True, timeout=300)
     return next(dist.glob("lessonkit-*.whl"))
+
+
+def requirements_of(wheel: Path) -> tuple[str, ...]:
+    """The distributions the wheel requires (its METADATA's Requires-Dist without extras, for this platform)."""
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = Parser().parsestr(archive.read(name).decode("utf-8"))
+    required = [Requirement(text) for text in metadata.get_all("Requires-Dist") or []]
+    return tuple(r.name for r in required if r.marker is None or r.marker.evaluate({"extra": ""}))
 
 
 def package_files(root: Path) -> dict[str, str]:
@@ -51,11 +70,12 @@ def package_files(root: Path) -> dict[str, str]:
 class Installed:
     def __init__(self, work: Path):
         self.env_dir = work / "venv"
-        venv.create(self.env_dir, with_pip=True)
-        self.bin = self.env_dir / "bin"
         self.wheel = wheel_of_this_checkout(work)
-        subprocess.run([str(self.bin / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                        str(self.wheel)], check=True, capture_output=True, timeout=900)
+        python = plain_python.make_venv_with(self.env_dir, requirements_of(self.wheel))
+        self.bin = python.parent
+        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index",
+                        "--quiet", "--disable-pip-version-check", str(self.wheel)],
+                       check=True, capture_output=True, timeout=300)
         found = subprocess.run([str(self.bin / "python"), "-c", "import lessonkit, pathlib; "
                                 "print(pathlib.Path(lessonkit.__file__).parent)"],
                                check=True, capture_output=True, text=True, cwd=work, env=self.env()).stdout.strip()

@@ -305,7 +305,9 @@ def test_missing_content_folder_is_a_usage_error(tmp_path, capsys):
 # hold one (sys.stderr's, a logging handler's …) at any moment; the figures take it too. The thread holds it until a
 # second process has come to draw (60 s at most); while WAIT exists (during the tests' builds, not in the notebook).
 # Each figure waits for the other's process before it draws, so a worker that comes first cannot take both (on a
-# loaded machine it would, while the build still renders): one figure each, whichever is quicker.
+# loaded machine it would, while the build still renders): one figure each, whichever is quicker. Just before it
+# takes the lock, each process drawing notes in STATES whether the lock is held and whether a thread that holds it
+# is alive in that process (a thread that could ever let it go).
 LOCKED_PY = """\
 import os
 import threading
@@ -315,7 +317,8 @@ from lessonkit import Lesson
 
 lesson = Lesson()
 LOCK = threading.Lock()
-PIDS, WAIT = {pids!r}, {wait!r}
+HOLDERS = []
+PIDS, STATES, WAIT = {pids!r}, {states!r}, {wait!r}
 
 
 def two_have_come():
@@ -337,7 +340,8 @@ def held():
             ready.set()
             until(two_have_come)
 
-    threading.Thread(target=hold, daemon=True).start()
+    HOLDERS.append(threading.Thread(target=hold, daemon=True))
+    HOLDERS[-1].start()
     ready.wait()
     return 1
 
@@ -346,6 +350,8 @@ def drawn(plt):
     with open(PIDS, "a") as f:
         f.write(f"{{os.getpid()}}\\n")
     until(two_have_come)
+    with open(STATES, "a") as f:
+        f.write(f"{{os.getpid()}} {{LOCK.locked()}} {{any(t.is_alive() for t in HOLDERS)}}\\n")
     with LOCK:
         fig, ax = plt.subplots(figsize=(2, 1.5))
         ax.set_title(f"pid {{os.getpid()}}")
@@ -374,48 +380,81 @@ if __name__ == "__main__":
     build(Options(content=Path(content), out=Path(out), themes=Path(themes), jobs=2, drawing_start=start))
     print(os.getpid(), flush=True)
 """
+WORKER_WAIT = 120   # seconds for a drawing worker to come to the lock (a build's start on a loaded machine)
 
 
-def build_with_a_held_lock(tmp_path: Path, make_lesson, start: str, timeout: float) -> tuple[int, str]:
-    """Build the lesson above in a process of its own with two drawing processes started by `start`: (its pid, the
-    page); TimeoutExpired when it hangs (its whole process group is then killed)."""
-    pids, wait = tmp_path / "pids.txt", tmp_path / "wait"
-    pids.write_text("")
-    wait.touch()
-    make_lesson(md=LOCKED_MD, py=LOCKED_PY.format(pids=str(pids), wait=str(wait)))
-    script = tmp_path / "build_it.py"
-    script.write_text(BUILD_SCRIPT, encoding="utf-8")
-    out = tmp_path / f"out-{start}"
-    proc = subprocess.Popen([sys.executable, str(script), str(tmp_path / "content"), str(out),
-                             str(PROJECT / "themes"), start], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONPATH": str(PROJECT)}, start_new_session=True)
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        proc.communicate()
-        raise
-    finally:
-        wait.unlink()
-    assert proc.returncode == 0, stderr
-    return int(stdout.split()[-1]), (out / "demo" / "index.html").read_text(encoding="utf-8")
+class HeldLockBuild:
+    """The lesson above built in a process of its own (a new session: killed with its workers) with two drawing
+    processes started by `start`."""
+
+    def __init__(self, tmp_path: Path, make_lesson, start: str):
+        self.pids, self.states, self.wait = tmp_path / "pids.txt", tmp_path / "states.txt", tmp_path / "wait"
+        self.pids.write_text("")
+        self.states.write_text("")
+        self.wait.touch()
+        make_lesson(md=LOCKED_MD, py=LOCKED_PY.format(pids=str(self.pids), states=str(self.states),
+                                                       wait=str(self.wait)))
+        script = tmp_path / "build_it.py"
+        script.write_text(BUILD_SCRIPT, encoding="utf-8")
+        self.out = tmp_path / f"out-{start}"
+        self.proc = subprocess.Popen([sys.executable, str(script), str(tmp_path / "content"), str(self.out),
+                                      str(PROJECT / "themes"), start], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(PROJECT)},
+                                     start_new_session=True)
+
+    def finished(self, timeout: float) -> tuple[int, str]:
+        """(the build's pid, the page), once it has finished."""
+        try:
+            stdout, stderr = self.proc.communicate(timeout=timeout)
+        finally:
+            self.stop()
+        assert self.proc.returncode == 0, stderr
+        return int(stdout.split()[-1]), (self.out / "demo" / "index.html").read_text(encoding="utf-8")
+
+    def worker_at_the_lock(self, timeout: float) -> tuple[bool, bool]:
+        """What the first drawing worker (a process other than the build's) noted as it came to the lock: (the lock
+        is held, a thread holding it is alive in the worker)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.states.read_text().splitlines():
+                pid, locked, alive = line.split()
+                if int(pid) != self.proc.pid:
+                    return locked == "True", alive == "True"
+            if self.proc.poll() is not None:
+                pytest.fail(f"the build ended ({self.proc.returncode}) before a worker came to the lock: "
+                            f"{self.proc.communicate()[1]}")
+            time.sleep(0.05)
+        pytest.fail(f"no drawing worker came to the lock within {timeout} s")
+
+    def stop(self) -> None:
+        """Let the thread go (WAIT removed); kill the build and its workers if they are still there."""
+        self.wait.unlink(missing_ok=True)
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, 9)
+            self.proc.communicate()
 
 
 def test_drawing_workers_from_the_fork_server_ignore_a_lock_another_thread_held(tmp_path, make_lesson):
     """`serve` runs HTTP threads while it builds: its drawing workers come from the fork server (started afresh,
     one thread), which loads lesson.py again and so holds none of this process's locks. A worker draws one figure
     at once (its process is not the build's), then the thread lets go and the build draws the other."""
-    pid, page = build_with_a_held_lock(tmp_path, make_lesson, "forkserver", timeout=120)
+    build = HeldLockBuild(tmp_path, make_lesson, "forkserver")
+    assert build.worker_at_the_lock(WORKER_WAIT) == (False, False)   # its own lock: free
+    pid, page = build.finished(timeout=120)
     drawn_by = set(map(int, re.findall(r"pid (\d+)", page)))
     assert len(drawn_by) == 2 and pid in drawn_by   # one figure by a worker, one by the build itself
 
 
 def test_a_forked_drawing_worker_would_wait_for_ever_on_that_lock(tmp_path, make_lesson):
-    """Why `serve` does not fork them: a forked child inherits the lock as held, with no thread left to release it
-    (the build would wait for that worker for ever; here the thread holds it 60 s, and the build is given 30). This
-    is the hazard the fork server avoids."""
-    with pytest.raises(subprocess.TimeoutExpired):
-        build_with_a_held_lock(tmp_path, make_lesson, "fork", timeout=30)
+    """Why `serve` does not fork them: a forked child inherits the lock as held, with no thread left in it to
+    release it, and so would wait for it for ever (and the build for that worker). This is the hazard the fork
+    server avoids. Seen directly in the worker as it comes to the lock, not by waiting for a hang."""
+    build = HeldLockBuild(tmp_path, make_lesson, "fork")
+    try:
+        assert build.worker_at_the_lock(WORKER_WAIT) == (True, False)   # held, and by no thread of the worker's
+        assert build.proc.poll() is None                                 # the build waits for that worker
+    finally:
+        build.stop()
 
 
 def test_serve_accepts_jobs(make_lesson, tmp_path, capsys):

@@ -227,8 +227,8 @@ def test_tabs_switch_together_and_are_remembered_on_the_next_lesson(context, boo
     other = context.new_page()
     other.goto(url(book, book_server, "code", via))
     assert selected(other, "#tabs-1", ["NumPy"]) == ["NumPy"] and panels_shown(other, "#tabs-1") == [False, True]
-    page.reload()
-    assert selected(page, "#tabs-1") == ["NumPy"] and selected(page, "#tabs-3") == ["NumPy"]
+    page.reload()   # the choice is read back once the page has started: waited for, as on the other page
+    assert selected(page, "#tabs-1", ["NumPy"]) == ["NumPy"] and selected(page, "#tabs-3", ["NumPy"]) == ["NumPy"]
     assert selected(page, "#tabs-2") == ["Windows"]
 
 

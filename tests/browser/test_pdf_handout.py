@@ -7,6 +7,7 @@ import html
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -42,15 +43,25 @@ def print_handouts(out: Path, site_content: Path, site_cache: Path, *edition: st
 
 
 @pytest.fixture(scope="module")
-def handout(tmp_path_factory, poppler, site_content, site_cache) -> Path:
-    """The students' handouts."""
-    return print_handouts(tmp_path_factory.mktemp("handout") / "out", site_content, site_cache)
+def handouts(tmp_path_factory, poppler, site_content, site_cache) -> tuple[Path, Path]:
+    """Both editions, printed by two commands side by side (each waits on its Chromium half the time)."""
+    folder = tmp_path_factory.mktemp("handout")
+    with ThreadPoolExecutor(2) as pool:
+        students = pool.submit(print_handouts, folder / "out", site_content, site_cache)
+        teacher = pool.submit(print_handouts, folder / "teacher", site_content, site_cache, "--teacher")
+        return students.result(), teacher.result()
 
 
 @pytest.fixture(scope="module")
-def teacher_handout(tmp_path_factory, poppler, site_content, site_cache) -> Path:
-    """The teacher's edition's handouts (`--answers`, the old name of --teacher, says it is now --teacher)."""
-    return print_handouts(tmp_path_factory.mktemp("handout") / "teacher", site_content, site_cache, "--teacher")
+def handout(handouts) -> Path:
+    """The students' handouts."""
+    return handouts[0]
+
+
+@pytest.fixture(scope="module")
+def teacher_handout(handouts) -> Path:
+    """The teacher's edition's handouts."""
+    return handouts[1]
 
 
 @pytest.fixture

@@ -411,10 +411,11 @@ def test_a_missing_or_changed_index_file_is_said_and_nothing_else_breaks(open_pa
 
 
 @pytest.mark.bench
-def test_benchmark_script_runs(browser):
-    """benchmarks/search_bench.py still runs (one small course): not timed here, only kept from rotting."""
+def test_benchmark_script_runs(browser, site):
+    """benchmarks/search_bench.py still runs (one small course): not timed here, only kept from rotting. Its model
+    lesson comes from the session's site (--site), not from a cold build of its own."""
     done = subprocess.run([sys.executable, str(searchpage.PROJECT / "benchmarks" / "search_bench.py"), "--sizes", "2",
-                           "--runs", "1"], capture_output=True, text=True, timeout=300)
+                           "--runs", "1", "--site", str(site)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "search-index.js raw / gzip" in done.stdout and "2 lessons, index page (whole course)" in done.stdout
 
