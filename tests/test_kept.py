@@ -154,3 +154,16 @@ def test_a_kept_registry_names_lines_and_parameters_as_lesson_py_does(lesson):
     assert kept.figures["curve"].code_name == "curve" and kept.figures["curve"].inputs == ("xs", "two_pow")
     assert inputs_of(kept.figures["curve"].func, skip_first=True) == ("xs", "two_pow")
     assert kept.values["two_pow"]() == 1024  # called: lesson.py runs
+
+
+def test_values_the_store_cannot_read_are_computed_again(lesson, run_build, tmp_path):
+    folder, runs = lesson
+    run_build()
+    for entry in (tmp_path / "cache" / "values").glob("*.pickle"):
+        if entry.name.count(".") == 1:  # the VALUES entry (not .shape. nor .derived.)
+            entry.write_bytes(b"not a pickle")
+    edit(folder, "最后一格是 {{ xs[-1] * two_pow }}。")
+    code, _, err, out = run_build()
+    assert code == 0, err
+    assert "最后一格是 5120" in (out / "demo" / "index.html").read_text(encoding="utf-8")
+    same_as_without_store(run_build, out, tmp_path)

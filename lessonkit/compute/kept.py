@@ -16,7 +16,7 @@ import functools
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..features import selfcheck
 from ..support.cachekeys import page_engine, values_key
@@ -90,20 +90,19 @@ def kept_shape(cache: Store, files: str, code: bytes) -> tuple[Lesson, dict, lis
     return (*saved, digest)
 
 
-def kept_values(cache: Store, files: str, registry: Lesson, path: Path, memo: LessonMemo,
+def kept_values(cache: Store, files: str, registry: Lesson, path: Path, memo: LessonMemo, compute: Callable,
                 loaded: dict[str, Any] | None = None) -> KeptValues:
-    """The values by name; read from VALUES when first asked for (`loaded`: already at hand)."""
-    values = KeptValues(tuple(registry.values), functools.partial(_read_values, cache, files, registry, path),
-                        memo.shown)
+    """The values by name; read from VALUES when first asked for (`loaded`: already at hand; `compute(registry,
+    path)`: run.compute_values, should the entry be gone)."""
+    values = KeptValues(tuple(registry.values),
+                        functools.partial(_read_values, cache, files, registry, path, compute), memo.shown)
     values.loaded = loaded
     return values
 
 
-def _read_values(cache: Store, files: str, registry: Lesson, path: Path) -> dict[str, Any]:
+def _read_values(cache: Store, files: str, registry: Lesson, path: Path, compute: Callable) -> dict[str, Any]:
     """The VALUES entry; an instance of a class lesson.py defines needs lesson.py's module: run it and read again,
     and compute the values anew should the entry be gone."""
-    from .run import compute_values
-
     if registry.values:
         forget_other_module(path, next(iter(registry.values.values())).code)
     for attempt in range(2):
@@ -112,7 +111,7 @@ def _read_values(cache: Store, files: str, registry: Lesson, path: Path) -> dict
             return saved
         if attempt == 0 and registry.values:
             next(iter(registry.values.values())).resolve()     # lesson.py's module, for its classes
-    return compute_values(_resolved(registry), path)
+    return compute(_resolved(registry), path)
 
 
 def _resolved(registry: Lesson) -> Lesson:

@@ -236,7 +236,7 @@ def compute_lesson(source, problems: list[Problem], cache=None, figure_style=Non
         kept.keep_shape(cache, files, code, registry, path, {n: w for n, w in widgets.items() if n not in rerun},
                         rerun)
         memo = kept.read_memo(cache, digest, source, files, code)
-        values = kept.kept_values(cache, files, registry, path, memo, loaded=functions_values)
+        values = kept.kept_values(cache, files, registry, path, memo, compute_values, loaded=functions_values)
     jobs = figure_jobs(source.slug, registry, values, widgets, drawers, path, files, problems)
     checks = kept.kept_checks(memo, source, values, problems) if memo is not None else \
         selfcheck.model(source.meta, source.meta_lines, source.meta_path, values, problems)
@@ -248,7 +248,7 @@ def _kept_lesson(source, problems: list[Problem], cache, files: str, code: bytes
     registry, widgets, rerun, digest = found
     path = source.code_path
     memo = kept.read_memo(cache, digest, source, files, code)
-    values = kept.kept_values(cache, files, registry, path, memo)
+    values = kept.kept_values(cache, files, registry, path, memo, compute_values)
     built = compute_widgets(registry, values, path, problems, only=set(rerun))
     widgets = {**widgets, **{name: built[name][0] for name in built}}
     drawers = {name: drawer for name in built for name, drawer in built[name][1].items()}

@@ -195,11 +195,12 @@ def settled(page, expression: str, expected, timeout: int = 10_000):
     """The value of the JS `expression` once it equals `expected`, else as it is after `timeout` ms (for the caller's
     assertion to report). For what a page learns from another page of the same browser, such as a choice kept in
     localStorage: the browser hands it on, on a loaded machine a moment after this page has started, and the page
-    follows it (its `storage` listener)."""
+    follows it (its `storage` listener). The predicate is a function: Playwright `eval`s a bare expression in the page
+    while it polls, which the page's CSP refuses."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.wait_for_function(f"JSON.stringify({expression}) === {json.dumps(json.dumps(expected))}",
+        page.wait_for_function(f"() => JSON.stringify({expression}) === {json.dumps(json.dumps(expected))}",
                                timeout=timeout)
     except PlaywrightTimeout:
         pass

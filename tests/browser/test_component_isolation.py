@@ -123,7 +123,7 @@ def test_everything_else_still_works(fragile):
     assert page.get_attribute("html", "data-theme") == "dark"
     assert page.get_attribute('.colormode button[data-mode="dark"]', "aria-pressed") == "true"
     page.fill("#site-search-input", "算盘")                                                   # search
-    page.wait_for_function("document.querySelectorAll('#site-search-results li').length > 0")
+    page.wait_for_function("() => document.querySelectorAll('#site-search-results li').length > 0")
     page.fill("#site-search-input", "")
     page.fill("#check-1-f0", "42")                                                        # the self-check
     page.press("#check-1-f0", "Enter")

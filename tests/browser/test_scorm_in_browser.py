@@ -200,7 +200,7 @@ def test_leaving_the_page_finishes_the_session(platform):
     lms = platform("lms.html")
     lms.choose("check-pick", 1)
     lms.page.evaluate("document.getElementById('sco').remove()")
-    lms.page.wait_for_function("window.calls.some(c => c[0] === 'LMSFinish')", timeout=TIMEOUT)
+    lms.page.wait_for_function("() => window.calls.some(c => c[0] === 'LMSFinish')", timeout=TIMEOUT)
     calls = lms.calls()
     assert [c[0] for c in calls if c[0] in ("LMSInitialize", "LMSFinish")] == ["LMSInitialize", "LMSFinish"]
     core = lms.cmi()["core"]
@@ -220,7 +220,7 @@ def test_a_resumed_attempt_keeps_its_counted_answers(platform):
 
 def test_a_lesson_without_self_checks_is_completed_when_opened(platform):
     lms = platform("reading.html")
-    lms.page.wait_for_function("window.API.cmi.core.lesson_status === 'completed'", timeout=TIMEOUT)
+    lms.page.wait_for_function("() => window.API.cmi.core.lesson_status === 'completed'", timeout=TIMEOUT)
     assert lms.cmi()["core"]["score"]["raw"] == "" and lms.interactions() == []
     assert_runtime_accepted_everything(lms)
 
