@@ -579,8 +579,8 @@ def alibi_bias(plt, alibi):
     bias = np.array(alibi["bias"])
     n = alibi["n"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(7.4, 3.0), gridspec_kw={"width_ratios": [1, 1.25]})
-    cmap = LinearSegmentedColormap.from_list("alibi", ["#b2182b", "#fddbc7", "#ffffff"], N=8)
-    cmap.set_bad("#eeeeee")                        # the masked cells: no score, no bias
+    cmap = LinearSegmentedColormap.from_list("alibi", ["#b2182b", "#fddbc7", "#ffffff"], N=8).with_extremes(
+        bad="#eeeeee")                             # the masked cells: no score, no bias
     shown = np.where(np.tril(np.ones((n, n), dtype=bool)), bias, np.nan)
     heatmap(left, np.ma.masked_invalid(shown), cmap, Normalize(bias.min(), 0))
     for i in range(n):
