@@ -23,7 +23,7 @@ from ..support.cachekeys import page_engine, values_key
 from ..support.errors import Problem
 from ..support.store import DERIVED, SHAPE, VALUES, Store
 from ..support.values import KeptValues
-from .registry import Lesson, deferred, forget_other_module
+from .registry import Lesson, code_digest, deferred, forget_other_module
 
 
 @dataclass
@@ -55,10 +55,6 @@ class LessonMemo:
 
 def shape_key(files: str, code: bytes) -> str:
     return hashlib.sha256(f"{values_key(files)}\0shape\0".encode() + code).hexdigest()
-
-
-def code_digest(code: bytes) -> str:
-    return hashlib.sha256(code).hexdigest()
 
 
 def read_memo(cache: Store, values_digest: str, source, files: str, code: bytes) -> LessonMemo:
@@ -94,24 +90,21 @@ def kept_values(cache: Store, files: str, registry: Lesson, path: Path, memo: Le
                 loaded: dict[str, Any] | None = None) -> KeptValues:
     """The values by name; read from VALUES when first asked for (`loaded`: already at hand; `compute(registry,
     path)`: run.compute_values, should the entry be gone)."""
-    values = KeptValues(tuple(registry.values),
-                        functools.partial(_read_values, cache, files, registry, path, compute), memo.shown)
-    values.loaded = loaded
-    return values
+    return KeptValues(tuple(registry.values), functools.partial(_read_values, cache, files, registry, path, compute),
+                      memo.shown, loaded)
 
 
 def _read_values(cache: Store, files: str, registry: Lesson, path: Path, compute: Callable) -> dict[str, Any]:
     """The VALUES entry; an instance of a class lesson.py defines needs lesson.py's module: run it and read again,
     and compute the values anew should the entry be gone."""
-    if registry.values:
-        forget_other_module(path, next(iter(registry.values.values())).code)
-    for attempt in range(2):
+    first = next(iter(registry.values.values()), None)
+    if first is not None:
+        forget_other_module(path, first.code)
+    saved = cache.get_pickle(VALUES, values_key(files))
+    if not isinstance(saved, dict) and first is not None:
+        first.resolve()                                    # lesson.py's module, for its classes
         saved = cache.get_pickle(VALUES, values_key(files))
-        if isinstance(saved, dict):
-            return saved
-        if attempt == 0 and registry.values:
-            next(iter(registry.values.values())).resolve()     # lesson.py's module, for its classes
-    return compute(_resolved(registry), path)
+    return saved if isinstance(saved, dict) else compute(_resolved(registry), path)
 
 
 def _resolved(registry: Lesson) -> Lesson:

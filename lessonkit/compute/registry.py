@@ -160,7 +160,7 @@ class DeferredFunction:
     code: str
 
     @property
-    def __name__(self) -> str:  # noqa: PLW3201 — what a function answers; code listings name it so
+    def __name__(self) -> str:  # what a function answers: code listings and the notebook name it so
         return self.name
 
     def __call__(self, *args, **kwargs):
@@ -204,10 +204,15 @@ def lesson_module(path: Path):
     sys.modules[module_name] = module
     module.__lessonkit_lesson__ = path  # a Lesson() made by its code belongs to this folder
     try:
-        module.__lessonkit_code__ = hashlib.sha256(path.read_bytes()).hexdigest()  # which lesson.py it ran
+        module.__lessonkit_code__ = code_digest(path.read_bytes())  # which lesson.py it ran
     except OSError:
         pass
     return module
+
+
+def code_digest(code: bytes) -> str:
+    """What tells one version of lesson.py from another: the SHA-256 of its bytes."""
+    return hashlib.sha256(code).hexdigest()
 
 
 def module_name_of(path: Path) -> str:

@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg
 from ..support.paths import BUILTIN_THEMES
@@ -175,8 +174,9 @@ def palette_css(palette: dict[str, str]) -> str:
 def dark_raster(png: bytes, page: PageColors) -> bytes | None:
     """The PNG with each pixel's colour replaced by its dark counterpart (alpha kept), or None for a picture of more
     than RASTER_MAX_COLORS colours (a photograph is not a chart: it stays as it is)."""
-    import numpy as np
     import io
+
+    import numpy as np
 
     from PIL import Image
 

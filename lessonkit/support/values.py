@@ -53,8 +53,9 @@ class KeptValues(Mapping):
     (unpickled: numpy imported) by `load()` only when one is asked for; `shown`, how the page wrote each `{{ … }}`
     of them then (name, spec, math or not → text), so a page whose text uses no new one needs none of them."""
 
-    def __init__(self, names: tuple[str, ...], load: Callable[[], dict[str, Any]], shown: dict):
-        self.names, self.load, self.shown, self.loaded = tuple(names), load, shown, None
+    def __init__(self, names: tuple[str, ...], load: Callable[[], dict[str, Any]], shown: dict,
+                 loaded: dict[str, Any] | None = None):
+        self.names, self.load, self.shown, self.loaded = tuple(names), load, shown, loaded
         self.known = frozenset(names)
 
     def __getitem__(self, name: str) -> Any:
