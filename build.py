@@ -4,10 +4,9 @@ themes/, output/ and .cache/ beside this file), whatever the current folder. Run
 
 The pipeline lives in lessonkit/: load → compute → draw → render → assemble → write (see lessonkit/site.py).
 """
-import sys
 from pathlib import Path
 
-from lessonkit.cli import main
+from lessonkit.cli import exit_with, main
 
 if __name__ == "__main__":
-    sys.exit(main(prog="python build.py", home=Path(__file__).resolve().parent))
+    exit_with(main(prog="python build.py", home=Path(__file__).resolve().parent))

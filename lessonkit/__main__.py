@@ -1,6 +1,4 @@
 """`python -m lessonkit`: the same command line as `lessonkit`."""
-import sys
+from .cli import exit_with, main
 
-from .cli import main
-
-sys.exit(main(prog="python -m lessonkit"))
+exit_with(main(prog="python -m lessonkit"))

@@ -9,18 +9,21 @@ Exit codes: 0 success, 1 a problem in the content (every problem listed), 2 a us
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import traceback
 from pathlib import Path
+from typing import NoReturn
 
 from . import __version__
 from .commands import COMMANDS, command as command_module
 from .support.errors import ContentError, UsageError
 from .support.i18n import MESSAGE_LANGUAGES, Speaker, message_language
 from .support.messages import msg
-from .support.project import CONTENT, check_version, find_project, locate
+from .support.project import CONTENT, Project, find_project, locate
+from .support.store import Store
 from .support.terminal import wrap
-from .load.siteconfig import peek_language
+from .load.siteconfig import check_version, peek_language
 
 EXIT_CODES = msg("Exit codes: 0 success, 1 problems in the content (all listed), 2 usage error, 3 internal bug.")
 VALUED_GLOBALS = ("-C", "--project", "--lang")  # options with a value that may stand before the command
@@ -30,7 +33,8 @@ def main(argv: list[str] | None = None, prog: str = "lessonkit", home: Path | No
     """Run one command. `home`: the project when neither -C nor --content names one (build.py passes its own
     folder); None looks upwards from the current folder."""
     argv = with_command(list(sys.argv[1:] if argv is None else argv))
-    say = Speaker(message_language(_peek(argv, "--lang"), peek_language(_peek_content(argv, home))))
+    store = _peek_store(argv, home)  # (site.yaml is read as the build reads it: its reading looked for there)
+    say = Speaker(message_language(_peek(argv, "--lang"), peek_language(_peek_content(argv, home), store)))
     try:
         args = parse(argv, prog, say)
     except SystemExit as exit_:
@@ -41,7 +45,7 @@ def main(argv: list[str] | None = None, prog: str = "lessonkit", home: Path | No
         if getattr(command, "NEEDS_PROJECT", True):
             args.project = locate(args.project, getattr(args, "content", None), home or Path.cwd(), prog)
             say.root = args.project.root
-            check_version(args.project, __version__)
+            check_version(args.project, __version__, store)
             project_defaults(args, args.project, getattr(command, "OUTPUT", None))
         return command.run(args)
     except ContentError as err:
@@ -80,7 +84,14 @@ def project_defaults(args: argparse.Namespace, project, output: str | None = Non
 
 def entry() -> None:
     """The `lessonkit` console script."""
-    sys.exit(main())
+    exit_with(main())
+
+
+def exit_with(code: int) -> NoReturn:
+    """End the process. What the command made is frozen first (gc.freeze), so the interpreter's last collection
+    passes over it instead of walking every object once more: ≈25 ms of a 0.45 s rebuild after an edit."""
+    gc.freeze()
+    sys.exit(code)
 
 
 def with_command(argv: list[str]) -> list[str]:
@@ -112,9 +123,26 @@ def _peek_content(argv: list[str], home: Path | None) -> Path | None:
     content = _peek(argv, "--content")
     if content:
         return Path(content)
-    explicit = _peek(argv, "-C", "--project")
-    project = find_project(Path(explicit)) if explicit else find_project(home or Path.cwd())
+    project = _peek_project(argv, home)
     return project.root / CONTENT if project else None
+
+
+def _peek_store(argv: list[str], home: Path | None) -> Store | None:
+    """The store the command will use, if one can be told without reporting anything (--cache-dir, else the
+    project's); None with --no-cache."""
+    if "--no-cache" in argv:
+        return None
+    folder = _peek(argv, "--cache-dir")
+    project = None if folder else _peek_project(argv, home)
+    return Store(Path(folder).expanduser()) if folder else Store(project.cache) if project else None
+
+
+def _peek_project(argv: list[str], home: Path | None) -> Project | None:
+    """The project as support.project.locate will find it: -C, else the folder holding --content, else upwards."""
+    explicit, content = _peek(argv, "-C", "--project"), _peek(argv, "--content")
+    if explicit:
+        return find_project(Path(explicit).expanduser())
+    return Project(Path(content).expanduser().resolve().parent) if content else find_project(home or Path.cwd())
 
 
 def parse(argv: list[str], prog: str, say: Speaker) -> argparse.Namespace:

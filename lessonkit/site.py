@@ -146,14 +146,15 @@ def build(options: Options) -> BuildReport:
 def gather(options: Options, session: Session, problems: list[Problem]) -> Gathered:
     """Read and check the course: site.yaml, the glossary, the lessons this edition publishes, the theme and its
     words, the bibliography. The author's problems are added to `problems`."""
-    config = load_site_config(options.content, problems)
-    glossary = load_glossary(options.content, problems)
+    config = load_site_config(options.content, problems, session.cache)  # (each YAML file's reading kept)
+    glossary = load_glossary(options.content, problems, session.cache)
     edition = Edition(options.date or build_day(config.timezone), options.teacher, options.drafts, options.lms)
     sources, course, publication = load_sources(options.content, options.lesson, problems,
-                                                lambda meta: release_of(meta, config.answers, edition), edition)
+                                                lambda meta: release_of(meta, config.answers, edition), edition,
+                                                session.cache)
     problems += check_parts(config, list(publication.releases), options.content)  # every lesson, published or not
     dirs = theme_dirs(options.themes, options.theme or config.theme)
-    ui = site_ui(dirs, config, options.content, problems)
+    ui = site_ui(dirs, config, options.content, problems, session.cache)
     bibliography = load_references(options.content, problems, session.cache)      # (content/references.bib)
     return Gathered(config, glossary, sources, course, publication, dirs, ui, bibliography)
 
@@ -213,8 +214,8 @@ def by_lesson(problems: list[Problem], content_dir: Path) -> list[Problem]:
     return sorted(dict.fromkeys(problems), key=key)
 
 
-def load_sources(content_dir: Path, only: str | None, problems: list[Problem], release_of,
-                 edition: Edition) -> tuple[list[LessonSource], list[LessonSource], Publication]:
+def load_sources(content_dir: Path, only: str | None, problems: list[Problem], release_of, edition: Edition,
+                 store: Store | None = None) -> tuple[list[LessonSource], list[LessonSource], Publication]:
     """The lessons to build (every lesson this edition publishes, or `only`), read as far as possible, their
     problems added to `problems`; every lesson of the course this edition publishes, which links and navigation
     refer to even when one is built alone; and what the edition publishes (`release_of(meta)` for each lesson,
@@ -226,7 +227,7 @@ def load_sources(content_dir: Path, only: str | None, problems: list[Problem], r
     if only is not None and only not in [f.name for f in folders]:
         raise UsageError(msg("no lesson `{slug}` in {path} (lessons: {slugs})", slug=only, path=content_dir,
                              slugs=", ".join(f.name for f in folders) or msg("none")))
-    everyone = [read_lesson(folder) for folder in folders]
+    everyone = [read_lesson(folder, store) for folder in folders]
     releases = {s.slug: release_of(s.meta) for s in everyone}
     course = [s for s in everyone if releases[s.slug].built]
     if only is not None and not releases[only].built:
@@ -246,10 +247,11 @@ def load_sources(content_dir: Path, only: str | None, problems: list[Problem], r
     return sources, course, Publication(edition, releases, announced)
 
 
-def site_ui(dirs: list[Path], config, content_dir: Path, problems: list[Problem]) -> UiStrings:
+def site_ui(dirs: list[Path], config, content_dir: Path, problems: list[Problem],
+            store: Store | None = None) -> UiStrings:
     """The pages' words in site.yaml's `language:`; a language no theme file has is the author's problem there."""
     try:
-        return load_ui(dirs, config.language)
+        return load_ui(dirs, config.language, store)
     except ValueError as exc:
         if config.language_line is None:  # the default language itself: the theme lacks its file
             raise UsageError(reason(exc)) from None
@@ -257,6 +259,6 @@ def site_ui(dirs: list[Path], config, content_dir: Path, problems: list[Problem]
                                 msg("unknown language `{lang}`", lang=config.language),
                                 msg("one of: {langs} (a theme file i18n/<language>.yaml)",
                                     langs=", ".join(available_languages(dirs)) or msg("none"))))
-        return load_ui(dirs, DEFAULT_LANGUAGE)
+        return load_ui(dirs, DEFAULT_LANGUAGE, store)
 
 

@@ -72,17 +72,19 @@ def build_site(args: argparse.Namespace, figure_png: bool = False):
     from ..site import Options, build
     from ..support.paths import PACKAGE
     from ..support.project import refuse_inside_package
+    from ..support.store import Store
     from ..write.output import check_out_dir, recover_killed_build
 
     project = args.project
     out = check_out_dir(args.out, project.root, [args.content, args.themes_dir, project.content, project.themes,
                                                  PACKAGE])
-    if not args.no_cache:
-        refuse_inside_package(args.cache_dir, msg("the cache"))
+    cache = None if args.no_cache else args.cache_dir.expanduser().resolve()
+    if cache is not None:
+        refuse_inside_package(cache, msg("the cache"))
+        args.say.keep_in(Store(cache))
     recover_killed_build(out)
     report = build(Options(content=args.content.resolve(), out=out, themes=args.themes_dir.resolve(),
-                           theme=args.theme, lesson=args.lesson,
-                           cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs,
+                           theme=args.theme, lesson=args.lesson, cache=cache, jobs=args.jobs,
                            strict=args.strict, figure_png=figure_png, **edition(args)))
     print_warnings(report.warnings, args.say)
     return report, out

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..support.errors import Miss, Problem
 from ..support.messages import NOTHING, msg
+from ..support.store import Store
 from ..support.suggest import closest
 from ..load.schema import Key, check_mapping
 
@@ -126,7 +127,7 @@ def _occurrences(text: str, names: list[str]) -> dict[int, list[str]]:
 
 
 # ── loading ─────────────────────────────────────────────────────────────────────────────────────────────────────────
-def load_glossary(content_dir: Path, problems: list[Problem]) -> Glossary:
+def load_glossary(content_dir: Path, problems: list[Problem], store: Store | None = None) -> Glossary:
     """The glossary, empty when content/glossary.yaml is missing; its problems are added to `problems` (and the
     terms with problems are left out, so lessons are still checked against the rest)."""
     path = content_dir / GLOSSARY_FILE
@@ -135,7 +136,7 @@ def load_glossary(content_dir: Path, problems: list[Problem]) -> Glossary:
     from ..load.lessons import read_yaml
 
     found: list[Problem] = []
-    data, lines = read_yaml(path, found, empty_ok=True)
+    data, lines = read_yaml(path, found, empty_ok=True, store=store)
     if not data:
         problems += found
         return Glossary(path, unread=bool(found))

@@ -1,16 +1,20 @@
 """Read lessons from content/<slug>/: lesson.yaml (metadata), lesson.md (body), lesson.py (computations)."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:  # (PyYAML is imported where a text is read afresh)
+    import yaml
 
 from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
+from ..support.readings import kept
+from ..support.store import Store
 from . import lms, release
 from .plan import LessonPlan, make_plan
 from .schema import check_lesson_meta
@@ -28,8 +32,13 @@ def _dates_as_text(loader):
     return reader
 
 
-SAFE_LOADER = _dates_as_text(yaml.SafeLoader)
-YAML_LOADER = _dates_as_text(getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml when present: 10× faster
+@functools.cache
+def loaders() -> tuple[type, type]:
+    """(libyaml's loader when present — 10× faster — else PyYAML's, PyYAML's own): PyYAML is imported only when a
+    YAML text is read afresh (support/readings.py keeps what a reading gave)."""
+    import yaml
+
+    return _dates_as_text(getattr(yaml, "CSafeLoader", yaml.SafeLoader)), _dates_as_text(yaml.SafeLoader)
 
 
 @dataclass
@@ -54,9 +63,10 @@ def find_lessons(content_dir: Path) -> list[Path]:
     return sorted(p for p in content_dir.iterdir() if p.is_dir() and (p / "lesson.yaml").exists())
 
 
-def read_lesson(folder: Path) -> LessonSource:
+def read_lesson(folder: Path, store: Store | None = None) -> LessonSource:
     """Read one lesson folder as far as it can be read; its problems are in `.problems`, for the caller to collect
-    with those of later stages (the body is still split even when lesson.yaml is broken, and so on)."""
+    with those of later stages (the body is still split even when lesson.yaml is broken, and so on). lesson.yaml's
+    reading is kept in `store`."""
     problems: list[Problem] = []
     slug = folder.name
     if not SLUG.match(slug):
@@ -65,7 +75,7 @@ def read_lesson(folder: Path) -> LessonSource:
     meta_path = folder / "lesson.yaml"
     meta, meta_lines = {}, {}
     if _inside(meta_path, folder, problems):
-        meta, meta_lines = read_yaml(meta_path, problems)
+        meta, meta_lines = read_yaml(meta_path, problems, store=store)
         problems += check_lesson_meta(meta, meta_lines, meta_path)
         problems += release.check_lesson(meta, meta_lines, meta_path)
         problems += lms.check_lesson(meta, meta_lines, meta_path)
@@ -182,8 +192,25 @@ def read_text(path: Path, problems: list[Problem]) -> str | None:
     return text.removeprefix("\ufeff")
 
 
-def read_yaml(path: Path, problems: list[Problem], empty_ok: bool = False) -> tuple[dict[str, Any], dict[str, int]]:
-    """Parse YAML into a mapping plus the line of every top-level key; duplicate keys are errors."""
+def read_yaml(path: Path, problems: list[Problem], empty_ok: bool = False, store: Store | None = None,
+              keep: bool = True) -> tuple[dict[str, Any], dict[str, int]]:
+    """Parse YAML into a mapping plus the line of every key; duplicate keys are errors. The reading is kept in
+    `store` (support/readings.py; `keep` as there)."""
+    data, lines, found = kept(store, yaml_reading, path, empty_ok, keep=keep)
+    problems += found
+    return data, lines
+
+
+def yaml_reading(path: Path, empty_ok: bool) -> tuple[dict[str, Any], dict[str, int], list[Problem]]:
+    """One YAML file's mapping, the line of every key (`challenges.1.check`) and its problems."""
+    problems: list[Problem] = []
+    data, lines = _read_mapping(path, problems, empty_ok)
+    return data, lines, problems
+
+
+def _read_mapping(path: Path, problems: list[Problem], empty_ok: bool) -> tuple[dict[str, Any], dict[str, int]]:
+    import yaml
+
     if not path.exists():
         problems.append(Problem(path, None, "file is missing", "lesson metadata in YAML"))
         return {}, {}
@@ -213,13 +240,16 @@ def read_yaml(path: Path, problems: list[Problem], empty_ok: bool = False) -> tu
 def _parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
     """The node tree (for lines and duplicate keys) and the data built from that same tree: one parse.
     libyaml when present; on an error, PyYAML's own parser says what is wrong in more words."""
+    import yaml
+
+    fast, own = loaders()
     try:
-        return _compose_and_construct(text, YAML_LOADER)
+        return _compose_and_construct(text, fast)
     except yaml.YAMLError as exc:
-        if YAML_LOADER.__mro__[1] is yaml.SafeLoader:
+        if fast.__mro__[1] is yaml.SafeLoader:
             raise
         try:
-            _compose_and_construct(text, SAFE_LOADER)
+            _compose_and_construct(text, own)
         except yaml.YAMLError as clearer:
             raise clearer from None
         raise exc
@@ -236,12 +266,16 @@ def _compose_and_construct(text: str, loader_class) -> tuple[yaml.Node | None, A
 
 def _line(key: yaml.Node, value: yaml.Node) -> int:
     """Where a key's text starts: for a `|` or `>` block, the line after the key."""
+    import yaml
+
     block = isinstance(value, yaml.ScalarNode) and value.style in ("|", ">")
     return key.start_mark.line + 1 + block
 
 
 def _check_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
     """Each key once per mapping: PyYAML would silently keep the last. (A list as a key fails to load earlier.)"""
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         seen: dict[Any, int] = {}
         for key, value in node.value:
@@ -260,6 +294,8 @@ def _check_keys(node: yaml.Node, path: Path, problems: list[Problem]) -> None:
 def _collect_item_lines(node: yaml.Node, lines: dict[str, int], prefix: str = "") -> None:
     """Record the line of every nested key and list item (`challenges.1`, `challenges.1.check.fields.0.answer`),
     for precise messages."""
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if not isinstance(key, yaml.ScalarNode):

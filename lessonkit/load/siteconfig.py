@@ -17,9 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..support.errors import ContentError, Problem
+from ..support.errors import ContentError, Problem, UsageError
 from ..support.messages import DEFAULT as DEFAULT_LANGUAGE
 from ..support.messages import msg, normalize
+from ..support.project import VERSION_KEY, Project
+from ..support.store import Store
 from .release import DEFAULT_TIMEZONE, SHOWN, answers_problem, timezone_problem
 from .budget import DEFAULT_GZIP_KB, DEFAULT_PAGE_KB, Budget, budget_from  # noqa: F401 (the site's budget)
 from .schema import SITE, check_mapping
@@ -54,15 +56,16 @@ class SiteConfig:
         return [slug for part in self.parts for slug in part.lessons] if self.parts else None
 
 
-def load_site_config(content_dir: Path, problems: list[Problem]) -> SiteConfig:
-    """The settings, or the defaults when site.yaml is missing or has problems (added to `problems`)."""
+def load_site_config(content_dir: Path, problems: list[Problem], store: Store | None = None) -> SiteConfig:
+    """The settings, or the defaults when site.yaml is missing or has problems (added to `problems`). Its reading
+    is kept in `store` (support/readings.py)."""
     path = content_dir / SITE_FILE
     if not path.exists():
         return SiteConfig()
     from .lessons import read_yaml
 
     found: list[Problem] = []
-    data, lines = read_yaml(path, found, empty_ok=True)
+    data, lines = read_yaml(path, found, empty_ok=True, store=store)
     found += check_mapping(data, SITE, lines, path) if data else []
     budget = Budget()
     found += [p for p in (answers_problem(data.get("answers"), path, lines.get("answers")) if data else None,
@@ -112,14 +115,40 @@ def check_parts(config: SiteConfig, slugs: list[str], content_dir: Path) -> list
     return problems
 
 
-def peek_language(content_dir: Path | None) -> str | None:
-    """site.yaml's `language:` when it can be read, else None (its problems are reported by the build)."""
-    if content_dir is None:
+def peek_language(content_dir: Path | None, store: Store | None = None) -> str | None:
+    """site.yaml's `language:` when it can be read, else None (its problems are reported by the build). Read as the
+    build reads it, its reading only looked for in `store` (the command has not yet checked its options)."""
+    if content_dir is None or not (Path(content_dir) / SITE_FILE).is_file():
         return None
-    try:
-        import yaml
+    from .lessons import read_yaml
 
-        data = yaml.safe_load((Path(content_dir) / SITE_FILE).read_text(encoding="utf-8"))
-    except Exception:  # missing, unreadable, not YAML: no setting
-        return None
-    return normalize(data.get("language")) if isinstance(data, dict) else None
+    data, _ = read_yaml(Path(content_dir) / SITE_FILE, [], empty_ok=True, store=store, keep=False)
+    return normalize(data.get("language"))
+
+
+def check_version(project: Project, installed: str, store: Store | None = None) -> None:
+    """site.yaml's `lessonkit:` requirement against the installed version: another version stops every command
+    before it writes anything, naming the file, the requirement and what is installed. site.yaml is read as the
+    build reads it (its reading only looked for in `store`); its other problems are the build's."""
+    path = project.site_file
+    if not path.is_file():
+        return
+    from .lessons import read_yaml
+
+    data, lines = read_yaml(path, [], empty_ok=True, store=store, keep=False)
+    value = data.get(VERSION_KEY)
+    if value is None or isinstance(value, (dict, list)):
+        return
+    requirement, line = str(value).strip(), lines.get(VERSION_KEY)
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    try:
+        specifiers = SpecifierSet(requirement)
+    except InvalidSpecifier:
+        raise ContentError([Problem(path, line, msg("`{key}: {value}` is not a version requirement",
+                                                    key=VERSION_KEY, value=requirement),
+                                    msg("PEP 440 specifiers, e.g. `{key}: \">=0.2,<0.3\"`", key=VERSION_KEY))])
+    if not specifiers.contains(installed, prereleases=True):
+        raise UsageError(msg("{path}:{line}: this course requires lessonkit {requirement}, but {installed} is "
+                             "installed: `pip install \"lessonkit{requirement}\"`, or change the requirement",
+                             path=path, line=line, requirement=requirement, installed=installed))

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import yaml
+if TYPE_CHECKING:  # (PyYAML is imported where a text is read afresh)
+    import yaml
 
 from ..support.errors import Problem
 from ..support.messages import Message, msg
@@ -138,6 +140,8 @@ def misread_text(node: yaml.Node, text: str, path: Path) -> list[Problem]:
 
 
 def _scalars(node: yaml.Node):
+    import yaml  # (only a text read afresh has nodes: support/readings.py)
+
     if isinstance(node, yaml.ScalarNode):
         yield node
     elif isinstance(node, yaml.SequenceNode):

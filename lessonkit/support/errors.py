@@ -18,13 +18,13 @@ class Problem:
     def __str__(self) -> str:
         return self.render()
 
-    def render(self, lang: str | None = None, root: Path | None = None) -> str:
+    def render(self, lang: str | None = None, root: Path | None = None, words: dict[str, str] | None = None) -> str:
         """`file:line: problem (expected …)` in `lang` (default: the message language), e.g. in Chinese
-        `file:line: 问题（应为 …）`, through lessonkit/messages/<lang>.yaml. Files are shown relative to `root` (the
-        project: the content folder's parent; default the current folder), as the guide and the preview show
-        them, also where a message names one."""
+        `file:line: 问题（应为 …）`, through lessonkit/messages/<lang>.yaml (`words`: that catalog, when the caller
+        holds it). Files are shown relative to `root` (the project: the content folder's parent; default the
+        current folder), as the guide and the preview show them, also where a message names one."""
         where = f"{shown_path(self.path, root)}:{self.line}" if self.line else shown_path(self.path, root)
-        text = said(framed(self.message, self.expected), lang)
+        text = said(framed(self.message, self.expected), lang, words)
         return f"{where}: {relative_paths(text, root)}"
 
 

@@ -11,14 +11,14 @@ Messages to the author are a template and its parameters (`support/messages.py`)
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same data, 10× faster
-
-from .messages import DEFAULT, MESSAGE_LANGUAGES, Message, locale_language, message_language, msg, normalize, said
+from .messages import DEFAULT, MESSAGE_LANGUAGES, Message, catalog_file, catalog_path, locale_language, \
+    message_language, msg, normalize, said
+from .readings import kept
+from .store import Store
 
 __all__ = ["DEFAULT", "MESSAGE_LANGUAGES", "locale_language", "message_language", "normalize", "Speaker", "UiStrings",
            "UnknownUiString", "load_ui", "available_languages", "ui_files"]  # the language's names live in .messages
@@ -31,15 +31,27 @@ class Speaker:
     def __init__(self, lang: str | None = None, root: Path | None = None):
         self.lang = lang or message_language()
         self.root = root  # problems show their files from here (support.errors.project_root)
+        self.store: Store | None = None  # the command's store, once it has checked it: see `keep_in`
+
+    def keep_in(self, store: Store) -> None:
+        """Keep the catalog's reading in the command's store (support/readings.py): a rebuild that prints a warning
+        then reads no YAML."""
+        self.store = store
+
+    @functools.cached_property
+    def words(self) -> dict[str, str]:
+        """The catalog of the command's language, read when a first message is shown."""
+        path = catalog_path(self.lang)
+        return kept(self.store, catalog_file, path) if path else {}
 
     def __call__(self, template: str, /, **values: Any) -> str:
-        return Message(template, tuple(values.items())).render(self.lang)
+        return Message(template, tuple(values.items())).render(self.lang, self.words)
 
     def text(self, message: Message | str | None) -> str:
-        return said(message, self.lang)
+        return said(message, self.lang, self.words)
 
     def problem(self, problem) -> str:
-        return problem.render(self.lang, self.root)
+        return problem.render(self.lang, self.root, self.words)
 
 
 # ── UI strings ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -84,20 +96,27 @@ def available_languages(dirs: list[Path]) -> list[str]:
     return sorted({p.stem for d in dirs if (d / "i18n").is_dir() for p in (d / "i18n").glob("*.yaml")})
 
 
-def load_ui(dirs: list[Path], lang: str) -> UiStrings:
+def load_ui(dirs: list[Path], lang: str, store: Store | None = None) -> UiStrings:
     """The UI strings of `lang` along the theme search path (the chosen theme's keys win). A missing or broken file
-    raises ValueError with a message naming it."""
+    raises ValueError with a message naming it. Each file's reading is kept in `store` (support/readings.py)."""
     files = ui_files(dirs, lang)
     if not files:
         raise ValueError(msg("no UI strings for language `{lang}`: none of {files} exists", lang=lang,
                              files=", ".join(str(d / "i18n" / f"{lang}.yaml") for d in dirs)))
     strings: dict[str, str] = {}
     for path in reversed(files):  # default theme first, the chosen theme's keys override
-        try:
-            data = yaml.load(path.read_text(encoding="utf-8"), Loader=FAST_LOADER) or {}
-        except yaml.YAMLError as exc:
-            raise ValueError(msg("{path}: YAML syntax error: {reason}", path=path, reason=str(exc))) from None
-        if not isinstance(data, dict):
-            raise ValueError(msg("{path}: not a mapping of UI strings (`key: text` lines)", path=path))
-        strings.update({str(k): "" if v is None else str(v) for k, v in data.items()})
+        strings.update(kept(store, ui_file, path))
     return UiStrings(lang, strings, files)
+
+
+def ui_file(path: Path) -> dict[str, str]:
+    """One i18n file's strings (ValueError naming it when it is not a mapping of them)."""
+    import yaml
+
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)) or {}
+    except yaml.YAMLError as exc:
+        raise ValueError(msg("{path}: YAML syntax error: {reason}", path=path, reason=str(exc))) from None
+    if not isinstance(data, dict):
+        raise ValueError(msg("{path}: not a mapping of UI strings (`key: text` lines)", path=path))
+    return {str(k): "" if v is None else str(v) for k, v in data.items()}

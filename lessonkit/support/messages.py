@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,11 +38,15 @@ class Message:
     def __bool__(self) -> bool:  # the empty message (no did-you-mean) adds nothing
         return bool(self.template)
 
-    def render(self, lang: str | None = None) -> str:
-        """The message in `lang` (default: the message language); English when the catalog lacks the template."""
+    def render(self, lang: str | None = None, words: dict[str, str] | None = None) -> str:
+        """The message in `lang` (default: the message language); English when the catalog lacks the template.
+        `words`: `lang`'s catalog when the caller holds it (a Speaker keeps it in the store), else it is read."""
         lang = lang or message_language()
-        values = {name: said(value, lang) if isinstance(value, Message) else value for name, value in self.params}
-        return fill(self.template if lang == "en" else catalog(lang).get(self.template, self.template), values)
+        if words is None:
+            words = {} if lang == "en" else catalog(lang)
+        values = {name: value.render(lang, words) if isinstance(value, Message) else value
+                  for name, value in self.params}
+        return fill(self.template if lang == "en" else words.get(self.template, self.template), values)
 
 
 NOTHING = Message("")  # e.g. no did-you-mean
@@ -68,11 +73,11 @@ def joined(items: list[Message | str], conjunction: bool = False) -> Message | s
     return text
 
 
-def said(text: Message | str | None, lang: str | None = None) -> str:
-    """A message, or a plain string taken as a template without parameters, in `lang`."""
+def said(text: Message | str | None, lang: str | None = None, words: dict[str, str] | None = None) -> str:
+    """A message, or a plain string taken as a template without parameters, in `lang` (`words` as Message.render)."""
     if text is None:
         return ""
-    return as_message(text).render(lang)
+    return as_message(text).render(lang, words)
 
 
 def to_data(text: Any) -> Any:
@@ -111,13 +116,23 @@ def catalog(lang: str) -> dict[str, str]:
     """English template → translation for `lang` (empty for English, the language the templates are written in);
     read on first use. A language without its catalog in the installed package is our bug, never a silent switch
     to English."""
+    path = catalog_path(lang)
+    return catalog_file(path) if path else {}
+
+
+def catalog_path(lang: str) -> Path | None:
+    """Where `lang`'s catalog is; None for English (the templates themselves)."""
     from .paths import CATALOGS
 
     if lang == "en" or lang not in MESSAGE_LANGUAGES:
-        return {}
+        return None
     path = CATALOGS / f"{lang}.yaml"
     if not path.is_file():
         raise FileNotFoundError(f"lessonkit's message catalog for {lang} is missing: {path}")
+    return path
+
+
+def catalog_file(path: Path) -> dict[str, str]:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: the same data, 10× faster

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ContentError, Problem, UsageError
+from .errors import UsageError
 from .messages import msg
 from .paths import PACKAGE
 
@@ -88,45 +88,6 @@ def refuse_inside_package(path: Path, what) -> None:
     if target == PACKAGE or PACKAGE in target.parents:
         raise UsageError(msg("refusing to write {what} to {path}: it is inside the installed lessonkit package "
                              "({package}), which an upgrade replaces", what=what, path=target, package=PACKAGE))
-
-
-def check_version(project: Project, installed: str) -> None:
-    """site.yaml's `lessonkit:` requirement against the installed version: another version stops every command
-    before it writes anything, naming the file, the requirement and what is installed."""
-    path = project.site_file
-    requirement, line = _requirement(path)
-    if requirement is None:
-        return
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
-    try:
-        specifiers = SpecifierSet(requirement)
-    except InvalidSpecifier:
-        raise ContentError([Problem(path, line, msg("`{key}: {value}` is not a version requirement",
-                                                    key=VERSION_KEY, value=requirement),
-                                    msg("PEP 440 specifiers, e.g. `{key}: \">=0.2,<0.3\"`", key=VERSION_KEY))])
-    if not specifiers.contains(installed, prereleases=True):
-        raise UsageError(msg("{path}:{line}: this course requires lessonkit {requirement}, but {installed} is "
-                             "installed: `pip install \"lessonkit{requirement}\"`, or change the requirement",
-                             path=path, line=line, requirement=requirement, installed=installed))
-
-
-def _requirement(path: Path) -> tuple[str | None, int | None]:
-    """site.yaml's `lessonkit:` value and its line, or None when it sets none (its other problems are the build's)."""
-    if not path.is_file():
-        return None, None
-    import yaml
-
-    try:
-        node = yaml.compose(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError):
-        return None, None
-    if not isinstance(node, yaml.MappingNode):
-        return None, None
-    for key, value in node.value:
-        if key.value == VERSION_KEY and isinstance(value, yaml.ScalarNode):
-            return str(value.value).strip(), value.start_mark.line + 1
-    return None, None
 
 
 def compatible_range(version: str) -> str:

@@ -21,6 +21,8 @@ support/prune.py.
   NOTEBOOK_PARTS notebooks/<key>.json         json     beside them, their parts: the setup's code, lesson.py's cells,
                                                        a lesson's inline Markdown memo, what a notebook was made with
   DEFINITIONS   definitions/<key>.pickle       pickle   the glossary's definitions and problems (render/definitions.py)
+  READINGS      readings/<key>.pickle          pickle   what reading a YAML file gave: its data, lines, problems
+                                                        (support/readings.py)
   MATHML        mathml-<version>.json          json     LaTeX → MathML conversions, for a latex2mathml version
   HIGHLIGHTS    highlight-<version>.json       json     highlighted code, for a Pygments version (features/code.py)
   FONT          font.json                      json     the figures' font (support/font.py)
@@ -107,12 +109,13 @@ REFERENCES = Kind("references", ".json", JSON)
 NOTEBOOKS = Kind("notebooks", ".ipynb", TEXT)
 NOTEBOOK_PARTS = Kind("notebooks", ".json", JSON)
 DEFINITIONS = Kind("definitions", ".pickle", PICKLE)
+READINGS = Kind("readings", ".pickle", PICKLE)
 MATHML = Kind("", ".json", JSON, prefix="mathml-", keys=r".+")        # key: latex2mathml's version
 HIGHLIGHTS = Kind("", ".json", JSON, prefix="highlight-", keys=r".+")  # key: Pygments' version
 FONT = Kind("", ".json", JSON, prefix="font", keys="")                # one entry, key ""
 TEMPLATES = Kind("templates", ".cache", None, prefix="__jinja2_", keys=r".+")
 KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS,
-         NOTEBOOK_PARTS, DEFINITIONS, MATHML, HIGHLIGHTS, FONT, TEMPLATES)
+         NOTEBOOK_PARTS, DEFINITIONS, READINGS, MATHML, HIGHLIGHTS, FONT, TEMPLATES)
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
 
@@ -140,9 +143,10 @@ class Store:
     def put_json(self, kind: Kind, key: str, data: Any) -> None:
         self._put(kind, key, JSON, data)
 
-    def get_pickle(self, kind: Kind, key: str) -> Any | None:
-        """Call after the modules of the pickled classes are loaded (a lesson's: pickles refer to them by name)."""
-        return self._get(kind, key, PICKLE)
+    def get_pickle(self, kind: Kind, key: str, mark_used: bool = True) -> Any | None:
+        """Call after the modules of the pickled classes are loaded (a lesson's: pickles refer to them by name).
+        `mark_used=False`: only look (support/readings.py)."""
+        return self._get(kind, key, PICKLE, mark_used)
 
     def put_pickle(self, kind: Kind, key: str, data: Any) -> None:
         self._put(kind, key, PICKLE, data)
@@ -188,7 +192,7 @@ class Store:
             if re.fullmatch(kind.pattern, name):
                 touch(self.folder / kind.folder / name)
 
-    def _get(self, kind: Kind, key: str, codec: Codec) -> Any | None:
+    def _get(self, kind: Kind, key: str, codec: Codec, mark_used: bool = True) -> Any | None:
         assert kind.codec is codec, f"{kind.entry(key)} is not written as {codec.name}"
         if not self.enabled:
             return None
@@ -197,7 +201,8 @@ class Store:
             data = codec.decode(path.read_bytes())
         except Exception:  # missing, truncated, not what was written: made afresh
             return None
-        touch(path)
+        if mark_used:
+            touch(path)
         return data
 
     def _put(self, kind: Kind, key: str, codec: Codec, data: Any) -> None:

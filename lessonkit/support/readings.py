@@ -1,0 +1,43 @@
+"""Files read once across builds: what reading a YAML file gave — site.yaml, a lesson.yaml with the line of each key
+and its problems, the theme's words, the message catalog — is kept in the store (kind READINGS) under the file's
+path and bytes, the reading function and the engine's code. A build whose YAML files did not change, such as a
+rebuild after an edit of lesson.md, then neither imports PyYAML (≈25 ms) nor parses (the message catalog alone is
+95 KB, ≈12 ms).
+
+    kept(store, reading, path, *args)   reading(path, *args), from the store when the same bytes were read before
+
+A reading is a function of the file's bytes and its arguments only, returning data pickle can store; one that
+raises is not kept (the error is reported again next time, by reading again).
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+from .cachekeys import engine_source_digest
+from .store import READINGS, Store
+
+T = TypeVar("T")
+
+
+def kept(store: Store | None, reading: Callable[..., T], path: Path, *args: Any, keep: bool = True) -> T:
+    """`reading(path, *args)`, kept in `store` (None: no store). `keep=False`: only look in the store, neither
+    adding nor marking an entry (a command that has not yet checked where its cache may go: cli.py)."""
+    if store is None or not store.enabled:
+        return reading(path, *args)
+    try:
+        data = Path(path).read_bytes()
+    except OSError:  # missing or unreadable: the reading says so
+        return reading(path, *args)
+    h = hashlib.sha256(f"{reading.__module__}.{reading.__qualname__}\0{path}\0{args!r}\0"
+                       f"{engine_source_digest()}\0".encode())
+    h.update(data)
+    key = h.hexdigest()
+    found = store.get_pickle(READINGS, key, mark_used=keep)
+    if found is not None:
+        return found
+    result = reading(path, *args)
+    if keep:
+        store.put_pickle(READINGS, key, result)
+    return result
