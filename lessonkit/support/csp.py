@@ -16,8 +16,9 @@ POLICY = ("default-src 'none'; script-src {scripts}; style-src {styles}; img-src
           "form-action 'none'")
 CONNECT_SELF = "; connect-src 'self'"  # only in the preview: its reload script asks the server for news
 
-INLINE_SCRIPT = re.compile(r"<script(?![^>]*\btype=\"application/json\")[^>]*>(.*?)</script>", re.S | re.I)
-INLINE_STYLE = re.compile(r"<style[^>]*>(.*?)</style>", re.S | re.I)
+# an inline <script> (group `data`: a JSON data block, which never runs) or <style>, with its body
+INLINE_CODE = re.compile(r"<script(?P<data>[^>]*\btype=\"application/json\")?[^>]*>(?P<script>.*?)</script>"
+                         r"|<style[^>]*>(?P<style>.*?)</style>", re.S | re.I)
 # an attribute the policy blocks: `style=` or an event handler `on…=`, in any letter case (HTML's attribute names have
 # none), spaces around `=` or not …
 BLOCKED_ATTRIBUTE = re.compile(r"\s(style|on[a-z]+)\s*=", re.I)
@@ -41,14 +42,23 @@ def policy(scripts: list[str], styles: list[str], *, connect_self: bool = False,
 
 
 def violations(page: str, csp: str) -> list[Message]:
-    """What in a rendered page the policy would block: a theme mistake we report instead of shipping."""
+    """What in a rendered page the policy would block: a theme mistake we report instead of shipping. One pass over
+    the page finds its inline code; the markup around it is searched for blocked attributes."""
+    scripts, styles, markup, end = [], [], [], 0
+    for m in INLINE_CODE.finditer(page):
+        if m.group("style") is not None:
+            styles.append(m.group("style"))
+        elif m.group("data") is None:
+            scripts.append(m.group("script"))
+        markup.append(page[end:m.start()])
+        end = m.end()
+    markup.append(page[end:])
     found = [msg("inline <script> whose hash {hash} is not in the policy", hash=source_hash(s))
-             for s in INLINE_SCRIPT.findall(page) if source_hash(s) not in csp]
+             for s in scripts if source_hash(s) not in csp]
     found += [msg("inline <style> whose hash {hash} is not in the policy", hash=source_hash(s))
-              for s in INLINE_STYLE.findall(page) if source_hash(s) not in csp]
-    markup = INLINE_STYLE.sub("", re.sub(r"<script[^>]*>.*?</script>", "", page, flags=re.S | re.I))
+              for s in styles if source_hash(s) not in csp]
     found += [msg("a `{attribute}=` attribute (blocked without 'unsafe-inline')", attribute=attribute)
-              for attribute in blocked_attributes(markup)]
+              for attribute in blocked_attributes("".join(markup))]
     return found
 
 
