@@ -414,7 +414,7 @@ def everything(renderer: LessonRenderer) -> dict[str, bytes]:
               ("lesson", renderer.lesson), ("course", renderer.setting.course))
     found = {}
     for owner, obj in owners:
-        for name, value in vars(obj).items():
+        for name, value in (obj._asdict() if isinstance(obj, tuple) else vars(obj)).items():  # (a record: its fields)
             if any(value is other for _, other in owners) or isinstance(value, (MarkupContext, Containers, Citer,
                                                                                 Placement, PageSetting)):
                 continue
