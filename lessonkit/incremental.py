@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .features.coursenav import course_entry
 from .support.cachekeys import engine_source_digest, folder_digest, page_engine
@@ -29,8 +29,7 @@ PAGE_FORMAT = "lessonkit-pages-5"
 SHARED_KINDS = (TEMPLATES, SCRIPTS, MATHML, HIGHLIGHTS, REFERENCES)   # store entries every page's making uses
 
 
-@dataclass(frozen=True)
-class KeptLesson:
+class KeptLesson(NamedTuple):
     """A lesson page as the build that wrote it left it."""
     page: bytes
     gzip: int                     # its gzip size, as the budget weighs it (not gzipped again)

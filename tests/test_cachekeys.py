@@ -91,9 +91,9 @@ def test_a_figure_key_changes_with_each_thing_the_figure_is_drawn_from():
     assert base == figure_key("engine", "files", FONT, "curve", [np.arange(3), {"n": 2}])
     others = [figure_key("engine2", "files", FONT, "curve", [np.arange(3), {"n": 2}]),
               figure_key("engine", "files2", FONT, "curve", [np.arange(3), {"n": 2}]),
-              figure_key("engine", "files", dataclasses.replace(FONT, family="Source Han Sans SC"), "curve",
+              figure_key("engine", "files", FONT._replace(family="Source Han Sans SC"), "curve",
                          [np.arange(3), {"n": 2}]),
-              figure_key("engine", "files", dataclasses.replace(FONT, stat=(1000, 18)), "curve",   # font file replaced
+              figure_key("engine", "files", FONT._replace(stat=(1000, 18)), "curve",   # font file replaced
                          [np.arange(3), {"n": 2}]),
               figure_key("engine", "files", FONT, "curve2", [np.arange(3), {"n": 2}]),
               figure_key("engine", "files", FONT, "curve", [np.arange(3), {"n": 3}]),

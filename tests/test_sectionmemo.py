@@ -299,15 +299,15 @@ def test_what_a_kept_section_reported_is_reported_again(content, tmp_path):
 
 # ── the key ─────────────────────────────────────────────────────────────────────────────────────────────────────────
 def test_every_input_is_in_the_key():
-    inputs = SectionInputs(*(f"{f.name}-0" for f in dataclasses.fields(SectionInputs)))
+    inputs = SectionInputs(*(f"{name}-0" for name in SectionInputs._fields))
     keys = {section_key(inputs)}
-    for f in dataclasses.fields(SectionInputs):
-        keys.add(section_key(dataclasses.replace(inputs, **{f.name: f"{f.name}-1"})))
-    assert len(keys) == 1 + len(dataclasses.fields(SectionInputs))
-    same = SectionInputs(*(f"{f.name}-0" for f in dataclasses.fields(SectionInputs)))
+    for name in SectionInputs._fields:
+        keys.add(section_key(inputs._replace(**{name: f"{name}-1"})))
+    assert len(keys) == 1 + len(SectionInputs._fields)
+    same = SectionInputs(*(f"{name}-0" for name in SectionInputs._fields))
     assert section_key(inputs) == section_key(same)
     # parts are delimited: moving text from one part to the next is another key
-    moved = dataclasses.replace(inputs, shared="shared-0l", lesson="esson-0")
+    moved = inputs._replace(shared="shared-0l", lesson="esson-0")
     assert section_key(moved) != section_key(inputs)
 
 
@@ -339,7 +339,7 @@ def test_each_input_of_a_section_changes_its_part_of_the_key(content, change, pa
     before = inputs_of(content)
     change(content)
     after = inputs_of(content)
-    changed = {f.name for f in dataclasses.fields(SectionInputs) if getattr(before, f.name) != getattr(after, f.name)}
+    changed = {name for name in SectionInputs._fields if getattr(before, name) != getattr(after, name)}
     assert part in changed and section_key(before) != section_key(after)
 
 
@@ -414,7 +414,7 @@ def everything(renderer: LessonRenderer) -> dict[str, bytes]:
               ("lesson", renderer.lesson), ("course", renderer.setting.course))
     found = {}
     for owner, obj in owners:
-        for name, value in vars(obj).items():
+        for name, value in (obj._asdict() if isinstance(obj, tuple) else vars(obj)).items():  # (a record: its fields)
             if any(value is other for _, other in owners) or isinstance(value, (MarkupContext, Containers, Citer,
                                                                                 Placement, PageSetting)):
                 continue

@@ -22,9 +22,8 @@ import hashlib
 import inspect
 import textwrap
 import types
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg, reason
@@ -35,8 +34,7 @@ from .registry import FigureSpec, Lesson, lesson_module
 RESULT_HIDDEN = " at 0x"   # a last line's value whose text holds a memory address (a matplotlib artist …) is not shown
 
 
-@dataclass(frozen=True)
-class CellFigure:
+class CellFigure(NamedTuple):
     """A figure cell's figure, drawn when the cell ran: the figure function the draw stage calls returns it."""
     figure: Any
     digest: str | None        # the figure's own part of its cache key; None: an input cannot be hashed (drawn anew)
@@ -45,15 +43,14 @@ class CellFigure:
         return self.figure
 
 
-@dataclass(frozen=True)
-class CellLesson:
+class CellLesson(NamedTuple):
     """What a cell-written lesson.py left for the stages after compute (read-only)."""
     cells: tuple[Cell, ...]
-    printed: dict[str, str] = field(default_factory=dict)   # cell name → what it printed
-    results: dict[str, str] = field(default_factory=dict)   # cell name → its last line's value, as Jupyter shows it
-    names: dict[str, Any] = field(default_factory=dict)     # the namespace's plain data: what expressions read
-    changes: dict[str, tuple[Cell, ...]] = field(default_factory=dict)  # a plain name → the cells that gave it a
-    #                                                         new value, in order (those changed by more than one)
+    printed: dict[str, str]                 # cell name → what it printed
+    results: dict[str, str]                 # cell name → its last line's value, as Jupyter shows it
+    names: dict[str, Any]                   # the namespace's plain data: what expressions read
+    changes: dict[str, tuple[Cell, ...]]    # a plain name → the cells that gave it a new value, in order (those
+    #                                         changed by more than one)
 
     def cell(self, name: str) -> Cell | None:
         return next((c for c in self.cells if c.name == name and c.kind != "markdown"), None)

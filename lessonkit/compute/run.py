@@ -4,9 +4,9 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from types import MappingProxyType
+from typing import Any, Callable, NamedTuple
 
 from ..features import figdata, selfcheck
 from ..support.errors import ContentError, Problem
@@ -95,8 +95,7 @@ def _line_of(func: Callable | None) -> int | None:
 
 
 # ── the compute stage: a lesson's values, widget data and the figures to draw ────────────────────────────────────────
-@dataclass(frozen=True)
-class ComputedWidget:
+class ComputedWidget(NamedTuple):
     kind: str
     data: Any
     line: int | None                                  # the widget function's line in lesson.py
@@ -104,8 +103,7 @@ class ComputedWidget:
     script: Any = None                                # the JSON the page's script gets; None: `data`
 
 
-@dataclass(frozen=True)
-class FigureJob:
+class FigureJob(NamedTuple):
     """One figure to draw: a `@lesson.figure` function with its input values, or a widget's state figure with its
     parameter point. Everything the draw stage needs, so it never runs lesson code but the figure's own."""
     lesson: str                                       # the lesson's slug
@@ -119,8 +117,7 @@ class FigureJob:
     data: dict | None = None                          # the data table handed explicitly (`data=`), else recorded
 
 
-@dataclass(frozen=True)
-class DescribedJob:
+class DescribedJob(NamedTuple):
     """A FigureJob as a process that did not fork from the build can draw it (a `forkserver` worker: `serve`):
     where its function is — lesson.py and the figure's name, or the widget whose state figure it is — and its
     inputs pickled (they are unpickled once lesson.py is loaded again, whose classes they may be made of).
@@ -187,8 +184,7 @@ def job_from(described: DescribedJob) -> FigureJob | None:
                      described.files_digest, described.data)
 
 
-@dataclass(frozen=True)
-class ComputedLesson:
+class ComputedLesson(NamedTuple):
     """What a lesson's code computed; read-only from here on (the draw and render stages only read it)."""
     source: Any                                        # load.lessons.LessonSource
     values: dict[str, Any]
@@ -196,7 +192,7 @@ class ComputedLesson:
     registry: Lesson
     figure_jobs: tuple[FigureJob, ...] = ()
     files_digest: str | None = None                    # lesson.py and the lesson's data files, when caching
-    checks: dict[str, Any] = field(default_factory=dict)  # lesson.yaml key → its self-check (features.selfcheck)
+    checks: dict[str, Any] = MappingProxyType({})  # lesson.yaml key → its self-check (features.selfcheck)
     cells: Any = None                                   # lesson.py written as cells: compute/cellrun.py CellLesson
     memo: Any = None                                    # compute/kept.py LessonMemo: what was derived from values
 

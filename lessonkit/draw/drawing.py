@@ -10,8 +10,8 @@ import functools
 import itertools
 import threading
 import traceback
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..compute.run import ComputedLesson, DescribedJob, FigureJob, describe, job_from
 from ..support.cachekeys import Uncacheable, engine_digest, figure_key
@@ -28,8 +28,7 @@ WORKER_POLL_SECONDS = 1.0  # how often a waiting parent checks that its workers 
 FORKSERVER_PRELOAD = ["numpy", "matplotlib.figure", "matplotlib.backends.backend_svg", "lessonkit.draw.drawing"]
 
 
-@dataclass(frozen=True)
-class DrawnFigure:
+class DrawnFigure(NamedTuple):
     svg: str
     data: dict               # what it plots (features.figdata.record)
     palette: dict[str, str]  # each colour it draws → its dark-mode counterpart (features.palette)
@@ -323,7 +322,7 @@ def with_palettes(results: list[tuple[int, tuple[str, Any]]], page: PageColors) 
 
     drawn = [(i, figure, figure_colors(figure.svg)) for i, (kind, figure) in results if kind == "figure"]
     palette = dark_palette({c for _, _, colors in drawn for c in colors}, page)
-    completed = {i: ("figure", replace(figure, palette={c: palette[c] for c in colors})) for i, figure, colors in drawn}
+    completed = {i: ("figure", figure._replace(palette={c: palette[c] for c in colors})) for i, figure, colors in drawn}
     return [(i, completed.get(i, result)) for i, result in results]
 
 

@@ -13,7 +13,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..support.errors import Problem
 from ..support.messages import msg, reason
@@ -23,16 +23,14 @@ BIB_FILE = "references.bib"
 FORMAT = "citations-2"          # the cached form of a parsed file; bump when Reference changes
 
 
-@dataclass(frozen=True)
-class Name:
+class Name(NamedTuple):
     first: str          # given names as written ("Ming-Wei", "Jimmy Lei")
     last: str           # family name with its particle ("Le Scao", "van der Maaten")
     jr: str = ""
     corporate: bool = False  # `{BigScience Workshop}`: a body's name, written as it is
 
 
-@dataclass(frozen=True)
-class Reference:
+class Reference(NamedTuple):
     key: str
     kind: str                         # the entry type in lower case: article, inproceedings, misc …
     fields: dict[str, str]            # LaTeX decoded to text; names are in `authors`/`editors`

@@ -21,9 +21,8 @@ from __future__ import annotations
 import ast
 import html
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from ..load.plan import CodeRequest, code_request
 from ..support import pysource
@@ -35,8 +34,7 @@ KIND = "code"                 # the component every highlighted block mounts (it
 OUTPUT_LIMIT = 1500           # characters of a value's output shown; the rest is cut, and the page says so
 
 
-@dataclass(frozen=True)
-class Listing:
+class Listing(NamedTuple):
     name: str
     first: int                # lesson.py's line of `def NAME`
     last: int

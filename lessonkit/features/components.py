@@ -13,17 +13,15 @@ the hashes of exactly that code. Each script is checked at build time (features/
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from ..support.errors import UsageError
 from ..support.messages import msg
 
 
 
-@dataclass(frozen=True)
-class Component:
+class Component(NamedTuple):
     kind: str
     folder: Path
     in_lesson: bool             # the lesson's own component: its mistakes are the author's (exit 1)

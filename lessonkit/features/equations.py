@@ -22,7 +22,7 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..support.messages import Message, msg
 
@@ -40,8 +40,7 @@ NUMBER_ROWS = msg("`$$ … $$ {#eq:NAME}` to number an equation (its rows aligne
                   "`@eq:NAME` to refer to it")
 
 
-@dataclass(frozen=True)
-class LatexProblem:
+class LatexProblem(NamedTuple):
     offset: int          # where in the formula (its line is the author's)
     message: Message
     expected: Message

@@ -22,7 +22,7 @@ import re
 import string
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 from pathlib import Path
 
 from ..support.errors import Miss, Problem
@@ -45,8 +45,7 @@ GLOSSARY = {"terms": Key(list, True, "a list of terms, each with id, zh, en, ali
 
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(NamedTuple):
     id: str
     zh: str
     en: str

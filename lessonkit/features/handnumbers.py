@@ -41,9 +41,8 @@ import ast
 import io
 import re
 import tokenize
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, NamedTuple
 
 from ..load.document import walk
 from ..support.errors import Problem
@@ -105,8 +104,7 @@ CN_WORDS = ("一", "两")   # the article and the pair: words, not counts
 TEMPLATE_CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|<!--.*?-->|<[^>]*>", re.S)
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     line: int
     number: str
     in_math: bool

@@ -24,9 +24,8 @@ import hashlib
 import json
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import __all__ as PUBLIC  # what lesson.py may import from lessonkit, and the setup cell defines
 from ..support import pysource
@@ -36,8 +35,7 @@ SKIPPED_FILES = ("lesson.md", "lesson.yaml", "lesson.py", "references.bib")   # 
 SKIPPED_FOLDERS = ("widgets", "__pycache__")
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
     kind: str                     # "markdown" | "code"
     source: str
     hidden: bool = False          # a code cell whose source JupyterLab shows folded (the setup)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg
@@ -40,8 +40,7 @@ HEX_COLOR = re.compile(r'\b(?:fill|stroke)="(#[0-9a-f]{6})"')
 INNERMOST_RULE = re.compile(r"(?:^|(?<=[{}]))([^{}]*+)\{([^{}]*+)\}")
 
 
-@dataclass(frozen=True)
-class PageColors:
+class PageColors(NamedTuple):
     """The page colours a figure's dark counterparts are computed against, each `#rrggbb`: the light page's
     background, the dark page's background, and the dark page's text (the lightest ink a figure gets: black text
     and axes map to it)."""

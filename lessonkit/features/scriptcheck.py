@@ -11,9 +11,8 @@ store (support/store.py SCRIPTS), so a warm build neither imports the parser nor
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from ..support.cachekeys import engine_source_digest, package_version
 from ..support.errors import Problem, UsageError
@@ -31,8 +30,7 @@ QUOTES = ("'", '"', "`")
 SNIPPET = 24                    # characters of the unexpected text shown in a message
 
 
-@dataclass(frozen=True)
-class Fault:
+class Fault(NamedTuple):
     line: int | None
     message: Message | str
     expected: Message | str | None = None

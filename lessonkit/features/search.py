@@ -43,9 +43,8 @@ import base64
 import gzip
 import hashlib
 import re
-from dataclasses import dataclass
 from html.parser import HTMLParser
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from ..support.cjk import HAN
 from ..support.paths import SitePaths
@@ -207,8 +206,7 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
 
 
 # ── the course's index, in its own file ─────────────────────────────────────────────────────────────────────────────
-@dataclass(frozen=True)
-class CourseIndex:
+class CourseIndex(NamedTuple):
     script: str          # the text of INDEX_FILE
     box: dict            # the data of the component on the page that loads it
 

@@ -29,9 +29,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..support.errors import Problem
 from ..support.messages import Message, as_message, joined, msg, reason
@@ -50,16 +49,14 @@ SCRIPT_WORDS = ("right", "empty", "unreadable", "above", "below", "choose", "cho
 
 
 # ── the model ───────────────────────────────────────────────────────────────────────────────────────────────────────
-@dataclass(frozen=True)
-class Mistake:
+class Mistake(NamedTuple):
     low: float
     high: float
     hint: str | None   # the author's hint (Markdown, rendered at placement); None: the value typed unconverted
     key: str = ""      # the hint's lesson.yaml key (for its line)
 
 
-@dataclass(frozen=True)
-class Box:
+class Box(NamedTuple):
     """One input box: its answer in the typed unit, the interval accepted, the known mistakes, the printed key."""
     answer: float
     accept: tuple[float, float]
@@ -67,8 +64,7 @@ class Box:
     key: str
 
 
-@dataclass(frozen=True)
-class NumberField:
+class NumberField(NamedTuple):
     label: str                # plain text
     unit: str
     vector: bool              # a list answer: one box per item
@@ -78,16 +74,14 @@ class NumberField:
     scale: str                # the factor from value to typed number, formatted ("100"); "" when 1
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     text: str                 # Markdown
     correct: bool
     feedback: str             # Markdown (plain text), may be ""
     index: int                # in lesson.yaml's list (for its key and line)
 
 
-@dataclass(frozen=True)
-class CheckModel:
+class CheckModel(NamedTuple):
     """One self-check as the compute stage made it: everything but the words."""
     key: str                                  # its lesson.yaml key: challenges.N or checks.N
     fields: tuple[NumberField, ...] = ()

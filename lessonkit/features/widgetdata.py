@@ -12,16 +12,14 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from ..load.schema import NUMBER, Key, describe, is_a
 from ..support.messages import Message, msg
 from ..support.suggest import did_you_mean
 
 
-@dataclass(frozen=True)
-class Issue:
+class Issue(NamedTuple):
     message: Message | str
     expected: Message | str
 
@@ -34,8 +32,7 @@ class WidgetDataError(ValueError):
         super().__init__(f"{builder}: " + "; ".join(str(i.message) for i in self.issues))  # compute says each issue
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """A record written either as a tuple of its fields in order, or as a dict of them: `("方差", 0.5)` or
     `{"label": "方差", "value": 0.5}`."""
     fields: dict[str, Key]
@@ -194,8 +191,7 @@ def _mask_table_rules(data: dict[str, Any]) -> list[Issue]:
     return issues
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     keys: dict[str, Key]
     help: Message
     rules: Callable[[dict[str, Any]], list[Issue]] | None = None

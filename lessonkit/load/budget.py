@@ -2,9 +2,8 @@
 lesson's lesson.yaml for its page alone; assemble/budget.py weighs the pages against it."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..support.errors import ContentError, Problem
 from ..support.messages import Message, msg
@@ -13,8 +12,7 @@ DEFAULT_PAGE_KB = 250
 DEFAULT_GZIP_KB = 60
 
 
-@dataclass(frozen=True)
-class Budget:
+class Budget(NamedTuple):
     page_kb: float = DEFAULT_PAGE_KB
     gzip_kb: float = DEFAULT_GZIP_KB
     source: Message = msg("the default budget")

@@ -22,9 +22,8 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..support.errors import Problem
 from ..support.messages import msg
@@ -38,14 +37,13 @@ BOOLEAN = {"true": True, "false": False, "yes": True, "no": False}
 LITERAL = re.compile(r"\s#\s*literal\b.*$")   # `# %% figure: … caption="…"  # literal`
 
 
-@dataclass(frozen=True)
-class Cell:
+class Cell(NamedTuple):
     kind: str                      # code | markdown | figure
     line: int                      # its `# %%` line (1-based); 0 for code before the first header
     first: int                     # the line its body starts on
     body: str                      # its code; for a Markdown cell, its text without the `# ` of each line
-    name: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
+    name: str | None
+    options: dict[str, Any]        # its header's `key=value` options
 
     def option(self, key: str, default: Any = None) -> Any:
         return self.options.get(key, default)
@@ -62,7 +60,7 @@ def split_cells(text: str, path: Path) -> tuple[list[Cell], list[Problem]]:
     lines, cells, problems = text.splitlines(), [], []
     starts = [i for i, line in enumerate(lines) if HEADER.match(line)]
     if starts and any(line.strip() for line in lines[:starts[0]]):  # code before the first header: a cell of its own
-        cells.append(Cell("code", 0, 1, "\n".join(lines[:starts[0]])))
+        cells.append(Cell("code", 0, 1, "\n".join(lines[:starts[0]]), None, {}))
     for n, start in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
         header = HEADER.match(lines[start]).group("rest").strip()
@@ -85,7 +83,7 @@ def _cell(header: str, line: int, body: list[str], path: Path, problems: list[Pr
     if MARKDOWN.search(header):
         kind, rest = "markdown", MARKDOWN.sub("", header).strip()
         text = "\n".join(re.sub(r"^# ?", "", b) if b.startswith("#") else b for b in body).strip("\n")
-        return Cell(kind, line, line + 1, text, rest.split()[0] if rest.split() else None)
+        return Cell(kind, line, line + 1, text, rest.split()[0] if rest.split() else None, {})
     figure = FIGURE.match(header)
     if figure:
         kind, name, rest = "figure", figure.group("name"), figure.group("options")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from ..support import pysource
 from ..support.errors import Problem
@@ -24,8 +24,7 @@ BLOCK_FIELDS = ("intro", "question")
 ITEM_BLOCK_FIELDS = {"challenges": ("question", "answer"), "checks": ("question", "answer")}
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(NamedTuple):
     """One directive placing something, where the reader meets it."""
     kind: str                       # figure | widget | check | code | table
     name: str
@@ -135,8 +134,7 @@ CODE_OPTIONS = ("output", "echo")  # `{{< code NAME output=false >}}`, as a cell
 CODE_NAME = re.compile(r"[A-Za-z_][\w-]*")
 
 
-@dataclass(frozen=True)
-class CodeRequest:
+class CodeRequest(NamedTuple):
     """What `{{< code NAME [MORE …] [output=…] [echo=…] >}}` asks for."""
     names: tuple[str, ...]
     options: dict[str, bool]       # output / echo, where given

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..support.errors import Problem, UsageError
 from ..support.messages import msg
@@ -22,8 +21,7 @@ DAY_FORMAT = msg("a date written YYYY-MM-DD, e.g. 2027-03-01")
 ANSWERS_EXPECTED = msg("`shown`, `hidden`, or the day they are shown from, YYYY-MM-DD (e.g. 2027-03-01)")
 
 
-@dataclass(frozen=True)
-class Edition:
+class Edition(NamedTuple):
     """Whose site a build makes, and on which day."""
     day: dt.date
     teacher: bool = False      # every lesson, released or not; answers, keys and speaker notes shown
@@ -32,8 +30,7 @@ class Edition:
                                # links to other pages) and reports its self-checks to the platform (SCORM)
 
 
-@dataclass(frozen=True)
-class Release:
+class Release(NamedTuple):
     """One lesson in one build."""
     built: bool = True                 # its page is part of the site
     draft: bool = False                # built as a draft, and marked so
@@ -126,8 +123,7 @@ def build_day(timezone: str) -> dt.date:
     return dt.datetime.now(zone(timezone)).date()
 
 
-@dataclass(frozen=True)
-class Publication:
+class Publication(NamedTuple):
     """Every lesson's release in one build: what pages, links, the index and the cache keys read."""
     edition: Edition
     releases: dict[str, Release]

@@ -1,17 +1,15 @@
 """The lesson.yaml schema, declared as data, and its checker that reports every problem at once."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..support.errors import Problem
 from ..support.messages import Message, msg
 from ..support.suggest import did_you_mean
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(NamedTuple):
     kind: type | tuple[type, ...]
     required: bool
     help: str

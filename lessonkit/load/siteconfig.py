@@ -14,8 +14,8 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from ..support.errors import ContentError, Problem, UsageError
 from ..support.messages import DEFAULT as DEFAULT_LANGUAGE
@@ -30,19 +30,17 @@ SITE_FILE = "site.yaml"
 DEFAULT_TITLE = ""  # none: the theme's `site_title` word in the site's language (i18n/<language>.yaml)
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(NamedTuple):
     title: str
     lessons: tuple[str, ...]
     line: int | None                          # of the part's item in site.yaml
     lesson_lines: tuple[int | None, ...]      # of each slug
 
 
-@dataclass(frozen=True)
-class SiteConfig:
+class SiteConfig(NamedTuple):
     title: str = DEFAULT_TITLE
     description: str = ""
-    budget: Budget = field(default_factory=Budget)
+    budget: Budget = Budget()
     theme: str = "default"
     language: str = DEFAULT_LANGUAGE
     language_line: int | None = None          # where site.yaml sets it, for a problem about it

@@ -14,20 +14,18 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Union
+from typing import NamedTuple, Union
 
 from markupsafe import Markup
 
 
-@dataclass(frozen=True)
-class FigureHole:
+class FigureHole(NamedTuple):
     """A drawn figure's SVG; the same hole placed twice on a page gets its ids renamed by assemble."""
     lesson: str
     name: str
 
 
-@dataclass(frozen=True)
-class FigureDataHole:
+class FigureDataHole(NamedTuple):
     """The 「数据」 disclosure under figure `name` (its tables, from what the figure plots)."""
     lesson: str
     name: str
@@ -35,8 +33,7 @@ class FigureDataHole:
     number: int
 
 
-@dataclass(frozen=True)
-class CodeHole:
+class CodeHole(NamedTuple):
     what: str           # "head" (the <script> for its <head>) | "scripts" (the page's other <script> elements)
                         # | "style" (one style's text) | "policy"
 
@@ -46,8 +43,7 @@ HEAD, SCRIPTS, STYLE, POLICY = CodeHole("head"), CodeHole("scripts"), CodeHole("
 WIDGET_ATTRIBUTE = re.compile(r'\sdata-widget="([\w-]+)"')
 
 
-@dataclass(frozen=True)
-class PageDraft:
+class PageDraft(NamedTuple):
     path: str                           # the output path (support.paths.SitePaths)
     template: str                       # the theme template it was rendered from, for messages
     parts: tuple[Union[str, Hole], ...]
@@ -65,14 +61,16 @@ class Holes:
     """Markers for the holes of one build's drafts."""
     nonce: str = field(default_factory=lambda: secrets.token_hex(6))
     known: list[Hole] = field(default_factory=list)
-    index: dict[Hole, int] = field(default_factory=dict)
+    index: dict[tuple[type, Hole], int] = field(default_factory=dict)  # (kind, hole): holes are tuples, and two
+    #                                                                   kinds of hole with equal fields are two holes
 
     def mark(self, hole: Hole) -> Markup:
         """What a template prints for the hole."""
-        if hole not in self.index:
-            self.index[hole] = len(self.known)
+        key = (type(hole), hole)
+        if key not in self.index:
+            self.index[key] = len(self.known)
             self.known.append(hole)
-        return Markup(f"<!--lk-{self.nonce}-{self.index[hole]}-->")
+        return Markup(f"<!--lk-{self.nonce}-{self.index[key]}-->")
 
     def draft(self, text: str, path: str, template: str, lesson_folder: Path | None = None,
               script_sources: tuple[str, ...] = (), files: tuple[tuple[str, str], ...] = ()) -> PageDraft:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import html
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from ..features.search import plain_text
 from ..features.selfcheck_page import Placement
@@ -24,15 +23,13 @@ EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "imag
               "image/svg+xml": "svg"}
 
 
-@dataclass(frozen=True)
-class Picture:
+class Picture(NamedTuple):
     name: str                 # its file name beside the text, e.g. decay_curve.png
     figure: str | None        # a figure of lesson.py (its PNG, drawn with the page's figures) …
     data: bytes = b""         # … or an image file of the lesson folder, as it is
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(NamedTuple):
     id: str                   # the self-check's root id on the page (check-1, check-power): its SCORM interactions'
     name: str                 # plain text, e.g. 挑战 1 · 剩多少
     text: str                 # HTML: maths as TeX, pictures as PICTURE_URL + name
@@ -42,8 +39,7 @@ class Question:
     answer: str = ""          # the worked answer (HTML like `text`); "" when it has none or answers are hidden
 
 
-@dataclass(frozen=True)
-class LessonPackage:
+class LessonPackage(NamedTuple):
     slug: str
     title: str
     summary: str
@@ -58,8 +54,7 @@ class LessonPackage:
         return [q.id for q in self.questions]
 
 
-@dataclass(frozen=True)
-class PlacedCheck:
+class PlacedCheck(NamedTuple):
     """A self-check as the page places it: its lesson.yaml key, its root id, its name, and its entry's Markdown."""
     key: str
     id: str

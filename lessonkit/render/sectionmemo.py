@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from ..support.cachekeys import SectionInputs, folder_digest, section_key
 from ..support.store import SECTIONS, Store
@@ -29,8 +29,7 @@ HOLE_TOKEN = "\x1ahole{}\x1a"      # SUB, as render/markup.py's tokens: never in
 HOLE_TOKEN_RE = re.compile("\x1ahole(\\d+)\x1a")
 
 
-@dataclass(frozen=True)
-class PartEntry:
+class PartEntry(NamedTuple):
     value: Any                    # the part as rendered: plain data (strings, lists, dicts …); holes as HOLE_TOKEN
     holes: tuple                  # render/draft.py holes, by token number
     problems: tuple               # what its rendering reported, in order

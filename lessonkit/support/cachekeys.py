@@ -21,7 +21,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .store import PAGES, Store
 
@@ -196,8 +196,7 @@ def _read(path: str) -> bytes:
 SECTION_FORMAT = "lessonkit-section-2"  # 2: lesson.yaml's fields kept too, an entry's rendering as plain data
 
 
-@dataclasses.dataclass(frozen=True)
-class SectionInputs:
+class SectionInputs(NamedTuple):
     """Everything one rendered part of a lesson page (render/sectionmemo.py: a lesson.md section, lesson.yaml's
     fields) is made from, each part a digest or a canonical text; the key hashes them all. A part left out would be
     a silently wrong page."""
@@ -217,9 +216,8 @@ class SectionInputs:
 
 def section_key(inputs: SectionInputs) -> str:
     h = hashlib.sha256(f"{SECTION_FORMAT}\0".encode())
-    for f in dataclasses.fields(inputs):
-        value = getattr(inputs, f.name)
-        h.update(f"{f.name}\0{len(value)}\0{value}\0".encode())
+    for name, value in zip(inputs._fields, inputs):
+        h.update(f"{name}\0{len(value)}\0{value}\0".encode())
     return h.hexdigest()
 
 

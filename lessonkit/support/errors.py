@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .messages import Message, as_message, msg, said
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     path: Path
     line: int | None
     message: Message | str        # a plain string is a message without parameters
@@ -81,15 +80,13 @@ class UsageError(Exception):
         return said(self.message, lang)
 
 
-@dataclass(frozen=True)
-class Miss:
+class Miss(NamedTuple):
     """A reference the content cannot resolve, handed back as a value: the caller knows the file and line."""
     message: Message | str
     expected: Message | str | None = None
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(NamedTuple):
     """A reference that renders (as `html`) but that the author should know of: a warning at the caller's file and
     line (an error under --strict)."""
     html: str

@@ -3,9 +3,9 @@ a build whose figures are all cached never imports matplotlib to choose it. Befo
 must still exist unchanged; installing or removing a font makes the next build choose afresh (draw/figures.py)."""
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import os
+from typing import NamedTuple
 
 from .cachekeys import package_version
 from .store import FONT, Store
@@ -17,8 +17,7 @@ FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/usr/lib/X11/fonts",
              os.path.join(os.environ.get("LOCALAPPDATA", "~"), "Microsoft/Windows/Fonts"))
 
 
-@dataclasses.dataclass(frozen=True)
-class FontChoice:
+class FontChoice(NamedTuple):
     family: str
     file: str            # the font file matplotlib draws the family from
     stat: tuple[int, int]  # its (size, mtime_ns) when the choice was made
@@ -39,7 +38,7 @@ def saved_font(cache: Store) -> FontChoice | None:
 def keep_font(cache: Store, choice: FontChoice) -> None:
     """`choice` is the build's font, and the next builds' while the installed fonts stay as they are."""
     cache.remembered["font"] = choice
-    cache.put_json(FONT, "", {**dataclasses.asdict(choice), "fingerprint": font_fingerprint()})
+    cache.put_json(FONT, "", {**choice._asdict(), "fingerprint": font_fingerprint()})
 
 
 def _read(cache: Store) -> FontChoice | None:

@@ -19,16 +19,14 @@ import functools
 import os
 import re
 from pathlib import Path
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 DEFAULT = "zh-CN"
 MESSAGE_LANGUAGES = ("zh-CN", "en")
 PLACEHOLDER = re.compile(r"\{(\w+)(?::([^{}]*))?\}")
 
 
-@dataclass(frozen=True)
-class Message:
+class Message(NamedTuple):
     template: str
     params: tuple[tuple[str, Any], ...] = ()
 

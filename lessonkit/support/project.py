@@ -3,8 +3,8 @@ optionally `themes/` (overrides of the built-in theme), where the tool writes `o
 Every default of the command line belongs to the project; nothing is ever written inside the installed package."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import UsageError
 from .messages import msg
@@ -17,8 +17,7 @@ SITE_FILE = "site.yaml"
 VERSION_KEY = "lessonkit"  # site.yaml: the lessonkit versions the course is written for (PEP 440 specifiers)
 
 
-@dataclass(frozen=True)
-class Project:
+class Project(NamedTuple):
     root: Path
 
     @property
