@@ -48,6 +48,43 @@ def test_figure_data_and_its_csv_links_are_not_text():
     assert S.plain_text(html) == "前文 后文"
 
 
+WELL_FORMED_OR_NOT = [
+    '<P CLASS="Answer">大写的名字</P><p Class="answer">答</p>后',          # names in any case, class values as written
+    '<span class=vh>无引号</span><span class = \'vh\' >单引号</span>留',   # unquoted, single quotes, spaces around =
+    '<span title="a > b">值里有 &gt;</span><span data-x="&quot;vh&quot;">实体</span>',
+    '<br/>自闭合<svg><path d="M0 0"/></svg><hr />后<input hidden>',
+    '<!-- lk-1 -->注释<!--x-- >之后<!---->空',                             # comments, as the holes are written
+    '<script type="application/json">{"a": "</p><p class=\\"x\\">"}</script>脚本后'
+    '<style>p > a { color: red }</style><SCRIPT>if (a<b) {}</SCRIPT >尾',   # raw text up to its end tag
+    '文&amp;字 &lt;b&gt; &#x4e2d;&#25991; &nbsp;&copy &unknown; &',        # references, broken ones too
+    '<p>未闭合<span hidden>藏<b>粗</b>起</span>然后',                        # skipped with nested tags, unclosed p
+    'a < b <3 </ > <!DOCTYPE html><?pi?><![CDATA[x]]>',                     # not tags: HTMLParser's own reading
+    '<div aria-hidden=true>甲</div><div aria-hidden="TRUE">乙</div><p a=b=c>丙</p>',
+    '<table><tr><th>x<td>1<tr><th>y<td>2</table><details class="figure-data"><summary>数</summary></details>',
+    '<script>never closed',
+]
+
+
+@pytest.mark.parametrize("html", WELL_FORMED_OR_NOT)
+def test_plain_text_reads_as_htmlparser_reads(html):
+    """plain_text's tokenizer for well-formed markup hands the reader what HTMLParser would (the reference)."""
+    reader = S._Text()
+    reader.feed(html)
+    reader.close()
+    assert S.plain_text(html) == S.collapse("".join(reader.parts))
+
+
+def test_plain_text_reads_every_built_section_as_htmlparser_reads(real_site, fixture_course):
+    pages = [*real_site.rglob("*.html"), *(fixture_course / "out").rglob("*.html")]
+    sections = [s for page in pages for s in re.findall(r"<section\b.*?</section>", page.read_text("utf-8"), re.S)]
+    assert len(sections) > 20
+    for html in sections:
+        reader = S._Text()
+        reader.feed(html)
+        reader.close()
+        assert S.plain_text(html) == S.collapse("".join(reader.parts))
+
+
 def test_the_rules_the_component_gets_are_the_rules_plain_text_applies():
     """Each rule in the data widget.js receives, tried on plain_text one at a time: the data describes Python."""
     rules = json.loads(S.index_json(S.RULES))
