@@ -15,7 +15,7 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from .messages import DEFAULT, MESSAGE_LANGUAGES, Message, catalog_file, catalog_path, locale_language, \
+from .messages import DEFAULT, MESSAGE_LANGUAGES, Message, catalog, catalog_file, catalog_path, locale_language, \
     message_language, msg, normalize, said
 from .readings import kept
 from .store import Store
@@ -40,9 +40,10 @@ class Speaker:
 
     @functools.cached_property
     def words(self) -> dict[str, str]:
-        """The catalog of the command's language, read when a first message is shown."""
+        """The catalog of the command's language, read when a first message is shown (without a store, once per
+        process)."""
         path = catalog_path(self.lang)
-        return kept(self.store, catalog_file, path) if path else {}
+        return {} if path is None else kept(self.store, catalog_file, path) if self.store else catalog(self.lang)
 
     def __call__(self, template: str, /, **values: Any) -> str:
         return Message(template, tuple(values.items())).render(self.lang, self.words)
