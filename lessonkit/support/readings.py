@@ -1,6 +1,6 @@
 """Files read once across builds: what reading a YAML file gave — site.yaml, a lesson.yaml with the line of each key
 and its problems, the theme's words, the message catalog — is kept in the store (kind READINGS) under the file's
-path and bytes, the reading function and the engine's code. A build whose YAML files did not change, such as a
+path and bytes, the reading function, the engine's code and PyYAML's version. A build whose YAML files did not change, such as a
 rebuild after an edit of lesson.md, then neither imports PyYAML (≈25 ms) nor parses (the message catalog alone is
 95 KB, ≈12 ms).
 
@@ -15,7 +15,7 @@ import hashlib
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from .cachekeys import engine_source_digest
+from .cachekeys import engine_source_digest, package_version
 from .store import READINGS, Store
 
 T = TypeVar("T")
@@ -31,7 +31,7 @@ def kept(store: Store | None, reading: Callable[..., T], path: Path, *args: Any,
     except OSError:  # missing or unreadable: the reading says so
         return reading(path, *args)
     h = hashlib.sha256(f"{reading.__module__}.{reading.__qualname__}\0{path}\0{args!r}\0"
-                       f"{engine_source_digest()}\0".encode())
+                       f"{engine_source_digest()}\0{package_version('yaml')}\0".encode())
     h.update(data)
     key = h.hexdigest()
     found = store.get_pickle(READINGS, key, mark_used=keep)
