@@ -12,6 +12,7 @@ the hashes of exactly that code. Each script is checked at build time (features/
 """
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Iterable, NamedTuple
@@ -104,6 +105,7 @@ def with_source_url(js: str, name: str) -> str:
     return js + f"\n//# sourceURL={name}" if name else js
 
 
+@functools.lru_cache(maxsize=256)  # (every page of a build carries the theme's scripts: each is made lean once)
 def lean_js(code: str) -> str:
     """The code without its indentation and whole-line `//` comments: a tenth of a page's weight for nothing a
     browser reads. Every line keeps its number (a removed line leaves an empty one), so an error names the line of
@@ -112,6 +114,7 @@ def lean_js(code: str) -> str:
     return "\n".join("" if line.startswith("//") else line for line in lines)
 
 
+@functools.lru_cache(maxsize=64)
 def lean_css(css: str) -> str:
     """Stylesheets without comments, indentation and blank lines."""
     css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
