@@ -238,7 +238,7 @@ def _misplaced_part(block: Block, parent: str | None, ctx: MarkupContext, path: 
 
 def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, Any]:
     parts, pieces, run = [], [], []
-    for child in block.children + [None]:
+    for child in [*block.children, None]:
         if child is not None and child.kind != "container":
             run.append(child)
             continue
