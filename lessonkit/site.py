@@ -39,7 +39,7 @@ from .support.store import Store
 from .write.output import write_site
 
 
-@dataclass
+@dataclass(eq=False)
 class Options:
     content: Path
     out: Path
@@ -83,7 +83,7 @@ class BuildReport(NamedTuple):
     packages: dict                   # slug → what its LMS package needs (Options.lms; lessonkit/export)
 
 
-@dataclass
+@dataclass(eq=False)
 class Gathered:
     """What the load stage read and checked: everything the stages that make pages start from."""
     config: SiteConfig

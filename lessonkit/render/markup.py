@@ -84,7 +84,7 @@ class Converters:
         return equations.primes_beside_the_base(slim_mathml(self.mathml[key]))
 
 
-@dataclass
+@dataclass(eq=False)
 class MarkupContext:
     """What the Markdown of one lesson may refer to. Each placer (`figure`, `widget`, `table` …) and `link_lesson`
     return HTML, or a Miss that says what is wrong; markup adds the file and line."""

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # only an LMS edition's pages have one
     from .questions import LessonPackage
 
 
-@dataclass
+@dataclass(eq=False)
 class Renderer:
     """What rendering one site needs: the theme's templates, its components, the build's markers and converters,
     the course's bibliography (features.citations; a lesson's own references.bib adds to it) and the build's cache
