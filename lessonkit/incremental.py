@@ -40,7 +40,7 @@ class KeptLesson(NamedTuple):
     warnings: tuple = ()          # what the build said of its text (features.handnumbers), unanchored
 
 
-@dataclass
+@dataclass(eq=False)
 class Reuse:
     cache: Store
     keys: dict[str, str] = field(default_factory=dict)   # slug → key, for the lessons that may be reused

@@ -15,6 +15,7 @@ import datetime as dt
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 
 from . import incremental
@@ -38,7 +39,7 @@ from .support.store import Store
 from .write.output import write_site
 
 
-@dataclass
+@dataclass(eq=False)
 class Options:
     content: Path
     out: Path
@@ -65,25 +66,24 @@ class Options:
             self.cache = Path(self.cache).expanduser().absolute()
 
 
-@dataclass
-class BuildReport:
+class BuildReport(NamedTuple):
     pages: dict[str, bytes]
     font: str | None
-    seconds: float = 0.0
-    sizes: dict[str, int] = field(default_factory=dict)
-    gzip_sizes: dict[str, int] = field(default_factory=dict)
-    figures_drawn: int = 0
-    figures_cached: int = 0
-    budget: Budget | None = None
-    search_bytes: int = 0            # the course's search index (SitePaths.SEARCH_INDEX), loaded when searched
-    lessons: list[str] = field(default_factory=list)  # the slugs of the lesson pages written, in course order
-    warnings: list[Problem] = field(default_factory=list)  # what the build let pass; errors under --strict
-    figure_png: dict[str, dict[str, bytes]] = field(default_factory=dict)  # slug → figure → PNG (Options.figure_png)
-    pages_kept: int = 0              # lesson pages taken as an earlier build wrote them (their inputs unchanged)
-    packages: dict = field(default_factory=dict)  # slug → what its LMS package needs (Options.lms; lessonkit/export)
+    seconds: float
+    sizes: dict[str, int]
+    gzip_sizes: dict[str, int]
+    figures_drawn: int
+    figures_cached: int
+    budget: Budget | None
+    search_bytes: int                # the course's search index (SitePaths.SEARCH_INDEX), loaded when searched
+    lessons: list[str]               # the slugs of the lesson pages written, in course order
+    warnings: list[Problem]          # what the build let pass; errors under --strict
+    figure_png: dict[str, dict[str, bytes]]  # slug → figure → PNG (Options.figure_png)
+    pages_kept: int                  # lesson pages taken as an earlier build wrote them (their inputs unchanged)
+    packages: dict                   # slug → what its LMS package needs (Options.lms; lessonkit/export)
 
 
-@dataclass
+@dataclass(eq=False)
 class Gathered:
     """What the load stage read and checked: everything the stages that make pages start from."""
     config: SiteConfig

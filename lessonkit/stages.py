@@ -2,8 +2,9 @@
 inputs changed; imported only then, so a build with nothing to make imports neither Jinja nor Markdown nor numpy."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import NamedTuple
 
 import jinja2
 
@@ -30,18 +31,20 @@ from .support.session import Session
 from .support.store import FIGURE, HIGHLIGHTS, MATHML, VALUES, Kind, Store
 
 
-@dataclass
-class Made:
+NOTHING_MADE: dict = MappingProxyType({})  # (read-only: what a build with problems made)
+
+
+class Made(NamedTuple):
     """The pages made now (kept ones aside), with what the next build may keep of them."""
-    pages: dict[str, bytes] = field(default_factory=dict)
-    gzip_sizes: dict[str, int] = field(default_factory=dict)
+    pages: dict[str, bytes] = NOTHING_MADE
+    gzip_sizes: dict[str, int] = NOTHING_MADE
     rendered: Rendered | None = None
-    stats: DrawStats = field(default_factory=DrawStats)
-    figures: dict[str, int] = field(default_factory=dict)     # slug → figures on its page
-    pictures: dict[str, dict[str, bytes]] = field(default_factory=dict)
-    made_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug → cache entries its page was made from
-    warnings: dict[str, list[Problem]] = field(default_factory=dict)   # slug → what rendering its page let pass
-    packages: dict = field(default_factory=dict)   # slug → what its LMS package needs (render/questions.py; lms)
+    stats: DrawStats | None = None                 # None: nothing made (the build's problems are reported)
+    figures: dict[str, int] = NOTHING_MADE         # slug → figures on its page
+    pictures: dict[str, dict[str, bytes]] = NOTHING_MADE
+    made_of: dict[str, tuple[str, ...]] = NOTHING_MADE  # slug → cache entries its page was made from
+    warnings: dict[str, list[Problem]] = NOTHING_MADE   # slug → what rendering its page let pass
+    packages: dict = NOTHING_MADE   # slug → what its LMS package needs (render/questions.py; lms)
 
 
 def make_pages(gathered, options, session: Session, problems: list[Problem]) -> Made:

@@ -144,7 +144,7 @@ def test_the_same_inputs_give_the_same_key():
     lambda: definitions_key(glossary(path=Path("/elsewhere/glossary.yaml")), REFS, ui()),          # the file
     lambda: definitions_key(glossary(), Bibliography(REFS.path, {}, digest="b" * 64), ui()),      # the references
     lambda: definitions_key(glossary(), None, ui()),                                               # none
-    lambda: definitions_key(glossary(), Bibliography(REFS.path, unread=True), ui()),               # unreadable
+    lambda: definitions_key(glossary(), Bibliography(REFS.path, {}, unread=True), ui()),               # unreadable
     lambda: definitions_key(glossary(), REFS, ui(cite_author_year="{authors}，{year}")),            # a word
     lambda: definitions_key(glossary(), REFS, ui(cite_many_authors="{first} 等人")),                 # a new word
     lambda: definitions_key(glossary(), REFS, ui("en")),                                            # the language

@@ -441,7 +441,8 @@ def test_rendering_a_section_changes_nothing_but_what_the_memo_keeps(content):
          'answer: "{{ layers }} [[size]] [@vaswani2017] @lesson:nowhere。\\n\\n{{< figure growth >}}"')
     write(content, {"glossary.yaml": GLOSSARY + "  - id: size\n    zh: 大小\n    en: size\n    definition: 多大。\n"})
     renderer = lesson_renderer(content)
-    renderer.setting.course.glossary = _glossary(content)
+    setting = renderer.setting._replace(course=renderer.setting.course._replace(glossary=_glossary(content)))
+    renderer = LessonRenderer(renderer.lesson, setting)
     parts = [functools.partial(_section, renderer, section, n)
              for n, section in enumerate(renderer.lesson.source.sections, start=1)]
     for render in parts + [functools.partial(_render_fields, renderer)]:

@@ -26,7 +26,7 @@ from ..support.values import KeptValues
 from .registry import Lesson, code_digest, deferred, forget_other_module
 
 
-@dataclass
+@dataclass(eq=False)
 class LessonMemo:
     """The DERIVED entry of one lesson's values: what a build derived from them, and whether this build added to
     it (then it is written again when the build has made its pages)."""

@@ -30,9 +30,9 @@ import inspect
 import re
 import sys
 import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from ..load.lessons import LessonFileMissing, LessonPathError, read_text, resolve_in_lesson
 from ..support.errors import ContentError, Problem
@@ -40,8 +40,7 @@ from ..support.messages import msg, reason
 from ..support.pysource import first_line
 
 
-@dataclass
-class FigureSpec:
+class FigureSpec(NamedTuple):
     name: str
     func: Callable
     caption: str
@@ -61,8 +60,7 @@ class FigureSpec:
         return self.cell.name if self.cell is not None else self.func.__name__
 
 
-@dataclass
-class WidgetSpec:
+class WidgetSpec(NamedTuple):
     name: str
     func: Callable
     kind: str | None                 # None: the function's name, unless it returns a builder's result with its own
@@ -72,7 +70,7 @@ class WidgetSpec:
 KIND = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")   # a component folder's name, and `data-widget="KIND"` in a page
 
 
-@dataclass
+@dataclass(eq=False)
 class Lesson:
     """Registry a lesson module fills with its decorated functions. Made as `Lesson()`, with nothing to pass: the
     notebook's stand-in (features/notebook_standin.py) has the same public methods with the same parameters
@@ -188,9 +186,9 @@ def deferred(registry: "Lesson", path: Path, code: str) -> "Lesson":
     kept = Lesson()
     kept.code_path = path
     kept.values = {name: stand_in("values", name, f) for name, f in registry.values.items()}
-    kept.figures = {name: replace(spec, func=stand_in("figures", name, spec.func))
+    kept.figures = {name: spec._replace(func=stand_in("figures", name, spec.func))
                     for name, spec in registry.figures.items()}
-    kept.widgets = {name: replace(spec, func=stand_in("widgets", name, spec.func))
+    kept.widgets = {name: spec._replace(func=stand_in("widgets", name, spec.func))
                     for name, spec in registry.widgets.items()}
     return kept
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -40,10 +39,9 @@ class Reference(NamedTuple):
     line: int
 
 
-@dataclass
-class Bibliography:
+class Bibliography(NamedTuple):
     path: Path
-    entries: dict[str, Reference] = field(default_factory=dict)
+    entries: dict[str, Reference]
     unread: bool = False              # a file could not be read at all (reported there)
     digest: str = ""                  # of the files' bytes and their reading (what a notebook's cache key names)
 
@@ -82,7 +80,7 @@ def _load_bib(path: Path, problems: list[Problem], cache=None) -> Bibliography |
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(Problem(path, None, msg("cannot read the bibliography: {reason}", reason=reason(exc)),
                                 "a UTF-8 BibTeX file"))
-        return Bibliography(path, unread=True)
+        return Bibliography(path, {}, unread=True)
     key = _cache_key(data)
     saved = cache.get_json(REFERENCES, key) if cache is not None else None
     if not (isinstance(saved, dict) and saved.get("format") == FORMAT):

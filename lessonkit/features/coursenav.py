@@ -4,8 +4,8 @@ marks the section being read."""
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from ..support.errors import Miss, Notice
 from ..support.messages import msg
@@ -40,14 +40,13 @@ def course_parts(parts, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for part in parts]
 
 
-@dataclass
-class Course:
+class Course(NamedTuple):
     """What every page may link to: the lessons in order, with their sections; the glossary's terms, with their
     definitions rendered once for the whole site."""
-    lessons: list[dict[str, Any]] = field(default_factory=list)
+    lessons: list[dict[str, Any]] = ()
     glossary: Glossary | None = None
-    definitions: dict[str, str] = field(default_factory=dict)
-    parts: list[dict[str, Any]] = field(default_factory=list)   # course_parts: the contents grouped, or []
+    definitions: dict[str, str] = MappingProxyType({})  # (a course without a glossary: read-only, empty)
+    parts: list[dict[str, Any]] = ()   # course_parts: the contents grouped, or []
     left_out: frozenset[str] = frozenset()  # lessons of the course this site does not publish yet (load/release.py)
 
     def find(self, slug: str) -> dict[str, Any] | None:

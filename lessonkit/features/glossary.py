@@ -60,7 +60,7 @@ class Term(NamedTuple):
         return (self.zh, *self.aliases)
 
 
-@dataclass
+@dataclass(eq=False)
 class Glossary:
     path: Path
     terms: list[Term] = field(default_factory=list)

@@ -12,7 +12,7 @@ from typing import Any, Callable, Protocol
 from ..support.errors import Miss, Problem
 
 
-@dataclass
+@dataclass(eq=False)
 class Ledger:
     """What one page placed so far, in reading order."""
     widgets: set[str] = field(default_factory=set)

@@ -16,8 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from ..support.jsondata import plain
 from ..support.messages import Message, as_message, msg, reason
@@ -29,8 +28,7 @@ from .widgetdata import BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, Widge
 SPEC_HELP = msg("a format spec such as sig3, pct2 or .2f")
 
 
-@dataclass
-class StateFigure:
+class StateFigure(NamedTuple):
     """A figure the engine draws for one state of a widget (explorer), by calling `func(plt, **point)`."""
     name: str
     func: Callable
@@ -38,12 +36,11 @@ class StateFigure:
     alt: str
 
 
-@dataclass
-class WidgetResult:
+class WidgetResult(NamedTuple):
     """A builder's result: the component kind, its data, and any figures the engine must draw for it."""
     kind: str
     data: dict[str, Any]
-    figures: list[StateFigure] = field(default_factory=list)
+    figures: tuple[StateFigure, ...] | list[StateFigure] = ()
     script: dict[str, Any] | None = None   # what the page's script needs, when less than `data`
 
 
@@ -51,8 +48,7 @@ class WidgetResult:
 CONTROLS = ("slider", "stepper", "buttons")
 
 
-@dataclass
-class Param:
+class Param(NamedTuple):
     name: str
     label: str
     values: list[Any]

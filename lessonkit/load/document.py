@@ -13,9 +13,8 @@ Block kinds:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NamedTuple, Sequence
 
 from ..support.errors import Problem
 from ..support.messages import msg
@@ -29,23 +28,21 @@ CONTAINER_KINDS = ("note", "tip", "warning", "info", "cards", "card", "toggle", 
 SHOWS_ONLY = {"toggle": "state", "tabs": "tab"}  # a container that shows only blocks of one kind, one at a time
 
 
-@dataclass
-class Block:
+class Block(NamedTuple):
     kind: str                     # text | fence | directive | container
     line: int                     # first source line (1-based, in the file)
-    lines: list[str] = field(default_factory=list)   # text: its lines; fence: the code lines
+    lines: Sequence[str] = ()     # text: its lines (a list: the parser adds the next line); fence: the code lines
     name: str = ""                # fence: info string; directive: its kind; container: its kind
     arg: str = ""                 # directive: the name it places; container: its title
     args: tuple[str, ...] = ()    # directive: further words
-    children: list["Block"] = field(default_factory=list)
+    children: Sequence["Block"] = ()  # container: the blocks inside
 
 
-@dataclass
-class SectionSource:
+class SectionSource(NamedTuple):
     id: str
     title: str
     line: int                     # line of the heading in lesson.md
-    blocks: list[Block] = field(default_factory=list)
+    blocks: list[Block]           # (the parser adds each block as it reads it)
     body: str = ""                # the raw text under the heading (for search and tests)
 
 
@@ -156,7 +153,7 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem]) -> list[Se
                                             msg("cannot read the section id in `{line}`", line=line.strip()),
                                             "`{#id}` at the end of the heading: ASCII letters, digits, - and _"))
                 section_id = heading.group("id") or f"sec-{len(sections) + 1}"
-                sections.append(SectionSource(section_id, heading.group("title"), lineno))
+                sections.append(SectionSource(section_id, heading.group("title"), lineno, []))
             elif sections:
                 last = sections[-1]
                 if last.blocks and last.blocks[-1].kind == "text" and \
@@ -166,9 +163,7 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem]) -> list[Se
                     last.blocks.append(Block("text", lineno, [line]))
             elif line.strip() and not preamble_reported:
                 preamble_reported = _report_preamble(path, lineno, problems)
-    for s in sections:
-        end = _end_line(s.blocks, s.line)
-        s.body = "\n".join(lines[s.line:end]) + "\n" if end > s.line else ""
+    sections = [s._replace(body=_body(lines, s)) for s in sections]
     if not sections and not problems:
         problems.append(Problem(path, 1, "no sections", "at least one `## Section title {#id}` heading"))
     seen: dict[str, int] = {}
@@ -179,6 +174,11 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem]) -> list[Se
                                     "a unique `{#id}` per section"))
         seen.setdefault(s.id, s.line)
     return sections
+
+
+def _body(lines: list[str], section: SectionSource) -> str:
+    end = _end_line(section.blocks, section.line)
+    return "\n".join(lines[section.line:end]) + "\n" if end > section.line else ""
 
 
 def _report_preamble(path: Path, line: int, problems: list[Problem]) -> bool:

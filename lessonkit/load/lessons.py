@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # (PyYAML is imported where a text is read afresh)
     import yaml
@@ -41,18 +40,17 @@ def loaders() -> tuple[type, type]:
     return _dates_as_text(getattr(yaml, "CSafeLoader", yaml.SafeLoader)), _dates_as_text(yaml.SafeLoader)
 
 
-@dataclass
-class LessonSource:
+class LessonSource(NamedTuple):
     slug: str
     folder: Path
     meta: dict[str, Any]
     meta_lines: dict[str, int]
     sections: list[SectionSource]
     body_path: Path
-    code_path: Path | None = None
-    problems: list[Problem] = field(default_factory=list)
-    code_readable: bool = True  # False: lesson.py exists but is not text we may run
-    plan: LessonPlan = field(default_factory=LessonPlan)  # its text read once (load/plan.py)
+    code_path: Path | None
+    problems: list[Problem]
+    code_readable: bool         # False: lesson.py exists but is not text we may run
+    plan: LessonPlan            # its text read once (load/plan.py)
 
     @property
     def meta_path(self) -> Path:

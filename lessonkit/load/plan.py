@@ -10,8 +10,8 @@ the slides read the plan; nothing after load parses a lesson's text again.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Iterator, NamedTuple
 
 from ..support import pysource
@@ -34,12 +34,14 @@ class Place(NamedTuple):
     challenge: int = 0              # the challenge (1-based) whose answer places it; 0: lesson.md
 
 
-@dataclass
-class LessonPlan:
-    fields: dict[str, list[Block]] = field(default_factory=dict)   # lesson.yaml key → its Markdown, parsed
-    places: tuple[Place, ...] = ()                                  # in reading order
-    figure_functions: dict[str, str] = field(default_factory=dict)  # lesson.py: figure function → figure name
-    equations: dict[str, int] = field(default_factory=dict)         # `{#eq:NAME}` → its number
+NONE: dict = MappingProxyType({})  # (a plan of nothing: one read-only empty mapping)
+
+
+class LessonPlan(NamedTuple):
+    fields: dict[str, list[Block]] = NONE          # lesson.yaml key → its Markdown, parsed
+    places: tuple[Place, ...] = ()                  # in reading order
+    figure_functions: dict[str, str] = NONE         # lesson.py: figure function → figure name
+    equations: dict[str, int] = NONE                # `{#eq:NAME}` → its number
 
     def placed(self, kind: str) -> list[Place]:
         return [p for p in self.places if p.kind == kind]
@@ -69,16 +71,14 @@ class LessonPlan:
 def make_plan(meta: dict[str, Any], lines: dict[str, int], sections: list[SectionSource], meta_path: Path,
               body_path: Path, code_path: Path | None, problems: list[Problem]) -> LessonPlan:
     """The plan of a lesson read as far as it could be (a broken field is left out: reported where it was read)."""
-    plan = LessonPlan(fields=dict(_fields(meta, lines, meta_path, problems)))
+    fields = dict(_fields(meta, lines, meta_path, problems))
     places = [_place(b, body_path) for s in sections for b in walk(s.blocks) if b.kind == "directive"]
     for n, challenge in enumerate(_items(meta, "challenges"), start=1):
-        places += [_place(b, meta_path, n) for b in walk(plan.blocks(f"challenges.{n - 1}.answer"))
+        places += [_place(b, meta_path, n) for b in walk(fields.get(f"challenges.{n - 1}.answer", []))
                    if b.kind == "directive"]
-    plan.places = tuple(places)
-    if any(p.kind == "code" for p in places):  # only then lesson.py is read (parsing it costs)
-        plan.figure_functions = declared_figures(code_path)
-    plan.equations = equation_numbers(sections)
-    return plan
+    # lesson.py is read only when a place shows code (parsing it costs)
+    figure_functions = declared_figures(code_path) if any(p.kind == "code" for p in places) else {}
+    return LessonPlan(fields, tuple(places), figure_functions, equation_numbers(sections))
 
 
 def _fields(meta: dict[str, Any], lines: dict[str, int], path: Path,

@@ -56,7 +56,7 @@ class PageDraft(NamedTuple):
         return [p for p in self.parts if isinstance(p, FigureHole)]
 
 
-@dataclass
+@dataclass(eq=False)
 class Holes:
     """Markers for the holes of one build's drafts."""
     nonce: str = field(default_factory=lambda: secrets.token_hex(6))

@@ -84,7 +84,7 @@ class Converters:
         return equations.primes_beside_the_base(slim_mathml(self.mathml[key]))
 
 
-@dataclass
+@dataclass(eq=False)
 class MarkupContext:
     """What the Markdown of one lesson may refer to. Each placer (`figure`, `widget`, `table` …) and `link_lesson`
     return HTML, or a Miss that says what is wrong; markup adds the file and line."""
@@ -238,7 +238,7 @@ def _misplaced_part(block: Block, parent: str | None, ctx: MarkupContext, path: 
 
 def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, Any]:
     parts, pieces, run = [], [], []
-    for child in block.children + [None]:
+    for child in [*block.children, None]:
         if child is not None and child.kind != "container":
             run.append(child)
             continue

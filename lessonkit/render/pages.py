@@ -4,8 +4,8 @@ assemble stage once the figures are drawn."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import jinja2
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # only an LMS edition's pages have one
     from .questions import LessonPackage
 
 
-@dataclass
+@dataclass(eq=False)
 class Renderer:
     """What rendering one site needs: the theme's templates, its components, the build's markers and converters,
     the course's bibliography (features.citations; a lesson's own references.bib adds to it) and the build's cache
@@ -53,13 +53,12 @@ class Renderer:
     made_of: tuple[str, ...] = ()             # the cache entries every lesson page is made from (its definitions)
 
 
-@dataclass
-class Rendered:
+class Rendered(NamedTuple):
     drafts: list[PageDraft]
     summaries: dict[str, dict[str, Any]]  # slug → what other pages read of each lesson rendered now (lesson_summary)
-    cache_entries: dict[str, tuple[str, ...]] = field(default_factory=dict)  # slug → what its page read (notebook)
-    warnings: dict[str, list[Problem]] = field(default_factory=dict)        # slug → what rendering it let pass
-    packages: dict[str, LessonPackage] = field(default_factory=dict)        # slug → its LMS package's parts (lms)
+    cache_entries: dict[str, tuple[str, ...]]  # slug → what its page read (notebook)
+    warnings: dict[str, list[Problem]]         # slug → what rendering it let pass
+    packages: dict[str, LessonPackage]         # slug → its LMS package's parts (lms)
 
 
 def render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],

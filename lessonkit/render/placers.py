@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
 
@@ -34,8 +33,7 @@ from .mount import mount
 from .reading import reading_texts
 
 
-@dataclass
-class PageSetting:
+class PageSetting(NamedTuple):
     """What every lesson page of one edition is rendered with: the theme (templates, words, components), the
     course (other lessons to link to, the glossary), the draft's holes, the Markdown converters, the bibliography,
     this lesson's release (load/release.py: answers shown, a draft …), and the edition: `teacher` (answers open,
@@ -48,7 +46,7 @@ class PageSetting:
     holes: Holes
     converters: markup.Converters
     bibliography: Bibliography | None = None
-    release: Release = dataclasses.field(default_factory=Release)
+    release: Release = Release()
     teacher: bool = False
     lms: bool = False
     sections: Any = None    # render/sectionmemo.py SectionMemo: parts rendered by an earlier build (None: none)

@@ -38,7 +38,7 @@ class PartEntry(NamedTuple):
     state: tuple                  # the renderer's state after it (state_of)
 
 
-@dataclass
+@dataclass(eq=False)
 class SectionMemo:
     """One build's memo of the parts of lesson pages: `shared` is incremental.shared_inputs; `used`: slug → the
     entries each lesson's parts were taken from or kept in (a kept page keeps them)."""

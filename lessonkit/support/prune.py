@@ -19,7 +19,7 @@ PRUNABLE = {folder: re.compile("|".join(k.pattern for k in KINDS if k.folder == 
             for folder in dict.fromkeys(k.folder for k in KINDS)}
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class Pruned:
     files: int = 0
     bytes: int = 0

@@ -7,7 +7,7 @@ from pathlib import Path
 from .store import TEMPLATES, Store
 
 
-@dataclass
+@dataclass(eq=False)
 class Session:
     cache: Store                         # the build's cache (`--no-cache`: a store without a folder)
     preview_script: str | None = None    # `serve`'s reload script: every page runs it, its policy lists its hash

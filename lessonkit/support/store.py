@@ -117,7 +117,7 @@ KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, PAGES, SEC
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
 
-@dataclass
+@dataclass(eq=False)
 class Store:
     """The entries under `folder`; `folder=None` (`--no-cache`) keeps nothing: every get is None, every put does
     nothing. `remembered`: what a build looked up once and reads again (support/font.py: the chosen font)."""
