@@ -6,7 +6,7 @@ The pipeline lives in lessonkit/: load → compute → draw → render → assem
 """
 from pathlib import Path
 
-from lessonkit.cli import exit_with, main
+from lessonkit.cli import run_process
 
 if __name__ == "__main__":
-    exit_with(main(prog="python build.py", home=Path(__file__).resolve().parent))
+    run_process(prog="python build.py", home=Path(__file__).resolve().parent)

@@ -1,4 +1,4 @@
 """`python -m lessonkit`: the same command line as `lessonkit`."""
-from .cli import exit_with, main
+from .cli import run_process
 
-exit_with(main(prog="python -m lessonkit"))
+run_process(prog="python -m lessonkit")

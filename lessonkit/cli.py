@@ -13,7 +13,7 @@ import gc
 import sys
 import traceback
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__
 from .commands import COMMANDS, command as command_module
@@ -84,12 +84,17 @@ def project_defaults(args: argparse.Namespace, project, output: str | None = Non
 
 def entry() -> None:
     """The `lessonkit` console script."""
-    exit_with(main())
+    run_process()
 
 
-def exit_with(code: int) -> NoReturn:
-    """End the process. What the command made is frozen first (gc.freeze), so the interpreter's last collection
-    passes over it instead of walking every object once more: ≈25 ms of a 0.45 s rebuild after an edit."""
+def run_process(**main_args: Any) -> NoReturn:
+    """A process that runs one command (the console script, `python -m lessonkit`, build.py) and ends. Its cyclic
+    garbage collector runs ≈300× less often, as mypy's does: a build makes many objects and few cycles (a rebuild
+    after an edit spent ≈12 ms of 0.33 s collecting; a cold 50-lesson build peaks at 121 MB instead of 103). At the
+    end what the command made is frozen (gc.freeze), so the interpreter's last collection passes over it instead
+    of walking every object once more (≈25 ms)."""
+    gc.set_threshold(200_000, 30, 30)
+    code = main(**main_args)
     gc.freeze()
     sys.exit(code)
 
