@@ -9,7 +9,6 @@ from pathlib import Path
 import jinja2
 
 from ..draw.drawing import DrawnFigure, FigureKey
-from ..draw.svg import placed_again
 from ..features import figdata
 from ..features.components import Components, lean_js, source_name, with_source_url
 from ..features.palette import palette_css, raster_css
@@ -79,7 +78,11 @@ class Assembler:
             return ""
         if isinstance(part, FigureHole):
             placed[key] = placed.get(key := (part.lesson, part.name), 0) + 1
-            return drawn.svg if placed[key] == 1 else placed_again(drawn.svg, placed[key])
+            if placed[key] == 1:
+                return drawn.svg
+            from ..draw.svg import placed_again  # (a figure shown twice; draw/svg.py is the drawing's, ≈2 ms to import)
+
+            return placed_again(drawn.svg, placed[key])
         if isinstance(part, FigureDataHole):
             return self._figure_data(part, drawn.data, page)
         raise TypeError(f"unknown hole {part!r}")

@@ -117,10 +117,10 @@ def figure_font(cache: Store | None):
 def cell_figure_style(cache: Store | None):
     """What a figure cell draws with (compute/cellrun.py), asked for when a cell first draws: the figures' style for
     the build's font, and a new figure's size and layout as FigureMaker makes them."""
-    from .figures import FigureMaker, style
-
     @functools.cache
     def rc() -> dict:
+        from .figures import FigureMaker, style  # (only once a cell draws)
+
         return {**style(figure_font(cache).family), "figure.figsize": FigureMaker.subplots.__kwdefaults__["figsize"],
                 "figure.constrained_layout.use": True}
     return rc

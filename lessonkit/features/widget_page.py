@@ -11,7 +11,6 @@ from ..support.values import lookup
 from ..support.words import spoken
 from .figures import unknown
 from .placing import Page
-from .widgets import table_data
 
 CAPTIONED = ("explorer", "bars")  # the builders' kinds whose caption (plain text) may hold `{{ value }}`
 
@@ -54,6 +53,8 @@ def place_table(page: Page, name: str, args: tuple[str, ...]) -> str | Miss:
         return Miss(msg("unknown value `{name}` for a table{hint}", name=name,
                         hint=did_you_mean(name.split(".")[0], lesson.values)),
                     msg("a value defined in lesson.py: {names}", names=", ".join(sorted(lesson.values)) or msg("none")))
+    from .widgets import table_data  # (the general widgets' module, imported where a table is placed)
+
     try:
         data = table_data(value)
     except ValueError as exc:

@@ -8,8 +8,7 @@ import re
 
 from ..compute.registry import inputs_of
 from ..compute.run import ComputedLesson
-from ..draw import figures as drawing
-from ..features import notebook, notebook_standin
+from ..features import notebook
 from ..features.notebook import Cell
 from ..support import numbers
 from ..support.store import NOTEBOOK_PARTS
@@ -27,6 +26,9 @@ class NotebookParts:
 
     def setup_code(self) -> str:
         def make() -> str:
+            from ..draw import figures as drawing  # (made once per engine: kept in the store)
+            from ..features import notebook_standin
+
             rc = drawing.style("")
             return notebook.setup_code(inspect.getsource(numbers), inspect.getsource(notebook_standin),
                                        inspect.getsource(drawing.FigureMaker),
