@@ -20,7 +20,7 @@ from .commands import COMMANDS, command as command_module
 from .support.errors import ContentError, UsageError
 from .support.i18n import MESSAGE_LANGUAGES, Speaker, message_language
 from .support.messages import msg
-from .support.project import CONTENT, Project, find_project, locate
+from .support.project import CONTENT, Project, locate, project_of
 from .support.store import Store
 from .support.terminal import wrap
 from .load.siteconfig import check_version, peek_language
@@ -138,16 +138,16 @@ def _peek_store(argv: list[str], home: Path | None) -> Store | None:
     if "--no-cache" in argv:
         return None
     folder = _peek(argv, "--cache-dir")
-    project = None if folder else _peek_project(argv, home)
-    return Store(Path(folder).expanduser()) if folder else Store(project.cache) if project else None
+    if folder:
+        return Store(Path(folder).expanduser())
+    project = _peek_project(argv, home)
+    return Store(project.cache) if project else None
 
 
 def _peek_project(argv: list[str], home: Path | None) -> Project | None:
-    """The project as support.project.locate will find it: -C, else the folder holding --content, else upwards."""
+    """The project as support.project.locate will find it, if there is one."""
     explicit, content = _peek(argv, "-C", "--project"), _peek(argv, "--content")
-    if explicit:
-        return find_project(Path(explicit).expanduser())
-    return Project(Path(content).expanduser().resolve().parent) if content else find_project(home or Path.cwd())
+    return project_of(Path(explicit) if explicit else None, Path(content) if content else None, home or Path.cwd())
 
 
 def parse(argv: list[str], prog: str, say: Speaker) -> argparse.Namespace:

@@ -343,7 +343,9 @@ class DeferredInputs(Sequence):
         self.values, self.names = values, names
 
     def __getitem__(self, i):
-        return [self.values[n] for n in self.names][i]
+        if isinstance(i, slice):
+            return [self.values[n] for n in self.names[i]]
+        return self.values[self.names[i]]
 
     def __len__(self) -> int:
         return len(self.names)

@@ -6,7 +6,10 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # (imported where colours are computed)
+    import numpy as np
 
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg

@@ -67,13 +67,21 @@ def locate(explicit: Path | None, content: Path | None, start: Path, prog: str) 
             raise UsageError(msg("project folder {path} does not exist", path=root))
         if not (root / CONTENT).is_dir():
             raise UsageError(not_a_project(root, prog))
-        return Project(root)
-    if content is not None:
-        return Project(content.expanduser().resolve().parent)
-    found = find_project(start)
+    found = project_of(explicit, content, start)
     if found is None:
         raise UsageError(not_a_project(start.resolve(), prog))
     return found
+
+
+def project_of(explicit: Path | None, content: Path | None, start: Path) -> Project | None:
+    """The project `locate` finds, or None where it would report a mistake (the command line reads site.yaml
+    before it checks its options: cli.py)."""
+    if explicit is not None:
+        root = explicit.expanduser().resolve()
+        return Project(root) if (root / CONTENT).is_dir() else None
+    if content is not None:
+        return Project(content.expanduser().resolve().parent)
+    return find_project(start)
 
 
 def not_a_project(folder: Path, prog: str):
