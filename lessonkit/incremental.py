@@ -17,19 +17,20 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from .features.coursenav import course_entry
 from .support.cachekeys import engine_source_digest, folder_digest, page_engine
 from .support.errors import Problem
 from .support.font import saved_font
+from .support.records import Record
 from .support.store import HIGHLIGHTS, MATHML, PAGES, REFERENCES, SCRIPTS, TEMPLATES, Store
 
 PAGE_FORMAT = "lessonkit-pages-5"
 SHARED_KINDS = (TEMPLATES, SCRIPTS, MATHML, HIGHLIGHTS, REFERENCES)   # store entries every page's making uses
 
 
-class KeptLesson(NamedTuple):
+class KeptLesson(Record):
     """A lesson page as the build that wrote it left it."""
     page: bytes
     gzip: int                     # its gzip size, as the budget weighs it (not gzipped again)

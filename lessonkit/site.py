@@ -15,7 +15,6 @@ import datetime as dt
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
 
 
 from . import incremental
@@ -34,6 +33,7 @@ from .support.i18n import UiStrings, available_languages, load_ui
 from .support.font import saved_font
 from .support.paths import SitePaths
 from .support.prune import prune
+from .support.records import Record
 from .support.session import Session
 from .support.store import Store
 from .write.output import write_site
@@ -66,7 +66,7 @@ class Options:
             self.cache = Path(self.cache).expanduser().absolute()
 
 
-class BuildReport(NamedTuple):
+class BuildReport(Record):
     pages: dict[str, bytes]
     font: str | None
     seconds: float

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import MappingProxyType
-from typing import NamedTuple
 
 import jinja2
 
@@ -27,6 +26,7 @@ from .support.cachekeys import code_shape_entries, package_version, values_key
 from .support.errors import ContentError, Problem
 from .support.i18n import UnknownUiString
 from .support.paths import SitePaths
+from .support.records import Record
 from .support.session import Session
 from .support.store import FIGURE, HIGHLIGHTS, MATHML, VALUES, Kind, Store
 
@@ -34,7 +34,7 @@ from .support.store import FIGURE, HIGHLIGHTS, MATHML, VALUES, Kind, Store
 NOTHING_MADE: dict = MappingProxyType({})  # (read-only: what a build with problems made)
 
 
-class Made(NamedTuple):
+class Made(Record):
     """The pages made now (kept ones aside), with what the next build may keep of them."""
     pages: dict[str, bytes] = NOTHING_MADE
     gzip_sizes: dict[str, int] = NOTHING_MADE

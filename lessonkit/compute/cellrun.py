@@ -23,18 +23,19 @@ import inspect
 import textwrap
 import types
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg, reason
 from ..load.cells import Cell, names_read, split_cells
+from ..support.records import Record
 from .cells import CellError, run_cells
 from .registry import FigureSpec, Lesson, lesson_module
 
 RESULT_HIDDEN = " at 0x"   # a last line's value whose text holds a memory address (a matplotlib artist …) is not shown
 
 
-class CellFigure(NamedTuple):
+class CellFigure(Record):
     """A figure cell's figure, drawn when the cell ran: the figure function the draw stage calls returns it."""
     figure: Any
     digest: str | None        # the figure's own part of its cache key; None: an input cannot be hashed (drawn anew)
@@ -43,7 +44,7 @@ class CellFigure(NamedTuple):
         return self.figure
 
 
-class CellLesson(NamedTuple):
+class CellLesson(Record):
     """What a cell-written lesson.py left for the stages after compute (read-only)."""
     cells: tuple[Cell, ...]
     printed: dict[str, str]                 # cell name → what it printed

@@ -32,15 +32,16 @@ import sys
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from ..load.lessons import LessonFileMissing, LessonPathError, read_text, resolve_in_lesson
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg, reason
 from ..support.pysource import first_line
+from ..support.records import Record
 
 
-class FigureSpec(NamedTuple):
+class FigureSpec(Record):
     name: str
     func: Callable
     caption: str
@@ -60,7 +61,7 @@ class FigureSpec(NamedTuple):
         return self.cell.name if self.cell is not None else self.func.__name__
 
 
-class WidgetSpec(NamedTuple):
+class WidgetSpec(Record):
     name: str
     func: Callable
     kind: str | None                 # None: the function's name, unless it returns a builder's result with its own

@@ -6,12 +6,13 @@ import functools
 from collections.abc import Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from ..features import figdata, selfcheck
 from ..support.errors import ContentError, Problem
 from ..support.messages import as_message, msg, reason
 from ..support.pysource import first_line
+from ..support.records import Record
 from ..support.store import VALUES
 from ..support.suggest import did_you_mean
 from ..support.values import KeptValues, filled
@@ -95,7 +96,7 @@ def _line_of(func: Callable | None) -> int | None:
 
 
 # ── the compute stage: a lesson's values, widget data and the figures to draw ────────────────────────────────────────
-class ComputedWidget(NamedTuple):
+class ComputedWidget(Record):
     kind: str
     data: Any
     line: int | None                                  # the widget function's line in lesson.py
@@ -103,7 +104,7 @@ class ComputedWidget(NamedTuple):
     script: Any = None                                # the JSON the page's script gets; None: `data`
 
 
-class FigureJob(NamedTuple):
+class FigureJob(Record):
     """One figure to draw: a `@lesson.figure` function with its input values, or a widget's state figure with its
     parameter point. Everything the draw stage needs, so it never runs lesson code but the figure's own."""
     lesson: str                                       # the lesson's slug
@@ -117,7 +118,7 @@ class FigureJob(NamedTuple):
     data: dict | None = None                          # the data table handed explicitly (`data=`), else recorded
 
 
-class DescribedJob(NamedTuple):
+class DescribedJob(Record):
     """A FigureJob as a process that did not fork from the build can draw it (a `forkserver` worker: `serve`):
     where its function is — lesson.py and the figure's name, or the widget whose state figure it is — and its
     inputs pickled (they are unpickled once lesson.py is loaded again, whose classes they may be made of).
@@ -184,7 +185,7 @@ def job_from(described: DescribedJob) -> FigureJob | None:
                      described.files_digest, described.data)
 
 
-class ComputedLesson(NamedTuple):
+class ComputedLesson(Record):
     """What a lesson's code computed; read-only from here on (the draw and render stages only read it)."""
     source: Any                                        # load.lessons.LessonSource
     values: dict[str, Any]

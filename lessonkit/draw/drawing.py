@@ -11,13 +11,14 @@ import itertools
 import threading
 import traceback
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..compute.run import ComputedLesson, DescribedJob, FigureJob, describe, job_from
 from ..support.cachekeys import Uncacheable, engine_digest, figure_key
 from ..support.font import keep_font, saved_font
 from ..support.errors import ContentError, Problem, UsageError
 from ..support.messages import reason
+from ..support.records import Record
 from ..support.store import FIGURE_DATA, FIGURE_PNG, FIGURE_SVG, Store
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ WORKER_POLL_SECONDS = 1.0  # how often a waiting parent checks that its workers 
 FORKSERVER_PRELOAD = ["numpy", "matplotlib.figure", "matplotlib.backends.backend_svg", "lessonkit.draw.drawing"]
 
 
-class DrawnFigure(NamedTuple):
+class DrawnFigure(Record):
     svg: str
     data: dict               # what it plots (features.figdata.record)
     palette: dict[str, str]  # each colour it draws → its dark-mode counterpart (features.palette)

@@ -12,24 +12,25 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..support.errors import Problem
 from ..support.messages import msg, reason
+from ..support.records import Record
 from ..support.store import REFERENCES
 
 BIB_FILE = "references.bib"
 FORMAT = "citations-2"          # the cached form of a parsed file; bump when Reference changes
 
 
-class Name(NamedTuple):
+class Name(Record):
     first: str          # given names as written ("Ming-Wei", "Jimmy Lei")
     last: str           # family name with its particle ("Le Scao", "van der Maaten")
     jr: str = ""
     corporate: bool = False  # `{BigScience Workshop}`: a body's name, written as it is
 
 
-class Reference(NamedTuple):
+class Reference(Record):
     key: str
     kind: str                         # the entry type in lower case: article, inproceedings, misc …
     fields: dict[str, str]            # LaTeX decoded to text; names are in `authors`/`editors`
@@ -39,7 +40,7 @@ class Reference(NamedTuple):
     line: int
 
 
-class Bibliography(NamedTuple):
+class Bibliography(Record):
     path: Path
     entries: dict[str, Reference]
     unread: bool = False              # a file could not be read at all (reported there)

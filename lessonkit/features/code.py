@@ -22,19 +22,20 @@ import ast
 import html
 import re
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from ..load.plan import CodeRequest, code_request
 from ..support import pysource
 from ..support.errors import Miss
 from ..support.messages import msg
+from ..support.records import Record
 from ..support.suggest import did_you_mean
 
 KIND = "code"                 # the component every highlighted block mounts (its CSS)
 OUTPUT_LIMIT = 1500           # characters of a value's output shown; the rest is cut, and the page says so
 
 
-class Listing(NamedTuple):
+class Listing(Record):
     name: str
     first: int                # lesson.py's line of `def NAME`
     last: int

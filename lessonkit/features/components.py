@@ -15,14 +15,15 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 from ..support.errors import UsageError
 from ..support.messages import msg
+from ..support.records import Record
 
 
 
-class Component(NamedTuple):
+class Component(Record):
     kind: str
     folder: Path
     in_lesson: bool             # the lesson's own component: its mistakes are the author's (exit 1)

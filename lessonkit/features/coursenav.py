@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import html
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..support.errors import Miss, Notice
 from ..support.messages import msg
 from ..support.paths import SitePaths
+from ..support.records import Record
 from ..support.suggest import did_you_mean
 from .glossary import Glossary
 
@@ -40,7 +41,7 @@ def course_parts(parts, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             for part in parts]
 
 
-class Course(NamedTuple):
+class Course(Record):
     """What every page may link to: the lessons in order, with their sections; the glossary's terms, with their
     definitions rendered once for the whole site."""
     lessons: list[dict[str, Any]] = ()

@@ -22,9 +22,9 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as ET
-from typing import NamedTuple
 
 from ..support.messages import Message, msg
+from ..support.records import Record
 
 KIND = "equation"                     # the CSS-only component a numbered or aligned formula mounts
 ALIGNING = ("aligned", "split", "cases", "array", "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix",
@@ -40,7 +40,7 @@ NUMBER_ROWS = msg("`$$ … $$ {#eq:NAME}` to number an equation (its rows aligne
                   "`@eq:NAME` to refer to it")
 
 
-class LatexProblem(NamedTuple):
+class LatexProblem(Record):
     offset: int          # where in the formula (its line is the author's)
     message: Message
     expected: Message

@@ -22,11 +22,12 @@ import re
 import string
 from bisect import bisect_left
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 from pathlib import Path
 
 from ..support.errors import Miss, Problem
 from ..support.messages import NOTHING, msg
+from ..support.records import Record
 from ..support.store import Store
 from ..support.suggest import closest
 from ..load.schema import Key, check_mapping
@@ -45,7 +46,7 @@ GLOSSARY = {"terms": Key(list, True, "a list of terms, each with id, zh, en, ali
 
 
 
-class Term(NamedTuple):
+class Term(Record):
     id: str
     zh: str
     en: str

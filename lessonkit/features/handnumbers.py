@@ -42,12 +42,13 @@ import io
 import re
 import tokenize
 from pathlib import Path
-from typing import Callable, Iterator, NamedTuple
+from typing import Callable, Iterator
 
 from ..load.document import walk
 from ..support.errors import Problem
 from ..support import pysource
 from ..support.messages import Message, msg
+from ..support.records import Record
 from .citations import CITATION, keys_of
 
 PROSE_KEYS = ("title", "summary", "intro", "objectives", "question", "challenges", "checks", "sources")
@@ -104,7 +105,7 @@ CN_WORDS = ("一", "两")   # the article and the pair: words, not counts
 TEMPLATE_CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|<!--.*?-->|<[^>]*>", re.S)
 
 
-class Finding(NamedTuple):
+class Finding(Record):
     line: int
     number: str
     in_math: bool

@@ -25,17 +25,18 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from .. import __all__ as PUBLIC  # what lesson.py may import from lessonkit, and the setup cell defines
 from ..support import pysource
+from ..support.records import Record
 
 FORMAT = "notebook-1"
 SKIPPED_FILES = ("lesson.md", "lesson.yaml", "lesson.py", "references.bib")   # the lesson's text, not its data
 SKIPPED_FOLDERS = ("widgets", "__pycache__")
 
 
-class Cell(NamedTuple):
+class Cell(Record):
     kind: str                     # "markdown" | "code"
     source: str
     hidden: bool = False          # a code cell whose source JupyterLab shows folded (the setup)

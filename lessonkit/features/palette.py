@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # (imported where colours are computed)
     import numpy as np
@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # (imported where colours are computed)
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg
 from ..support.paths import BUILTIN_THEMES
+from ..support.records import Record
 
 # A figure is drawn once, in the author's colours, which light mode and print show as drawn (presentation
 # attributes). For dark mode each colour gets a counterpart computed here, switched in by CSS custom properties:
@@ -43,7 +44,7 @@ HEX_COLOR = re.compile(r'\b(?:fill|stroke)="(#[0-9a-f]{6})"')
 INNERMOST_RULE = re.compile(r"(?:^|(?<=[{}]))([^{}]*+)\{([^{}]*+)\}")
 
 
-class PageColors(NamedTuple):
+class PageColors(Record):
     """The page colours a figure's dark counterparts are computed against, each `#rrggbb`: the light page's
     background, the dark page's background, and the dark page's text (the lightest ink a figure gets: black text
     and axes map to it)."""

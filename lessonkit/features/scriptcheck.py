@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 from ..support.cachekeys import engine_source_digest, package_version
 from ..support.errors import Problem, UsageError
 from ..support.messages import Message, from_data, msg, to_data
+from ..support.records import Record
 from ..support.store import SCRIPTS, Store
 from .components import Component
 
@@ -30,7 +31,7 @@ QUOTES = ("'", '"', "`")
 SNIPPET = 24                    # characters of the unexpected text shown in a message
 
 
-class Fault(NamedTuple):
+class Fault(Record):
     line: int | None
     message: Message | str
     expected: Message | str | None = None

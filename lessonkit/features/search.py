@@ -45,10 +45,11 @@ import hashlib
 import re
 from html import unescape
 from html.parser import HTMLParser
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, Iterable, Mapping
 
 from ..support.cjk import HAN
 from ..support.paths import SitePaths
+from ..support.records import Record
 
 VERSION = 2
 INDEX_FILE = SitePaths.SEARCH_INDEX  # the course's index, at the site root
@@ -266,7 +267,7 @@ def search_index(lessons: Iterable[Mapping[str, Any]], here: str | None = None, 
 
 
 # ── the course's index, in its own file ─────────────────────────────────────────────────────────────────────────────
-class CourseIndex(NamedTuple):
+class CourseIndex(Record):
     script: str          # the text of INDEX_FILE
     box: dict            # the data of the component on the page that loads it
 

@@ -30,10 +30,11 @@ from __future__ import annotations
 import math
 import numbers
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..support.errors import Problem
 from ..support.messages import Message, as_message, joined, msg, reason
+from ..support.records import Record
 from ..support.suggest import did_you_mean
 from ..support.numbers import SUPERSCRIPT, FormatError, format_answer, format_value
 from ..support.expressions import ExpressionError
@@ -49,14 +50,14 @@ SCRIPT_WORDS = ("right", "empty", "unreadable", "above", "below", "choose", "cho
 
 
 # ── the model ───────────────────────────────────────────────────────────────────────────────────────────────────────
-class Mistake(NamedTuple):
+class Mistake(Record):
     low: float
     high: float
     hint: str | None   # the author's hint (Markdown, rendered at placement); None: the value typed unconverted
     key: str = ""      # the hint's lesson.yaml key (for its line)
 
 
-class Box(NamedTuple):
+class Box(Record):
     """One input box: its answer in the typed unit, the interval accepted, the known mistakes, the printed key."""
     answer: float
     accept: tuple[float, float]
@@ -64,7 +65,7 @@ class Box(NamedTuple):
     key: str
 
 
-class NumberField(NamedTuple):
+class NumberField(Record):
     label: str                # plain text
     unit: str
     vector: bool              # a list answer: one box per item
@@ -74,14 +75,14 @@ class NumberField(NamedTuple):
     scale: str                # the factor from value to typed number, formatted ("100"); "" when 1
 
 
-class Choice(NamedTuple):
+class Choice(Record):
     text: str                 # Markdown
     correct: bool
     feedback: str             # Markdown (plain text), may be ""
     index: int                # in lesson.yaml's list (for its key and line)
 
 
-class CheckModel(NamedTuple):
+class CheckModel(Record):
     """One self-check as the compute stage made it: everything but the words."""
     key: str                                  # its lesson.yaml key: challenges.N or checks.N
     fields: tuple[NumberField, ...] = ()

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from ..load.schema import NUMBER, Key, describe, is_a
 from ..support.messages import Message, msg
+from ..support.records import Record
 from ..support.suggest import did_you_mean
 
 
-class Issue(NamedTuple):
+class Issue(Record):
     message: Message | str
     expected: Message | str
 
@@ -32,7 +33,7 @@ class WidgetDataError(ValueError):
         super().__init__(f"{builder}: " + "; ".join(str(i.message) for i in self.issues))  # compute says each issue
 
 
-class Row(NamedTuple):
+class Row(Record):
     """A record written either as a tuple of its fields in order, or as a dict of them: `("方差", 0.5)` or
     `{"label": "方差", "value": 0.5}`."""
     fields: dict[str, Key]
@@ -191,7 +192,7 @@ def _mask_table_rules(data: dict[str, Any]) -> list[Issue]:
     return issues
 
 
-class Kind(NamedTuple):
+class Kind(Record):
     keys: dict[str, Key]
     help: Message
     rules: Callable[[dict[str, Any]], list[Issue]] | None = None

@@ -16,11 +16,12 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, Sequence
 
 from ..support.jsondata import plain
 from ..support.messages import Message, as_message, msg, reason
 from ..support.numbers import FormatError, format_value
+from ..support.records import Record
 from ..support.suggest import did_you_mean
 from ..support.words import is_phrase, joined, phrase
 from .widgetdata import BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, WidgetDataError, check
@@ -28,7 +29,7 @@ from .widgetdata import BARS_ARGUMENTS, EXPLORER_STATE, STATE_HELP, Issue, Widge
 SPEC_HELP = msg("a format spec such as sig3, pct2 or .2f")
 
 
-class StateFigure(NamedTuple):
+class StateFigure(Record):
     """A figure the engine draws for one state of a widget (explorer), by calling `func(plt, **point)`."""
     name: str
     func: Callable
@@ -36,7 +37,7 @@ class StateFigure(NamedTuple):
     alt: str
 
 
-class WidgetResult(NamedTuple):
+class WidgetResult(Record):
     """A builder's result: the component kind, its data, and any figures the engine must draw for it."""
     kind: str
     data: dict[str, Any]
@@ -48,7 +49,7 @@ class WidgetResult(NamedTuple):
 CONTROLS = ("slider", "stepper", "buttons")
 
 
-class Param(NamedTuple):
+class Param(Record):
     name: str
     label: str
     values: list[Any]

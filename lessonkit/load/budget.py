@@ -3,16 +3,17 @@ lesson's lesson.yaml for its page alone; assemble/budget.py weighs the pages aga
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..support.errors import ContentError, Problem
 from ..support.messages import Message, msg
+from ..support.records import Record
 
 DEFAULT_PAGE_KB = 250
 DEFAULT_GZIP_KB = 60
 
 
-class Budget(NamedTuple):
+class Budget(Record):
     page_kb: float = DEFAULT_PAGE_KB
     gzip_kb: float = DEFAULT_GZIP_KB
     source: Message = msg("the default budget")

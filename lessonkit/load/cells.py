@@ -23,10 +23,11 @@ import ast
 import builtins
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..support.errors import Problem
 from ..support.messages import msg
+from ..support.records import Record
 
 HEADER = re.compile(r"^# %%(?P<rest>.*)$")
 MARKDOWN = re.compile(r"\[\s*markdown\s*\]|\[\s*md\s*\]")
@@ -37,7 +38,7 @@ BOOLEAN = {"true": True, "false": False, "yes": True, "no": False}
 LITERAL = re.compile(r"\s#\s*literal\b.*$")   # `# %% figure: … caption="…"  # literal`
 
 
-class Cell(NamedTuple):
+class Cell(Record):
     kind: str                      # code | markdown | figure
     line: int                      # its `# %%` line (1-based); 0 for code before the first header
     first: int                     # the line its body starts on

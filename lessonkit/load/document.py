@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Iterator, NamedTuple, Sequence
+from typing import Iterator, Sequence
 
 from ..support.errors import Problem
 from ..support.messages import msg
+from ..support.records import Record
 
 HEADING = re.compile(r"^##\s+(?P<title>.+?)\s*(?:\{#(?P<id>[A-Za-z][\w-]*)\})?\s*$")
 FENCE_OPEN = re.compile(r"^ {0,3}(?P<marker>`{3,}|~{3,})(?P<info>.*)$")
@@ -28,7 +29,7 @@ CONTAINER_KINDS = ("note", "tip", "warning", "info", "cards", "card", "toggle", 
 SHOWS_ONLY = {"toggle": "state", "tabs": "tab"}  # a container that shows only blocks of one kind, one at a time
 
 
-class Block(NamedTuple):
+class Block(Record):
     kind: str                     # text | fence | directive | container
     line: int                     # first source line (1-based, in the file)
     lines: Sequence[str] = ()     # text: its lines (a list: the parser adds the next line); fence: the code lines
@@ -38,7 +39,7 @@ class Block(NamedTuple):
     children: Sequence["Block"] = ()  # container: the blocks inside
 
 
-class SectionSource(NamedTuple):
+class SectionSource(Record):
     id: str
     title: str
     line: int                     # line of the heading in lesson.md

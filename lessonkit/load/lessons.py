@@ -4,11 +4,12 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # (PyYAML is imported where a text is read afresh)
     import yaml
 
+from ..support.records import Record
 from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
@@ -40,7 +41,7 @@ def loaders() -> tuple[type, type]:
     return _dates_as_text(getattr(yaml, "CSafeLoader", yaml.SafeLoader)), _dates_as_text(yaml.SafeLoader)
 
 
-class LessonSource(NamedTuple):
+class LessonSource(Record):
     slug: str
     folder: Path
     meta: dict[str, Any]

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterator
 
 from ..support import pysource
 from ..support.errors import Problem
+from ..support.records import Record
 from .document import Block, SectionSource, parse_blocks, walk
 from .syntax import equation_numbers
 
@@ -24,7 +25,7 @@ BLOCK_FIELDS = ("intro", "question")
 ITEM_BLOCK_FIELDS = {"challenges": ("question", "answer"), "checks": ("question", "answer")}
 
 
-class Place(NamedTuple):
+class Place(Record):
     """One directive placing something, where the reader meets it."""
     kind: str                       # figure | widget | check | code | table
     name: str
@@ -37,7 +38,7 @@ class Place(NamedTuple):
 NONE: dict = MappingProxyType({})  # (a plan of nothing: one read-only empty mapping)
 
 
-class LessonPlan(NamedTuple):
+class LessonPlan(Record):
     fields: dict[str, list[Block]] = NONE          # lesson.yaml key → its Markdown, parsed
     places: tuple[Place, ...] = ()                  # in reading order
     figure_functions: dict[str, str] = NONE         # lesson.py: figure function → figure name
@@ -134,7 +135,7 @@ CODE_OPTIONS = ("output", "echo")  # `{{< code NAME output=false >}}`, as a cell
 CODE_NAME = re.compile(r"[A-Za-z_][\w-]*")
 
 
-class CodeRequest(NamedTuple):
+class CodeRequest(Record):
     """What `{{< code NAME [MORE …] [output=…] [echo=…] >}}` asks for."""
     names: tuple[str, ...]
     options: dict[str, bool]       # output / echo, where given

@@ -10,10 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..support.errors import Problem, UsageError
 from ..support.messages import msg
+from ..support.records import Record
 
 SHOWN, HIDDEN = "shown", "hidden"
 DEFAULT_TIMEZONE = "Asia/Shanghai"
@@ -21,7 +22,7 @@ DAY_FORMAT = msg("a date written YYYY-MM-DD, e.g. 2027-03-01")
 ANSWERS_EXPECTED = msg("`shown`, `hidden`, or the day they are shown from, YYYY-MM-DD (e.g. 2027-03-01)")
 
 
-class Edition(NamedTuple):
+class Edition(Record):
     """Whose site a build makes, and on which day."""
     day: dt.date
     teacher: bool = False      # every lesson, released or not; answers, keys and speaker notes shown
@@ -30,7 +31,7 @@ class Edition(NamedTuple):
                                # links to other pages) and reports its self-checks to the platform (SCORM)
 
 
-class Release(NamedTuple):
+class Release(Record):
     """One lesson in one build."""
     built: bool = True                 # its page is part of the site
     draft: bool = False                # built as a draft, and marked so
@@ -123,7 +124,7 @@ def build_day(timezone: str) -> dt.date:
     return dt.datetime.now(zone(timezone)).date()
 
 
-class Publication(NamedTuple):
+class Publication(Record):
     """Every lesson's release in one build: what pages, links, the index and the cache keys read."""
     edition: Edition
     releases: dict[str, Release]

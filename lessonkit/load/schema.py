@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..support.errors import Problem
 from ..support.messages import Message, msg
+from ..support.records import Record
 from ..support.suggest import did_you_mean
 
 
-class Key(NamedTuple):
+class Key(Record):
     kind: type | tuple[type, ...]
     required: bool
     help: str

@@ -15,12 +15,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 from ..support.errors import ContentError, Problem, UsageError
 from ..support.messages import DEFAULT as DEFAULT_LANGUAGE
 from ..support.messages import msg, normalize
 from ..support.project import VERSION_KEY, Project
+from ..support.records import Record
 from ..support.store import Store
 from .release import DEFAULT_TIMEZONE, SHOWN, answers_problem, timezone_problem
 from .budget import DEFAULT_GZIP_KB, DEFAULT_PAGE_KB, Budget, budget_from  # noqa: F401 (the site's budget)
@@ -30,14 +30,14 @@ SITE_FILE = "site.yaml"
 DEFAULT_TITLE = ""  # none: the theme's `site_title` word in the site's language (i18n/<language>.yaml)
 
 
-class Part(NamedTuple):
+class Part(Record):
     title: str
     lessons: tuple[str, ...]
     line: int | None                          # of the part's item in site.yaml
     lesson_lines: tuple[int | None, ...]      # of each slug
 
 
-class SiteConfig(NamedTuple):
+class SiteConfig(Record):
     title: str = DEFAULT_TITLE
     description: str = ""
     budget: Budget = Budget()

@@ -14,18 +14,20 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple, Union
+from typing import Union
 
 from markupsafe import Markup
 
+from ..support.records import Record
 
-class FigureHole(NamedTuple):
+
+class FigureHole(Record):
     """A drawn figure's SVG; the same hole placed twice on a page gets its ids renamed by assemble."""
     lesson: str
     name: str
 
 
-class FigureDataHole(NamedTuple):
+class FigureDataHole(Record):
     """The 「数据」 disclosure under figure `name` (its tables, from what the figure plots)."""
     lesson: str
     name: str
@@ -33,7 +35,7 @@ class FigureDataHole(NamedTuple):
     number: int
 
 
-class CodeHole(NamedTuple):
+class CodeHole(Record):
     what: str           # "head" (the <script> for its <head>) | "scripts" (the page's other <script> elements)
                         # | "style" (one style's text) | "policy"
 
@@ -43,7 +45,7 @@ HEAD, SCRIPTS, STYLE, POLICY = CodeHole("head"), CodeHole("scripts"), CodeHole("
 WIDGET_ATTRIBUTE = re.compile(r'\sdata-widget="([\w-]+)"')
 
 
-class PageDraft(NamedTuple):
+class PageDraft(Record):
     path: str                           # the output path (support.paths.SitePaths)
     template: str                       # the theme template it was rendered from, for messages
     parts: tuple[Union[str, Hole], ...]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -24,6 +24,7 @@ from ..support.i18n import UnknownUiString
 from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
+from ..support.records import Record
 from .draft import HEAD, POLICY, SCRIPTS, STYLE, Holes, PageDraft
 from ..support.store import Store
 from .definitions import kept_definitions
@@ -53,7 +54,7 @@ class Renderer:
     made_of: tuple[str, ...] = ()             # the cache entries every lesson page is made from (its definitions)
 
 
-class Rendered(NamedTuple):
+class Rendered(Record):
     drafts: list[PageDraft]
     summaries: dict[str, dict[str, Any]]  # slug → what other pages read of each lesson rendered now (lesson_summary)
     cache_entries: dict[str, tuple[str, ...]]  # slug → what its page read (notebook)

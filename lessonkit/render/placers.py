@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, NamedTuple
+from typing import Any
 
 import jinja2
 
@@ -26,6 +26,7 @@ from ..support.errors import Miss, Problem
 from ..support.messages import Message, msg
 from ..support.paths import SitePaths
 from . import markup
+from ..support.records import Record
 from .component import render_component
 from .containers import Containers
 from .draft import FigureDataHole, FigureHole, Holes
@@ -33,7 +34,7 @@ from .mount import mount
 from .reading import reading_texts
 
 
-class PageSetting(NamedTuple):
+class PageSetting(Record):
     """What every lesson page of one edition is rendered with: the theme (templates, words, components), the
     course (other lessons to link to, the glossary), the draft's holes, the Markdown converters, the bibliography,
     this lesson's release (load/release.py: answers shown, a draft …), and the edition: `teacher` (answers open,

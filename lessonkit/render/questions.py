@@ -11,25 +11,26 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import html
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from ..features.search import plain_text
 from ..features.selfcheck_page import Placement
 from ..load.lms import mastery_of
 from . import markup
+from ..support.records import Record
 
 PICTURE_URL = "@@PLUGINFILE@@/"  # how a Moodle text refers to a file stored with it
 EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp",
               "image/svg+xml": "svg"}
 
 
-class Picture(NamedTuple):
+class Picture(Record):
     name: str                 # its file name beside the text, e.g. decay_curve.png
     figure: str | None        # a figure of lesson.py (its PNG, drawn with the page's figures) …
     data: bytes = b""         # … or an image file of the lesson folder, as it is
 
 
-class Question(NamedTuple):
+class Question(Record):
     id: str                   # the self-check's root id on the page (check-1, check-power): its SCORM interactions'
     name: str                 # plain text, e.g. 挑战 1 · 剩多少
     text: str                 # HTML: maths as TeX, pictures as PICTURE_URL + name
@@ -39,7 +40,7 @@ class Question(NamedTuple):
     answer: str = ""          # the worked answer (HTML like `text`); "" when it has none or answers are hidden
 
 
-class LessonPackage(NamedTuple):
+class LessonPackage(Record):
     slug: str
     title: str
     summary: str
@@ -54,7 +55,7 @@ class LessonPackage(NamedTuple):
         return [q.id for q in self.questions]
 
 
-class PlacedCheck(NamedTuple):
+class PlacedCheck(Record):
     """A self-check as the page places it: its lesson.yaml key, its root id, its name, and its entry's Markdown."""
     key: str
     id: str

@@ -20,16 +20,17 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from ..support.cachekeys import SectionInputs, folder_digest, section_key
+from ..support.records import Record
 from ..support.store import SECTIONS, Store
 
 HOLE_TOKEN = "\x1ahole{}\x1a"      # SUB, as render/markup.py's tokens: never in authored text
 HOLE_TOKEN_RE = re.compile("\x1ahole(\\d+)\x1a")
 
 
-class PartEntry(NamedTuple):
+class PartEntry(Record):
     value: Any                    # the part as rendered: plain data (strings, lists, dicts …); holes as HOLE_TOKEN
     holes: tuple                  # render/draft.py holes, by token number
     problems: tuple               # what its rendering reported, in order

@@ -21,8 +21,9 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
+from .records import Record
 from .store import PAGES, Store
 
 CACHE_FORMAT = "lessonkit-figure-cache-3"  # 2: the plotted data beside each SVG; 3: and its dark palette
@@ -196,7 +197,7 @@ def _read(path: str) -> bytes:
 SECTION_FORMAT = "lessonkit-section-2"  # 2: lesson.yaml's fields kept too, an entry's rendering as plain data
 
 
-class SectionInputs(NamedTuple):
+class SectionInputs(Record):
     """Everything one rendered part of a lesson page (render/sectionmemo.py: a lesson.md section, lesson.yaml's
     fields) is made from, each part a digest or a canonical text; the key hashes them all. A part left out would be
     a silently wrong page."""

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NamedTuple
 
 from .messages import Message, as_message, msg, said
+from .records import Record
 
 
-class Problem(NamedTuple):
+class Problem(Record):
     path: Path
     line: int | None
     message: Message | str        # a plain string is a message without parameters
@@ -80,13 +80,13 @@ class UsageError(Exception):
         return said(self.message, lang)
 
 
-class Miss(NamedTuple):
+class Miss(Record):
     """A reference the content cannot resolve, handed back as a value: the caller knows the file and line."""
     message: Message | str
     expected: Message | str | None = None
 
 
-class Notice(NamedTuple):
+class Notice(Record):
     """A reference that renders (as `html`) but that the author should know of: a warning at the caller's file and
     line (an error under --strict)."""
     html: str

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from typing import NamedTuple
 
 from .cachekeys import package_version
+from .records import Record
 from .store import FONT, Store
 
 # Where matplotlib (via fontconfig or its own directory scan) finds fonts on Linux, macOS and Windows.
@@ -17,7 +17,7 @@ FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/usr/lib/X11/fonts",
              os.path.join(os.environ.get("LOCALAPPDATA", "~"), "Microsoft/Windows/Fonts"))
 
 
-class FontChoice(NamedTuple):
+class FontChoice(Record):
     family: str
     file: str            # the font file matplotlib draws the family from
     stat: tuple[int, int]  # its (size, mtime_ns) when the choice was made

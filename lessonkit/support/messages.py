@@ -19,14 +19,16 @@ import functools
 import os
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from .records import Record
 
 DEFAULT = "zh-CN"
 MESSAGE_LANGUAGES = ("zh-CN", "en")
 PLACEHOLDER = re.compile(r"\{(\w+)(?::([^{}]*))?\}")
 
 
-class Message(NamedTuple):
+class Message(Record):
     template: str
     params: tuple[tuple[str, Any], ...] = ()
 

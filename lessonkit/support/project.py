@@ -4,11 +4,11 @@ Every default of the command line belongs to the project; nothing is ever writte
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 from .errors import UsageError
 from .messages import msg
 from .paths import PACKAGE
+from .records import Record
 
 CONTENT, THEMES, OUTPUT, CACHE = "content", "themes", "output", ".cache/lessonkit"
 TEACHER_OUTPUT = "output-teacher"  # the teacher's edition: never mixed into output/, which students may read
@@ -17,7 +17,7 @@ SITE_FILE = "site.yaml"
 VERSION_KEY = "lessonkit"  # site.yaml: the lessonkit versions the course is written for (PEP 440 specifiers)
 
 
-class Project(NamedTuple):
+class Project(Record):
     root: Path
 
     @property

@@ -42,7 +42,9 @@ import pickle
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
+
+from .records import Record
 
 HEX_KEY = r"[0-9a-f]{64}"     # a SHA-256 in hex: the key of most entries
 STALE_TMP = re.compile(r"\..+\.\d+\.tmp")   # `.NAME.PID.tmp`: left by a build killed while writing (write_atomic)
@@ -55,7 +57,7 @@ def _pickled(data: Any) -> bytes | None:
         return None
 
 
-class Codec(NamedTuple):
+class Codec(Record):
     """How an entry's data becomes bytes and back; `encode` may refuse (None: the entry is not written)."""
     name: str
     encode: Callable[[Any], bytes | None]
@@ -69,7 +71,7 @@ BYTES = Codec("bytes", bytes, bytes)
 TEXT = Codec("text", lambda text: text.encode("utf-8"), lambda raw: raw.decode("utf-8"))
 
 
-class Kind(NamedTuple):
+class Kind(Record):
     """A kind of entry: `folder/` (or the store's top, "") + `prefix` + key + `suffix`, written with `codec`
     (None: written by another library, which the store only locates). `keys`: the pattern its keys match."""
     folder: str
