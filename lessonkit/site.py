@@ -32,7 +32,7 @@ from .support.i18n import DEFAULT as DEFAULT_LANGUAGE
 from .support.i18n import UiStrings, available_languages, load_ui
 from .support.font import saved_font
 from .support.paths import SitePaths
-from .support.prune import prune
+from .support.prune import prune_when_due
 from .support.records import Record
 from .support.session import Session
 from .support.store import Store
@@ -174,7 +174,7 @@ def finish(options: Options, session: Session, gathered: Gathered, site: dict[st
         check_budget(sizes, gzip_sizes, config.budget, site, budgets)
     write_site(site, options.out)                                                 # write
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
-        prune(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse file-system clocks
+        prune_when_due(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse clocks
     lessons = [s.slug for s in in_course_order(gathered.sources, config.course_order())
                if SitePaths.lesson(s.slug) in site]
     return BuildReport(pages=site, font=font, seconds=time.perf_counter() - started, sizes=sizes,

@@ -276,6 +276,23 @@ def test_a_build_prunes_old_entries_and_keeps_the_ones_it_used(figure_lesson, ru
     assert summary_counts(run_build()[1]) == (0, 1)
 
 
+def test_a_build_prunes_at_most_once_a_day(figure_lesson, run_build, tmp_path):
+    import time
+
+    from lessonkit.support.prune import PRUNED_STAMP
+
+    run_build()
+    c = tmp_path / "cache"
+    stale = c / "figures" / f"{H1}.svg"
+    stale.write_text("<svg>a figure of a deleted lesson</svg>", encoding="utf-8")
+    long_ago = time.time() - 60 * DAY
+    os.utime(stale, (long_ago, long_ago))
+    assert run_build()[0] == 0 and stale.exists()         # the first build pruned today: this one does not
+    yesterday = time.time() - 25 * 3600
+    os.utime(c / PRUNED_STAMP, (yesterday, yesterday))
+    assert run_build()[0] == 0 and not stale.exists()
+
+
 def test_a_failed_build_prunes_nothing(figure_lesson, run_build, tmp_path):
     folder, _ = figure_lesson
     c = tmp_path / "cache"

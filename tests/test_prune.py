@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from lessonkit.support.prune import MAX_CACHE_BYTES, PRUNE_AFTER_DAYS, prune
+from lessonkit.support.prune import MAX_CACHE_BYTES, PRUNE_AFTER_DAYS, PRUNED_STAMP, prune, prune_when_due
 from lessonkit.support.store import FONT, KINDS
 
 DAY = 86400.0
@@ -116,3 +116,31 @@ def test_a_temporary_file_counts_for_nothing_until_it_is_a_day_old(tmp_path):
     # the 1000-byte fresh temporary file stays and is not counted: 10 bytes kept (≤ 50), the two old ones (12) gone
     assert present(c) == sorted([f"pages/.{H1}.pickle.77.tmp", f"values/{H3}.pickle"])
     assert (result.files, result.bytes, result.kept_bytes) == (2, 12, 10)
+
+
+# ---- how often: at most once a day, stamped in the store's folder ----
+
+@pytest.mark.parametrize("stamp_age_hours, due", [(None, True), (0.5, False), (23.9, False), (24.1, True),
+                                                    (24 * 40, True), (-30, True)])   # -30: a clock put back
+def test_a_store_is_pruned_when_its_last_pruning_is_a_day_old(tmp_path, stamp_age_hours, due):
+    c = tmp_path / "cache"
+    old = entry(c, f"figures/{H1}.svg", 31)
+    if stamp_age_hours is not None:
+        entry(c, PRUNED_STAMP, stamp_age_hours / 24, size=0)
+    result = prune_when_due(c, now=NOW, used_since=NOW - 60)
+    assert (result is not None) == due and old.exists() != due
+    if due:
+        assert result.files == 1 and os.stat(c / PRUNED_STAMP).st_mtime == NOW   # stamped: not again today
+        assert prune_when_due(c, now=NOW + 3600, used_since=NOW) is None
+    else:
+        assert os.stat(c / PRUNED_STAMP).st_mtime == NOW - stamp_age_hours * 3600   # left as it was
+
+
+def test_the_stamp_is_not_an_entry_and_clean_may_still_delete_the_store(tmp_path):
+    from lessonkit.support.store import looks_like_store
+
+    c = tmp_path / "cache"
+    entry(c, f"figures/{H2}.svg", 1)
+    prune_when_due(c, now=NOW, used_since=NOW - 60)
+    assert present(c) == [PRUNED_STAMP, f"figures/{H2}.svg"] and looks_like_store(c)
+    assert prune(c, now=NOW + 100 * DAY, used_since=NOW + 100 * DAY).files == 1    # the entry, not the stamp

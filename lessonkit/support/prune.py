@@ -1,6 +1,8 @@
-"""The store prunes itself after every successful build (site.py): reading an entry marks it used (its mtime,
-support/store.py), writing one is a use too; `prune` removes the entries no build used for PRUNE_AFTER_DAYS days,
-then, while the store is over MAX_CACHE_BYTES, the least recently used — never one the build that just ran used."""
+"""The store prunes itself after a successful build (site.py), at most once every PRUNE_EVERY_HOURS, as Cargo
+cleans its cache: listing every entry takes longer than a rebuild after an edited paragraph spends on its page.
+Reading an entry marks it used (its mtime, support/store.py), writing one is a use too; `prune` removes the entries
+no build used for PRUNE_AFTER_DAYS days, then, while the store is over MAX_CACHE_BYTES, the least recently used —
+never one the build that just ran used."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,6 +15,8 @@ from .store import KINDS, STALE_TMP
 
 PRUNE_AFTER_DAYS = 30                 # an entry no build used for this long is removed after the next build
 MAX_CACHE_BYTES = 200 * 1024 * 1024   # above this, least recently used entries go first
+PRUNE_EVERY_HOURS = 24                # a build prunes when the store was last pruned longer ago than this
+PRUNED_STAMP = ".pruned"              # in the store's folder: its mtime is when the store was last pruned
 
 # what prune may remove, by folder: lessonkit's own entries only, whatever else a --cache-dir folder holds stays
 PRUNABLE = {folder: re.compile("|".join(k.pattern for k in KINDS if k.folder == folder))
@@ -24,6 +28,26 @@ class Pruned:
     files: int = 0
     bytes: int = 0
     kept_bytes: int = 0
+
+
+def prune_when_due(folder: Path, now: float, used_since: float) -> Pruned | None:
+    """`prune` if the store was last pruned PRUNE_EVERY_HOURS or more before `now` (or never, or its stamp is
+    from the future: a clock put back), then stamp it; None when it was not due."""
+    stamp = os.path.join(folder, PRUNED_STAMP)
+    try:
+        last = os.stat(stamp).st_mtime
+    except OSError:
+        last = None
+    if last is not None and now - PRUNE_EVERY_HOURS * 3600 < last <= now + 60:
+        return None
+    result = prune(folder, now, used_since)
+    try:
+        with open(stamp, "wb"):
+            pass
+        os.utime(stamp, (now, now))
+    except OSError:   # a read-only store: prune again next time
+        pass
+    return result
 
 
 def prune(folder: Path, now: float, used_since: float, max_age_days: float = PRUNE_AFTER_DAYS,
