@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
-import traceback
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -61,6 +60,8 @@ def main(argv: list[str] | None = None, prog: str = "lessonkit", home: Path | No
         print(say("interrupted: nothing was written (a previous site is left as it was)"), file=sys.stderr)
         return 130
     except Exception:
+        import traceback  # (only for our bug: with linecache and tokenize it costs a build ≈3 ms to import)
+
         traceback.print_exc()
         print("\n" + say("This is a bug in lessonkit, not in your lesson: please report it with the traceback above."),
               file=sys.stderr)

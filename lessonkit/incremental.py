@@ -15,7 +15,6 @@ the slides (which need the figures' pictures) build everything.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from .features.coursenav import course_entry
 from .support.cachekeys import engine_source_digest, folder_digest, page_engine
 from .support.errors import Problem
 from .support.font import saved_font
-from .support.records import Record
+from .support.records import Mutable, Record, fresh
 from .support.store import HIGHLIGHTS, MATHML, PAGES, REFERENCES, SCRIPTS, TEMPLATES, Store
 
 PAGE_FORMAT = "lessonkit-pages-5"
@@ -41,14 +40,13 @@ class KeptLesson(Record):
     warnings: tuple = ()          # what the build said of its text (features.handnumbers), unanchored
 
 
-@dataclass(eq=False)
-class Reuse:
+class Reuse(Mutable):
     cache: Store
-    keys: dict[str, str] = field(default_factory=dict)   # slug → key, for the lessons that may be reused
+    keys: dict[str, str] = fresh(dict)   # slug → key, for the lessons that may be reused
     site_key: str | None = None                          # the index and glossary pages, when every lesson's is known
     basis: str | None = None                             # every input but the font, hashed (None: nothing reused)
     shared: str | None = None                            # shared_inputs (None: no cache)
-    digests: dict[str, str] = field(default_factory=dict)  # slug → its folder's digest (lessons that may be reused)
+    digests: dict[str, str] = fresh(dict)  # slug → its folder's digest (lessons that may be reused)
     lessons: int = 0                                     # how many lessons this build makes
 
     def key_with(self, font) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -33,14 +32,13 @@ from .support.i18n import UiStrings, available_languages, load_ui
 from .support.font import saved_font
 from .support.paths import SitePaths
 from .support.prune import prune_when_due
-from .support.records import Record
+from .support.records import Mutable, Record, fresh
 from .support.session import Session
 from .support.store import Store
 from .write.output import write_site
 
 
-@dataclass(eq=False)
-class Options:
+class Options(Mutable):
     content: Path
     out: Path
     themes: Path
@@ -83,8 +81,7 @@ class BuildReport(Record):
     packages: dict                   # slug → what its LMS package needs (Options.lms; lessonkit/export)
 
 
-@dataclass(eq=False)
-class Gathered:
+class Gathered(Mutable):
     """What the load stage read and checked: everything the stages that make pages start from."""
     config: SiteConfig
     glossary: Glossary | None
@@ -94,7 +91,7 @@ class Gathered:
     dirs: list[Path]                     # the theme's folders, the course's own first
     ui: UiStrings                        # the theme's words in the site's language
     bibliography: Bibliography | None    # content/references.bib (features/bibtex.py)
-    kept: dict = field(default_factory=dict)  # slug → incremental.KeptLesson: pages taken as a build wrote them
+    kept: dict = fresh(dict)  # slug → incremental.KeptLesson: pages taken as a build wrote them
 
 
 def build(options: Options) -> BuildReport:

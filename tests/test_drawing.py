@@ -134,7 +134,7 @@ def test_with_palettes_gives_each_colour_a_dark_counterpart(two_panels):
 
 def test_nothing_to_draw_touches_nothing():
     drawing = start_drawing([], cache=None, jobs=1, page=PAGE)
-    assert drawing.finish() == Drawn() and drawing.stats == DrawStats()
+    assert vars(drawing.finish()) == vars(Drawn()) and vars(drawing.stats) == vars(DrawStats())
 
 
 def test_drawn_by_the_parent_or_by_a_worker_the_bytes_are_the_same(font, curve_2, two_panels):

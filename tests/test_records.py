@@ -99,3 +99,77 @@ def test_declarations_namedtuple_refuses_are_refused():
     with pytest.raises(TypeError):
         class Private(Record):
             _x: int
+
+
+# ---- Mutable: as a @dataclass(eq=False) (the oracle) ----
+
+from dataclasses import dataclass, field  # noqa: E402
+
+from lessonkit.support.records import Mutable, fresh  # noqa: E402
+
+
+def positive(n):
+    return n > 0
+
+
+class Tally(Mutable):
+    name: str
+    counts: dict = fresh(dict)
+    _seen: list = fresh(list)
+    check: object = positive             # a function as a default stays a function, not a method
+    limit: int = 3
+
+    def __post_init__(self):
+        self.name = self.name.strip()
+
+
+@dataclass(eq=False)
+class TallyDC:
+    name: str
+    counts: dict = field(default_factory=dict)
+    _seen: list = field(default_factory=list)
+    check: object = positive
+    limit: int = 3
+
+    def __post_init__(self):
+        self.name = self.name.strip()
+
+
+MUTABLE_CALLS = [((" a ",), {}), (("a", {"x": 1}), {}), ((), {"name": "b", "limit": 5}), (("c",), {"_seen": [1]})]
+
+
+@pytest.mark.parametrize("args, kwargs", MUTABLE_CALLS)
+def test_a_mutable_is_made_as_the_dataclass(args, kwargs):
+    m, d = Tally(*args, **kwargs), TallyDC(*args, **kwargs)
+    assert vars(m) == vars(d)
+    assert repr(m) == repr(d).replace("TallyDC", "Tally")
+    assert m.check(1) is True and m.check(0) is False
+    assert m._replace(limit=9).limit == 9 and vars(m._replace()) == vars(m)
+
+
+@pytest.mark.parametrize("args, kwargs", [((), {}), (("a", {}, [], None, 1, 2), {}), (("a",), {"name": "b"}),
+                                          (("a",), {"other": 1})])
+def test_a_mutable_refuses_what_the_dataclass_refuses(args, kwargs):
+    with pytest.raises(TypeError):
+        TallyDC(*args, **kwargs)
+    with pytest.raises(TypeError):
+        Tally(*args, **kwargs)
+
+
+def test_each_mutable_has_its_own_fresh_defaults_and_equals_only_itself():
+    a, b = Tally("a"), Tally("a")
+    a.counts["x"] = 1
+    a._seen.append(1)
+    assert b.counts == {} and b._seen == [] and a != b and a == a and len({a, b}) == 2
+    a.limit = 4                                          # its fields change
+    assert a.limit == 4 and Tally("z").limit == 3
+
+
+def test_a_shared_mutable_default_is_refused_as_dataclasses_refuse_it():
+    with pytest.raises(ValueError):
+        @dataclass
+        class Shared:
+            items: list = []
+    with pytest.raises(TypeError):
+        class SharedToo(Mutable):
+            items: list = []

@@ -12,7 +12,6 @@ import tempfile
 import threading
 import time
 import traceback
-from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -22,6 +21,7 @@ from ..support.errors import project_root
 from ..support.i18n import Speaker
 from ..support.paths import BUILTIN_THEMES
 from ..support.messages import NOTHING, Message, msg
+from ..support.records import Mutable
 
 POLL_SECONDS = 0.3
 SETTLE_SECONDS = 0.05
@@ -39,8 +39,7 @@ def shown(path: Path) -> str:
 
 
 # ── the build side: a temporary site, rebuilt when a watched file changes ───────────────────────────────────────────
-@dataclass
-class BuildState:
+class BuildState(Mutable):
     build_id: str                  # changes on every rebuild; pages learn it and ask /__reload whether it is stale
     problems: list[str] | None     # None: the last build succeeded
 

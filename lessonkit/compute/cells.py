@@ -7,22 +7,21 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..load.cells import Cell
 from ..support.errors import ContentError
 from ..support.messages import reason
+from ..support.records import Mutable, fresh
 
 
-@dataclass
-class CellRun:
+class CellRun(Mutable):
     """What running the cells left: the namespace, what each named cell printed, and the value of its last line
     when that is an expression (what Jupyter shows after the printed text; not after a `;`, nor None)."""
     namespace: dict[str, Any]
-    printed: dict[str, str] = field(default_factory=dict)
-    results: dict[str, Any] = field(default_factory=dict)
+    printed: dict[str, str] = fresh(dict)
+    results: dict[str, Any] = fresh(dict)
 
 
 def run_cells(cells: list[Cell], path: Path, namespace: dict[str, Any], draw=None, after=None) -> CellRun:

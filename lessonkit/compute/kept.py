@@ -14,27 +14,26 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from ..features import selfcheck
 from ..support.cachekeys import page_engine, values_key
 from ..support.errors import Problem
+from ..support.records import Mutable, fresh
 from ..support.store import DERIVED, SHAPE, VALUES, Store
 from ..support.values import KeptValues
 from .registry import Lesson, code_digest, deferred, forget_other_module
 
 
-@dataclass(eq=False)
-class LessonMemo:
+class LessonMemo(Mutable):
     """The DERIVED entry of one lesson's values: what a build derived from them, and whether this build added to
     it (then it is written again when the build has made its pages)."""
     key: str
     shape: str                                             # the SHAPE entry (Kind.entry) it goes with
-    shown: dict = field(default_factory=dict)              # (name, spec, math mode) → text
+    shown: dict = fresh(dict)              # (name, spec, math mode) → text
     checks: dict | None = None                             # lesson.yaml key → selfcheck.CheckModel
-    figure_keys: dict[str, dict[str, str]] = field(default_factory=dict)  # font and page colours → name → key
+    figure_keys: dict[str, dict[str, str]] = fresh(dict)  # font and page colours → name → key
     seen: int = 0                                          # how many things it held when read
 
     def size(self) -> int:

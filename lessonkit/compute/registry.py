@@ -29,8 +29,6 @@ import importlib.util
 import inspect
 import re
 import sys
-import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -38,7 +36,7 @@ from ..load.lessons import LessonFileMissing, LessonPathError, read_text, resolv
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg, reason
 from ..support.pysource import first_line
-from ..support.records import Record
+from ..support.records import Mutable, Record, fresh
 
 
 class FigureSpec(Record):
@@ -71,15 +69,14 @@ class WidgetSpec(Record):
 KIND = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")   # a component folder's name, and `data-widget="KIND"` in a page
 
 
-@dataclass(eq=False)
-class Lesson:
+class Lesson(Mutable):
     """Registry a lesson module fills with its decorated functions. Made as `Lesson()`, with nothing to pass: the
     notebook's stand-in (features/notebook_standin.py) has the same public methods with the same parameters
     (tests/test_notebook_standin.py compares them)."""
-    values: dict[str, Callable] = field(default_factory=dict, init=False)
-    figures: dict[str, FigureSpec] = field(default_factory=dict, init=False)
-    widgets: dict[str, WidgetSpec] = field(default_factory=dict, init=False)
-    code_path: Path | None = field(default_factory=lambda: _creating_module_file(), init=False)
+    values: dict[str, Callable] = fresh(dict)
+    figures: dict[str, FigureSpec] = fresh(dict)
+    widgets: dict[str, WidgetSpec] = fresh(dict)
+    code_path: Path | None = fresh(lambda: _creating_module_file())
 
     def path(self, name: str) -> Path:
         """The data file `name` in this lesson's folder; a clear error for a missing file or a path leading out."""
@@ -103,6 +100,8 @@ class Lesson:
         return text
 
     def _caller_line(self) -> int | None:
+        import traceback  # (where a lesson's mistake is reported: a build imports it only then)
+
         frames = [f for f in traceback.extract_stack() if Path(f.filename) == self.code_path]
         return frames[-1].lineno if frames else None
 
@@ -146,8 +145,7 @@ def inputs_of(func: Callable, skip_first: bool = False) -> tuple[str, ...]:
     return tuple(names[1:] if skip_first else names)
 
 
-@dataclass(frozen=True)
-class DeferredFunction:
+class DeferredFunction(Record):
     """A function of lesson.py as a kept registry names it (compute/kept.py): its name, first line and parameters,
     and lesson.py itself run only when it is called (`resolve`). `code`: the SHA-256 of lesson.py's bytes."""
     path: Path
@@ -270,6 +268,8 @@ def _hash_checked_bytecode(path: Path) -> bool:
 
 
 def problem_from_exception(path: Path, exc: BaseException) -> Problem:
+    import traceback
+
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
     line = frames[-1].lineno if frames else getattr(exc, "lineno", None)
     return Problem(path, line, msg("the lesson code raised {error}: {reason}", error=type(exc).__name__, reason=reason(exc)),

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import functools
 import io
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..draw.raster import SLIDE_HEIGHT as HEIGHT
 from ..draw.raster import SLIDE_WIDTH as WIDTH   # the projector window: a slide is 13.333 × 7.5 in at 96 px an inch
+from ..support.records import Mutable, fresh
 
 FOOTER = 36            # px at the bottom of each PDF page for its slide number (the projector's bar is taller) …
 TOP = 16               # … and above its screen (the page's own padding is on the first page only); both together
@@ -23,8 +23,7 @@ PICTURE_SCALE = 2      # pictures taken of the page (formulas, images, widget dr
 PAGE_READY_MS = 10_000
 
 
-@dataclass
-class Screen:
+class Screen(Mutable):
     """One projector screen: its title, its shapes (extract.js), its notes (paragraphs of runs), the answers on it
     (read only for the teacher's edition) and the pictures taken of it (shot number → PNG)."""
     title: str
@@ -35,11 +34,10 @@ class Screen:
     background: str
     foreground: str | None
     heading_size: float | None
-    pictures: dict[int, bytes] = field(default_factory=dict)
+    pictures: dict[int, bytes] = fresh(dict)
 
 
-@dataclass
-class LessonDeck:
+class LessonDeck(Mutable):
     slug: str
     title: str
     language: str

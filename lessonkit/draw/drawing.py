@@ -9,8 +9,6 @@ import copy
 import functools
 import itertools
 import threading
-import traceback
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..compute.run import ComputedLesson, DescribedJob, FigureJob, describe, job_from
@@ -18,7 +16,7 @@ from ..support.cachekeys import Uncacheable, engine_digest, figure_key
 from ..support.font import keep_font, saved_font
 from ..support.errors import ContentError, Problem, UsageError
 from ..support.messages import reason
-from ..support.records import Record
+from ..support.records import Mutable, Record, fresh
 from ..support.store import FIGURE_DATA, FIGURE_PNG, FIGURE_SVG, Store
 
 if TYPE_CHECKING:
@@ -39,19 +37,17 @@ class DrawnFigure(Record):
 FigureKey = tuple[str, str]  # (lesson slug, figure name)
 
 
-@dataclass
-class DrawStats:
+class DrawStats(Mutable):
     font: str | None = None
     drawn: int = 0
     cached: int = 0
 
 
-@dataclass
-class Drawn:
+class Drawn(Mutable):
     """What the draw stage hands on: every figure that could be drawn, and the author's problems of the rest."""
-    figures: dict[FigureKey, DrawnFigure] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    keys: dict[FigureKey, str] = field(default_factory=dict)  # each figure's cache key (what a kept page was made of)
+    figures: dict[FigureKey, DrawnFigure] = fresh(dict)
+    problems: list[Problem] = fresh(list)
+    keys: dict[FigureKey, str] = fresh(dict)  # each figure's cache key (what a kept page was made of)
 
 
 def start_drawing(computed: list[ComputedLesson], cache: Store, jobs: int | None, page: PageColors,
@@ -299,8 +295,14 @@ def _worker(jobs: list[tuple[FigureJob, bool]], font: str, page: PageColors, tod
         try:
             results.put((index, draw_job(job, font, page, png)))
         except BaseException:  # our bug: its traceback goes to the parent, which raises it
-            results.put((index, ("bug", traceback.format_exc())))
+            results.put((index, ("bug", _this_traceback())))
     results.put((None, None))  # this worker is done
+
+
+def _this_traceback() -> str:
+    import traceback  # (imported where it is needed: a build that draws nothing does not)
+
+    return traceback.format_exc()
 
 
 def _described_worker(described: list[DescribedJob | None], font: str, page: PageColors, todo, results) -> None:
@@ -311,7 +313,7 @@ def _described_worker(described: list[DescribedJob | None], font: str, page: Pag
             job = job_from(described[index])
             results.put((index, ("stale", None) if job is None else draw_job(job, font, page, described[index].png)))
         except BaseException:  # our bug: its traceback goes to the parent, which raises it
-            results.put((index, ("bug", traceback.format_exc())))
+            results.put((index, ("bug", _this_traceback())))
     results.put((None, None))  # this worker is done
 
 

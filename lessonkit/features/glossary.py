@@ -21,13 +21,12 @@ import html
 import re
 import string
 from bisect import bisect_left
-from dataclasses import dataclass, field
 from typing import Any
 from pathlib import Path
 
 from ..support.errors import Miss, Problem
 from ..support.messages import NOTHING, msg
-from ..support.records import Record
+from ..support.records import Mutable, Record, fresh
 from ..support.store import Store
 from ..support.suggest import closest
 from ..load.schema import Key, check_mapping
@@ -61,10 +60,9 @@ class Term(Record):
         return (self.zh, *self.aliases)
 
 
-@dataclass(eq=False)
-class Glossary:
+class Glossary(Mutable):
     path: Path
-    terms: list[Term] = field(default_factory=list)
+    terms: list[Term] = fresh(list)
     unread: bool = False          # glossary.yaml could not be read (reported there): its marks are not checked
 
     def __post_init__(self) -> None:

@@ -40,9 +40,11 @@ from __future__ import annotations
 import ast
 import io
 import re
-import tokenize
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
+
+if TYPE_CHECKING:
+    import tokenize
 
 from ..load.document import walk
 from ..support.errors import Problem
@@ -328,6 +330,8 @@ def _string_findings(node: ast.Constant, strings: list[tokenize.TokenInfo]) -> l
 
 
 def _string_tokens(source: str) -> list[tokenize.TokenInfo]:
+    import tokenize  # (lesson.py's strings are read again only when it changed)
+
     try:
         return [t for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type == tokenize.STRING]
     except (tokenize.TokenError, SyntaxError):

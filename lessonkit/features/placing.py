@@ -6,22 +6,21 @@ what `{{< kind NAME … >}}` puts in the text (HTML, or a Miss saying what is wr
 registry (which directive is whose) and makes the page; features never import render."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from ..support.errors import Miss, Problem
+from ..support.records import Mutable, fresh
 
 
-@dataclass(eq=False)
-class Ledger:
+class Ledger(Mutable):
     """What one page placed so far, in reading order."""
-    widgets: set[str] = field(default_factory=set)
-    checks: set[str] = field(default_factory=set)
-    code: set[str] = field(default_factory=set)       # the functions and cells whose listing is shown
-    alone_checks: list[dict] = field(default_factory=list)  # the standalone self-checks' contexts
+    widgets: set[str] = fresh(set)
+    checks: set[str] = fresh(set)
+    code: set[str] = fresh(set)       # the functions and cells whose listing is shown
+    alone_checks: list[dict] = fresh(list)  # the standalone self-checks' contexts
     tables: int = 0
-    terms_used: dict[str, None] = field(default_factory=dict)    # term ids in reading order (sections, then yaml)
-    terms_marked: dict[str, None] = field(default_factory=dict)  # those marked with [[…]] anywhere
+    terms_used: dict[str, None] = fresh(dict)    # term ids in reading order (sections, then yaml)
+    terms_marked: dict[str, None] = fresh(dict)  # those marked with [[…]] anywhere
 
 
 class Page(Protocol):

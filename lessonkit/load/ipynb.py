@@ -8,11 +8,11 @@ from __future__ import annotations
 import base64
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..support.errors import Problem
 from ..support.messages import Message, msg
+from ..support.records import Mutable, fresh
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -32,13 +32,12 @@ ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 IMAGES_KB = 40   # images the page inlines beyond this weight: the import says the page's budget will not hold them
 
 
-@dataclass
-class Imported:
+class Imported(Mutable):
     """The lesson's files (name → text or bytes) and what the author should know."""
-    files: dict[str, str | bytes] = field(default_factory=dict)
-    notes: list[Message] = field(default_factory=list)       # what did not come along
-    next_steps: list[Message] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
+    files: dict[str, str | bytes] = fresh(dict)
+    notes: list[Message] = fresh(list)       # what did not come along
+    next_steps: list[Message] = fresh(list)
+    counts: dict[str, int] = fresh(dict)
 
 
 def read_notebook(path: Path, problems: list[Problem]):

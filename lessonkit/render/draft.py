@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Union
 
 from markupsafe import Markup
 
-from ..support.records import Record
+from ..support.records import Mutable, Record, fresh
 
 
 class FigureHole(Record):
@@ -58,12 +57,11 @@ class PageDraft(Record):
         return [p for p in self.parts if isinstance(p, FigureHole)]
 
 
-@dataclass(eq=False)
-class Holes:
+class Holes(Mutable):
     """Markers for the holes of one build's drafts."""
-    nonce: str = field(default_factory=lambda: secrets.token_hex(6))
-    known: list[Hole] = field(default_factory=list)
-    index: dict[tuple[type, Hole], int] = field(default_factory=dict)  # (kind, hole): holes are tuples, and two
+    nonce: str = fresh(lambda: secrets.token_hex(6))
+    known: list[Hole] = fresh(list)
+    index: dict[tuple[type, Hole], int] = fresh(dict)  # (kind, hole): holes are tuples, and two
     #                                                                   kinds of hole with equal fields are two holes
 
     def mark(self, hole: Hole) -> Markup:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import html
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -20,6 +19,7 @@ from ..load import syntax
 from ..load.document import SHOWS_ONLY, Block, parse_blocks
 from ..support.errors import Miss, Notice, Problem
 from ..support.messages import Message, msg
+from ..support.records import Mutable, fresh
 from ..support.values import VALUE, reference, shown
 from .mathmarkup import equation_ref, math_html, numbered, slim_mathml
 
@@ -84,8 +84,7 @@ class Converters:
         return equations.primes_beside_the_base(slim_mathml(self.mathml[key]))
 
 
-@dataclass(eq=False)
-class MarkupContext:
+class MarkupContext(Mutable):
     """What the Markdown of one lesson may refer to. Each placer (`figure`, `widget`, `table` …) and `link_lesson`
     return HTML, or a Miss that says what is wrong; markup adds the file and line."""
     values: dict[str, Any]
@@ -106,13 +105,13 @@ class MarkupContext:
         msg("citation `{citation}` outside a lesson's text", citation=f"@{key}"),
         msg("`@key` only in lesson.md, lesson.yaml and the glossary's definitions"))
     figure_label: str = "Figure"  # the theme's `ui.figure` on every page (render/lesson.py passes it)
-    equation_numbers: dict[str, int] = field(default_factory=dict)  # the lesson's labels → numbers (equation_numbers)
+    equation_numbers: dict[str, int] = fresh(dict)  # the lesson's labels → numbers (equation_numbers)
     equation_words: tuple[str, str] = ("({n})", "Eq. ({n})")  # the theme's `ui.equation_number`, `ui.equation_ref`
     number_equations: bool = False  # lesson.md's sections: a label numbers its equation (anywhere else: a problem)
-    labelled: dict[str, int] = field(default_factory=dict)  # labels rendered so far → their line (twice: a problem)
-    problems: list[Problem] = field(default_factory=list)
-    warnings: list[Problem] = field(default_factory=list)   # what renders but the author should know (Notice)
-    converters: Converters = field(default_factory=Converters)
+    labelled: dict[str, int] = fresh(dict)  # labels rendered so far → their line (twice: a problem)
+    problems: list[Problem] = fresh(list)
+    warnings: list[Problem] = fresh(list)   # what renders but the author should know (Notice)
+    converters: Converters = fresh(Converters)
     # maths and images for a page (MathML, data: URIs), or for a learning platform's question bank: "tex" keeps
     # the LaTeX (values filled in) for the platform's TeX filter, and `picture(mime, data, alt)` places an image
     math: str = "mathml"

@@ -4,7 +4,6 @@ assemble stage once the figures are drawn."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import jinja2
@@ -24,7 +23,7 @@ from ..support.i18n import UnknownUiString
 from ..support.jsondata import json_for_script
 from ..support.paths import SitePaths
 from . import markup
-from ..support.records import Record
+from ..support.records import Mutable, Record
 from .draft import HEAD, POLICY, SCRIPTS, STYLE, Holes, PageDraft
 from ..support.store import Store
 from .definitions import kept_definitions
@@ -37,8 +36,7 @@ if TYPE_CHECKING:  # only an LMS edition's pages have one
     from .questions import LessonPackage
 
 
-@dataclass(eq=False)
-class Renderer:
+class Renderer(Mutable):
     """What rendering one site needs: the theme's templates, its components, the build's markers and converters,
     the course's bibliography (features.citations; a lesson's own references.bib adds to it) and the build's cache
     (for the notebooks)."""

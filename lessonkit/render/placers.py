@@ -5,7 +5,6 @@ reports at its file and line), the ledger of what was placed, and the Markdown c
 rendered in. Figures and their data are holes in the draft (render/draft.py): they may still be drawing."""
 from __future__ import annotations
 
-import dataclasses
 import functools
 from typing import Any
 
@@ -107,19 +106,18 @@ class LessonRenderer:
         ctx = self.ctx
         self.yaml_placers = {"figure": _not_in_yaml, "widget": _not_in_yaml, "check": _not_in_yaml,
                              "table": ctx.placers["table"]}
-        self.yaml_ctx = dataclasses.replace(ctx, placers=self.yaml_placers, number_equations=False)
+        self.yaml_ctx = ctx._replace(placers=self.yaml_placers, number_equations=False)
         title = msg("a section title")
-        self.title_ctx = dataclasses.replace(ctx, mark_term=_no_mark(title), cite=_no_cite(title),
+        self.title_ctx = ctx._replace(mark_term=_no_mark(title), cite=_no_cite(title),
                                              cite_narrative=_no_cite(title, narrative=True), number_equations=False)
         objective = msg("an objective (the index page shows it too)")
-        self.objective_ctx = dataclasses.replace(self.yaml_ctx, mark_term=_no_mark(objective),
+        self.objective_ctx = self.yaml_ctx._replace(mark_term=_no_mark(objective),
                                                  cite=_no_cite(objective),
                                                  cite_narrative=_no_cite(objective, narrative=True))
         # a challenge's answer may place a figure; the page shows the answer twice (on screen, and printed with the
         # answers at the end), the second time with a copy of the figure whose ids differ
-        self.answer_ctx = dataclasses.replace(self.yaml_ctx,
-                                              placers={**self.yaml_placers, "figure": ctx.placers["figure"]})
-        self.print_ctx = dataclasses.replace(self.yaml_ctx, placers={
+        self.answer_ctx = self.yaml_ctx._replace(placers={**self.yaml_placers, "figure": ctx.placers["figure"]})
+        self.print_ctx = self.yaml_ctx._replace(placers={
             **self.yaml_placers, "figure": lambda name, args: figures.place(self, name, args, copy="print")})
 
     @property

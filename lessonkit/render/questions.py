@@ -8,7 +8,6 @@ Rendered in the render stage of an LMS edition (load/release.py Edition.lms) and
 build's report to the export."""
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import html
 from typing import Any, Callable
@@ -95,8 +94,7 @@ class TexText:
 
     def __init__(self, lesson, renderer, yaml_ctx: markup.MarkupContext):
         self.lesson, self.pictures = lesson, {}
-        self.ctx = dataclasses.replace(
-            yaml_ctx, math="tex", picture=self.image, problems=[], warnings=[],
+        self.ctx = yaml_ctx._replace(math="tex", picture=self.image, problems=[], warnings=[],
             placers={**yaml_ctx.placers, "figure": self.figure},
             mark_term=lambda name, shown: html.escape((shown or name).strip() or name))
 

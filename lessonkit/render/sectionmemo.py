@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..support.cachekeys import SectionInputs, folder_digest, section_key
-from ..support.records import Record
+from ..support.records import Mutable, Record, fresh
 from ..support.store import SECTIONS, Store
 
 HOLE_TOKEN = "\x1ahole{}\x1a"      # SUB, as render/markup.py's tokens: never in authored text
@@ -39,14 +38,13 @@ class PartEntry(Record):
     state: tuple                  # the renderer's state after it (state_of)
 
 
-@dataclass(eq=False)
-class SectionMemo:
+class SectionMemo(Mutable):
     """One build's memo of the parts of lesson pages: `shared` is incremental.shared_inputs; `used`: slug → the
     entries each lesson's parts were taken from or kept in (a kept page keeps them)."""
     cache: Store
     shared: str
-    used: dict[str, list[str]] = field(default_factory=dict)
-    _lessons: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    used: dict[str, list[str]] = fresh(dict)
+    _lessons: dict[str, tuple[str, str, str]] = fresh(dict)
 
     def part(self, renderer, what: str, render: Callable[[], Any]) -> Any:
         """`render()`'s part of the lesson's page (plain data), taken from the store when a build rendered it from

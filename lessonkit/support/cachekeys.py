@@ -13,7 +13,6 @@ Lesson code is assumed deterministic: no unseeded randomness, no network, no clo
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import importlib.util
@@ -270,7 +269,9 @@ def feed_value(h, value: Any) -> None:
         h.update(b"}")
     elif type(value).__module__ == "numpy" and hasattr(value, "dtype") and hasattr(value, "tobytes"):
         _feed_numpy(h, value)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+    elif hasattr(type(value), "__dataclass_fields__"):  # a dataclass instance (dataclasses.is_dataclass)
+        import dataclasses  # (imported only here: a build whose figures take no dataclass does not need it)
+
         h.update(f"dataclass {type(value).__module__}.{type(value).__qualname__}(".encode())
         for f in dataclasses.fields(value):
             h.update(f"{f.name}=".encode())

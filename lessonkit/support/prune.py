@@ -5,12 +5,12 @@ no build used for PRUNE_AFTER_DAYS days, then, while the store is over MAX_CACHE
 never one the build that just ran used."""
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import stat
 from pathlib import Path
 
+from .records import Mutable
 from .store import KINDS, STALE_TMP
 
 PRUNE_AFTER_DAYS = 30                 # an entry no build used for this long is removed after the next build
@@ -23,8 +23,7 @@ PRUNABLE = {folder: re.compile("|".join(k.pattern for k in KINDS if k.folder == 
             for folder in dict.fromkeys(k.folder for k in KINDS)}
 
 
-@dataclasses.dataclass(eq=False)
-class Pruned:
+class Pruned(Mutable):
     files: int = 0
     bytes: int = 0
     kept_bytes: int = 0

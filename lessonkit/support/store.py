@@ -40,11 +40,10 @@ import json
 import os
 import pickle
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .records import Record
+from .records import Mutable, Record, fresh
 
 HEX_KEY = r"[0-9a-f]{64}"     # a SHA-256 in hex: the key of most entries
 STALE_TMP = re.compile(r"\..+\.\d+\.tmp")   # `.NAME.PID.tmp`: left by a build killed while writing (write_atomic)
@@ -119,12 +118,11 @@ KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, PAGES, SEC
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
 
-@dataclass(eq=False)
-class Store:
+class Store(Mutable):
     """The entries under `folder`; `folder=None` (`--no-cache`) keeps nothing: every get is None, every put does
     nothing. `remembered`: what a build looked up once and reads again (support/font.py: the chosen font)."""
     folder: Path | None
-    remembered: dict[str, Any] = field(default_factory=dict)
+    remembered: dict[str, Any] = fresh(dict)
 
     @property
     def enabled(self) -> bool:
