@@ -3,7 +3,6 @@ rendering it again would make the same page — every case builds with the cache
 bytes with a build from scratch of the same content — and what its rendering reported is reported again."""
 from __future__ import annotations
 
-import dataclasses
 import functools
 import pickle
 import shutil
@@ -393,7 +392,7 @@ def test_the_shared_inputs_hold_the_theme_the_top_of_content_the_edition_and_the
     changed = [digest()]
     write(content, {"glossary.yaml": GLOSSARY + "  - id: x\n    zh: 信号\n    en: signal\n    definition: 一个量。\n"})
     changed.append(digest())
-    changed.append(digest(options=dataclasses.replace(options, theme="other")))
+    changed.append(digest(options=options._replace(theme="other")))
     changed.append(digest(publication=Publication(Edition(dt.date(2030, 1, 1), teacher=True), {})))
     monkeypatch.setattr(cachekeys, "engine_source_digest", lambda packages=None: "another engine")
     changed.append(digest())

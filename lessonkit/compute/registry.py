@@ -36,7 +36,7 @@ from ..load.lessons import LessonFileMissing, LessonPathError, read_text, resolv
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg, reason
 from ..support.pysource import first_line
-from ..support.records import Mutable, Record, fresh
+from ..support.records import Record
 
 
 class FigureSpec(Record):
@@ -69,14 +69,16 @@ class WidgetSpec(Record):
 KIND = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")   # a component folder's name, and `data-widget="KIND"` in a page
 
 
-class Lesson(Mutable):
+class Lesson:
     """Registry a lesson module fills with its decorated functions. Made as `Lesson()`, with nothing to pass: the
     notebook's stand-in (features/notebook_standin.py) has the same public methods with the same parameters
     (tests/test_notebook_standin.py compares them)."""
-    values: dict[str, Callable] = fresh(dict)
-    figures: dict[str, FigureSpec] = fresh(dict)
-    widgets: dict[str, WidgetSpec] = fresh(dict)
-    code_path: Path | None = fresh(lambda: _creating_module_file())
+
+    def __init__(self) -> None:
+        self.values: dict[str, Callable] = {}
+        self.figures: dict[str, FigureSpec] = {}
+        self.widgets: dict[str, WidgetSpec] = {}
+        self.code_path: Path | None = _creating_module_file()
 
     def path(self, name: str) -> Path:
         """The data file `name` in this lesson's folder; a clear error for a missing file or a path leading out."""
