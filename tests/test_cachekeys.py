@@ -221,3 +221,31 @@ def test_a_package_imported_by_another_name_than_it_is_installed_by(monkeypatch)
     """PyYAML is imported as `yaml`: its version is found before anything has imported it too."""
     monkeypatch.delitem(sys.modules, "yaml", raising=False)  # (lessonkit imports it only to read a YAML text afresh)
     assert package_version.__wrapped__("yaml") == version("PyYAML")
+
+
+def test_the_files_under_a_folder_are_what_os_walk_lists_in_path_order(tmp_path):
+    """_files_under against os.walk (followlinks, every __pycache__ left out, only files), sorted part by part."""
+    import os
+
+    from lessonkit.support.cachekeys import _files_under
+
+    for rel in ["a.py", "a-b/c.txt", "a/b.py", "a/__pycache__/b.pyc", "a/z/deep.md", "b.py", "é/文件.yaml"]:
+        (tmp_path / "root" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "root" / rel).write_text(rel, encoding="utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "linked.py").write_text("x", encoding="utf-8")
+    os.symlink(tmp_path / "elsewhere", tmp_path / "root" / "link")             # a linked folder: followed
+    os.symlink(tmp_path / "root" / "b.py", tmp_path / "root" / "b-link.py")    # a linked file: a file
+    os.symlink(tmp_path / "missing", tmp_path / "root" / "broken")             # a broken link: nothing
+    root = tmp_path / "root"
+    expected = []
+    for top, subfolders, names in os.walk(root, followlinks=True):
+        subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+        under = os.path.relpath(top, root).replace(os.sep, "/")
+        expected += [(n if under == "." else f"{under}/{n}", os.path.join(top, n)) for n in names
+                     if os.path.isfile(os.path.join(top, n))]
+    expected.sort(key=lambda item: item[0].split("/"))
+    found = _files_under(root)
+    assert found == expected
+    assert [rel for rel, _ in found] == ["a/b.py", "a/z/deep.md", "a-b/c.txt", "a.py", "b-link.py", "b.py",
+                                         "link/linked.py", "é/文件.yaml"]

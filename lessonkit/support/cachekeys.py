@@ -175,16 +175,25 @@ def folder_digest(folder: Path, leave_out: tuple[str, ...] = ()) -> str:
 
 
 def _files_under(folder: Path) -> list[tuple[str, str]]:
-    """(relative POSIX path, path) of every file under `folder`, none in a __pycache__, in path order (as sorted
-    Paths: part by part). os.walk and plain strings: pathlib's rglob costs a few ms a build on the theme alone."""
-    found = []
-    for top, subfolders, names in os.walk(folder, followlinks=True):
-        subfolders[:] = [d for d in subfolders if d != "__pycache__"]
-        under = os.path.relpath(top, folder).replace(os.sep, "/")
-        for name in names:
-            path = os.path.join(top, name)
-            if os.path.isfile(path):
-                found.append((name if under == "." else f"{under}/{name}", path))
+    """(relative POSIX path, path) of every file under `folder` (symbolic links followed), none in a __pycache__, in
+    path order (as sorted Paths: part by part). os.scandir and plain strings: a folder entry knows whether it is a
+    file or a folder without asking the file system again. A build lists the engine, the theme and each lesson for
+    its keys; the engine's folder took ≈3 ms with os.walk and a check of each file, ≈0.9 ms so."""
+    found: list[tuple[str, str]] = []
+
+    def visit(path: str, under: str) -> None:
+        try:
+            with os.scandir(path) as listing:
+                entries = list(listing)
+        except OSError:  # an unreadable folder is left out, as os.walk leaves it
+            return
+        for entry in entries:
+            if entry.is_dir():
+                if entry.name != "__pycache__":
+                    visit(entry.path, f"{under}{entry.name}/")
+            elif entry.is_file():
+                found.append((under + entry.name, entry.path))
+    visit(os.fspath(folder), "")
     return sorted(found, key=lambda item: item[0].split("/"))
 
 
