@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import MappingProxyType
+from typing import Callable
 
 import jinja2
 
 from . import incremental
 from .assemble.assemble import Assembler
-from .assemble.budget import page_sizes
+from .assemble.budget import GzipSizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, cell_figure_style, start_drawing
 from .features.components import Components
@@ -63,11 +64,12 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     problems += drawn.problems
     if problems:
         return Made()
-    pages = assemble_all(rendered.drafts, env, gathered, drawn.figures, session)  # assemble
+    gzip_sizes = GzipSizes()                                 # each page weighed while the next is assembled
+    pages = assemble_all(rendered.drafts, env, gathered, drawn.figures, session, gzip_sizes.add)  # assemble
     for lesson in computed:  # what was derived from its values now: kept for the next build (compute/kept.py)
         if lesson.memo is not None:
             lesson.memo.keep(session.cache)
-    return Made(pages, page_sizes(pages)[1], rendered, drawing.stats,
+    return Made(pages, gzip_sizes.result(), rendered, drawing.stats,
                 {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures),
                 made_of(computed, drawn, rendered.cache_entries), rendered.warnings, rendered.packages)
 
@@ -149,11 +151,11 @@ def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLess
                          base=[asset_path(dirs, name) for name in ("head.js", "lesson.js")])
 
 
-def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, gathered, figures,
-                 session: Session) -> dict[str, bytes]:
+def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, gathered, figures, session: Session,
+                 made: Callable[[str, bytes], None] | None = None) -> dict[str, bytes]:
     try:
         return Assembler(env, gathered.ui, Components(gathered.dirs), gathered.dirs, figures,
-                         session.preview_script).site(drafts)
+                         session.preview_script).site(drafts, made)
     except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound, UnknownUiString) as exc:
         raise theme_problem(exc) from None
 

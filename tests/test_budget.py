@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from lessonkit.assemble.budget import check_budget, items, page_sizes, weigh
+from lessonkit.assemble.budget import GzipSizes, check_budget, items, weigh
 from lessonkit.load.budget import Budget
 from lessonkit.support.errors import ContentError
 
@@ -17,13 +17,19 @@ MATHS = "<math><mi>x</mi></math>"
 TEXT = "<p>文字</p>"
 
 
-def test_page_sizes_raw_for_every_file_gzip_for_pages():
+def test_gzip_sizes_of_the_pages_in_the_order_they_were_made():
+    import os
+
     page = ("<p>" + "ab" * 500 + "</p>").encode("utf-8")
-    raw, gz = page_sizes({"index.html": page, "demo/demo.ipynb": b"{}"})
-    assert raw == {"index.html": 1007, "demo/demo.ipynb": 2}
-    assert list(gz) == ["index.html"]
+    noise = os.urandom(300_000)                                         # slow to compress: it finishes last
+    sizes = GzipSizes()
+    for name, data in [("big/index.html", noise), ("index.html", page), ("demo/demo.ipynb", b"{}")]:
+        sizes.add(name, data)
+    gz = sizes.result()
+    assert list(gz) == ["big/index.html", "index.html"]                # pages only, as added
     assert abs(gz["index.html"] - len(gzip.compress(page, 9))) <= 8   # within a few bytes of gzip -9's own header
     assert gz["index.html"] < 100                                       # (a repeated pair compresses well)
+    assert abs(gz["big/index.html"] - len(gzip.compress(noise, 9))) <= 8
 
 
 def test_weigh_counts_each_part_once():

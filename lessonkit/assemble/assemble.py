@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Callable
 
 import jinja2
 
@@ -36,10 +37,14 @@ class Assembler:
         self._code = functools.lru_cache(maxsize=None)(self._page_code)
         self.data_files: dict[str, bytes] = {}  # the figures' CSV files, written beside their pages
 
-    def site(self, drafts: list[PageDraft]) -> dict[str, bytes]:
+    def site(self, drafts: list[PageDraft], made: Callable[[str, bytes], None] | None = None) -> dict[str, bytes]:
         """Every page, the files written with them (notebooks, the figures' CSV files), and `.nojekyll` for
-        GitHub Pages."""
-        pages = {draft.path: self.page(draft) for draft in drafts}
+        GitHub Pages. `made(path, page)` is told of each page as soon as it is assembled (budget.GzipSizes)."""
+        pages = {}
+        for draft in drafts:
+            pages[draft.path] = self.page(draft)
+            if made is not None:
+                made(draft.path, pages[draft.path])
         pages.update((path, text.encode("utf-8")) for draft in drafts for path, text in draft.files)
         pages.update(self.data_files)
         pages[SitePaths.NOJEKYLL] = b""

@@ -13,6 +13,7 @@ the index page loads only when someone searches: no page carries it, the build s
 from __future__ import annotations
 
 import re
+import threading
 import zlib
 from pathlib import Path
 
@@ -21,11 +22,37 @@ from ..support.errors import ContentError, Problem
 from ..support.messages import Message, joined, msg
 
 
-def page_sizes(pages: dict[str, bytes]) -> tuple[dict[str, int], dict[str, int]]:
-    """Raw and gzip bytes of every page (gzip -9 as a web server would send it, within a few bytes)."""
-    raw = {name: len(data) for name, data in pages.items()}
-    gz = {name: len(_gzip(data)) for name, data in pages.items() if name.endswith(".html")}
-    return raw, gz
+class GzipSizes:
+    """The gzip -9 size of each HTML page (as a web server would send it, within a few bytes), each compressed in a
+    thread of its own from the moment the page is made (`add`): zlib lets go of the interpreter while it compresses,
+    so the pages after it are assembled meanwhile. `result()` waits for them all."""
+
+    def __init__(self) -> None:
+        self._threads: list[threading.Thread] = []
+        self._names: list[str] = []
+        self._sizes: dict[str, int] = {}
+        self._failed: list[BaseException] = []
+
+    def add(self, name: str, data: bytes) -> None:
+        if name.endswith(".html"):
+            thread = threading.Thread(target=self._measure, args=(name, data), daemon=True)
+            self._threads.append(thread)
+            self._names.append(name)
+            thread.start()
+
+    def _measure(self, name: str, data: bytes) -> None:
+        try:
+            self._sizes[name] = len(_gzip(data))
+        except BaseException as exc:  # (MemoryError …): raised by result(), in the build's own thread
+            self._failed.append(exc)
+
+    def result(self) -> dict[str, int]:
+        """Every page's size, in the order the pages were added."""
+        for thread in self._threads:
+            thread.join()
+        if self._failed:
+            raise self._failed[0]
+        return {name: self._sizes[name] for name in self._names}
 
 
 def _gzip(data: bytes) -> bytes:
