@@ -12,6 +12,7 @@ the index page loads only when someone searches: no page carries it, the build s
 """
 from __future__ import annotations
 
+import queue
 import re
 import threading
 import zlib
@@ -23,33 +24,39 @@ from ..support.messages import Message, joined, msg
 
 
 class GzipSizes:
-    """The gzip -9 size of each HTML page (as a web server would send it, within a few bytes), each compressed in a
-    thread of its own from the moment the page is made (`add`): zlib lets go of the interpreter while it compresses,
-    so the pages after it are assembled meanwhile. `result()` waits for them all."""
+    """The gzip -9 size of each HTML page (as a web server would send it, within a few bytes), compressed in one
+    thread beside the build from the moment the page is made (`add`): zlib lets go of the interpreter while it
+    compresses, so the pages after it are assembled meanwhile. `result()` waits for them all. (One thread for all
+    pages: a thread started while another compresses waits for the interpreter.)"""
 
     def __init__(self) -> None:
-        self._threads: list[threading.Thread] = []
+        self._pages: queue.SimpleQueue[tuple[str, bytes] | None] = queue.SimpleQueue()
         self._names: list[str] = []
         self._sizes: dict[str, int] = {}
         self._failed: list[BaseException] = []
+        self._thread: threading.Thread | None = None
 
     def add(self, name: str, data: bytes) -> None:
-        if name.endswith(".html"):
-            thread = threading.Thread(target=self._measure, args=(name, data), daemon=True)
-            self._threads.append(thread)
-            self._names.append(name)
-            thread.start()
+        if not name.endswith(".html"):
+            return
+        self._names.append(name)
+        self._pages.put((name, data))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._measure, daemon=True)
+            self._thread.start()
 
-    def _measure(self, name: str, data: bytes) -> None:
-        try:
-            self._sizes[name] = len(_gzip(data))
-        except BaseException as exc:  # (MemoryError …): raised by result(), in the build's own thread
-            self._failed.append(exc)
+    def _measure(self) -> None:
+        for name, data in iter(self._pages.get, None):
+            try:
+                self._sizes[name] = len(_gzip(data))
+            except BaseException as exc:  # (MemoryError …): raised by result(), in the build's own thread
+                self._failed.append(exc)
 
     def result(self) -> dict[str, int]:
         """Every page's size, in the order the pages were added."""
-        for thread in self._threads:
-            thread.join()
+        if self._thread is not None:
+            self._pages.put(None)
+            self._thread.join()
         if self._failed:
             raise self._failed[0]
         return {name: self._sizes[name] for name in self._names}
