@@ -12,9 +12,9 @@ the index page loads only when someone searches: no page carries it, the build s
 """
 from __future__ import annotations
 
-import queue
 import re
 import threading
+from collections import deque
 import zlib
 from pathlib import Path
 
@@ -30,7 +30,8 @@ class GzipSizes:
     pages: a thread started while another compresses waits for the interpreter.)"""
 
     def __init__(self) -> None:
-        self._pages: queue.SimpleQueue[tuple[str, bytes] | None] = queue.SimpleQueue()
+        self._pages: deque[tuple[str, bytes] | None] = deque()   # (a deque and a count: `queue` costs an import)
+        self._waiting = threading.Semaphore(0)
         self._names: list[str] = []
         self._sizes: dict[str, int] = {}
         self._failed: list[BaseException] = []
@@ -40,13 +41,18 @@ class GzipSizes:
         if not name.endswith(".html"):
             return
         self._names.append(name)
-        self._pages.put((name, data))
+        self._pages.append((name, data))
+        self._waiting.release()
         if self._thread is None:
             self._thread = threading.Thread(target=self._measure, daemon=True)
             self._thread.start()
 
+    def _next(self) -> tuple[str, bytes] | None:
+        self._waiting.acquire()
+        return self._pages.popleft()
+
     def _measure(self) -> None:
-        for name, data in iter(self._pages.get, None):
+        for name, data in iter(self._next, None):
             try:
                 self._sizes[name] = len(_gzip(data))
             except BaseException as exc:  # (MemoryError …): raised by result(), in the build's own thread
@@ -55,7 +61,8 @@ class GzipSizes:
     def result(self) -> dict[str, int]:
         """Every page's size, in the order the pages were added."""
         if self._thread is not None:
-            self._pages.put(None)
+            self._pages.append(None)
+            self._waiting.release()
             self._thread.join()
         if self._failed:
             raise self._failed[0]

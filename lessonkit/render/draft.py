@@ -10,8 +10,8 @@ so a hole never survives as text and assembly never searches a page.
 """
 from __future__ import annotations
 
+import os
 import re
-import secrets
 from pathlib import Path
 from typing import Union
 
@@ -59,7 +59,7 @@ class PageDraft(Record):
 
 class Holes(Mutable):
     """Markers for the holes of one build's drafts."""
-    nonce: str = fresh(lambda: secrets.token_hex(6))
+    nonce: str = fresh(lambda: os.urandom(6).hex())      # (secrets.token_hex(6), without importing secrets)
     known: list[Hole] = fresh(list)
     index: dict[tuple[type, Hole], int] = fresh(dict)  # (kind, hole): holes are tuples, and two
     #                                                                   kinds of hole with equal fields are two holes
