@@ -12,6 +12,7 @@ writes anything.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import time
 from pathlib import Path
 
@@ -145,10 +146,11 @@ def gather(options: Options, session: Session, problems: list[Problem]) -> Gathe
     words, the bibliography. The author's problems are added to `problems`."""
     config = load_site_config(options.content, problems, session.cache)  # (each YAML file's reading kept)
     glossary = load_glossary(options.content, problems, session.cache)
-    edition = Edition(options.date or build_day(config.timezone), options.teacher, options.drafts, options.lms)
+    edition = Edition(options.teacher, options.drafts, options.lms)
+    today = functools.cache(lambda: options.date or build_day(config.timezone))   # only if some day decides
     sources, course, publication = load_sources(options.content, options.lesson, problems,
-                                                lambda meta: release_of(meta, config.answers, edition), edition,
-                                                session.cache)
+                                                lambda meta: release_of(meta, config.answers, edition, today),
+                                                edition, session.cache)
     problems += check_parts(config, list(publication.releases), options.content)  # every lesson, published or not
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems, session.cache)

@@ -121,25 +121,26 @@ def test_editing_lesson_py_computes_it_again(lesson, run_build, tmp_path):
 
 def test_a_rebuild_after_an_edit_of_the_text_imports_neither_numpy_nor_pyyaml(lesson, tmp_path):
     """The values come from the store (compute/kept.py); site.yaml, lesson.yaml, the theme's words and the message
-    catalog (for the warning about a hand-typed number) from their kept readings (support/readings.py)."""
+    catalog (for the warning about a hand-typed number) from their kept readings (support/readings.py). A course
+    without a release day never looks the build's day up (no zoneinfo: load/release.py)."""
     folder, runs = lesson
     build = ("import sys; from lessonkit.cli import main; "
              f"code = main(['build', '-q', '--content', {str(tmp_path / 'content')!r}, '--out', "
              f"{str(tmp_path / 'out')!r}, '--cache-dir', {str(tmp_path / 'cache')!r}]); "
-             "print(code, 'numpy' in sys.modules, 'yaml' in sys.modules)")
+             "print(code, 'numpy' in sys.modules, 'yaml' in sys.modules, 'zoneinfo' in sys.modules)")
 
     def run() -> list[str]:
         done = subprocess.run([sys.executable, "-c", build], capture_output=True, text=True, cwd=PROJECT_ROOT,
                               env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin", "LESSONKIT_LANG": "zh-CN"})
         assert done.returncode == 0, done.stderr
         run.warned = "手写的数字 `37`" in done.stderr
-        return done.stdout.split()[-3:]
+        return done.stdout.split()[-4:]
 
-    assert run() == ["0", "True", "True"]       # the first build computes and reads every file
+    assert run()[:3] == ["0", "True", "True"]       # the first build computes, draws and reads every file
     edit(folder, "又改了一句，写了 37 个字。")
-    assert run() == ["0", "False", "True"] and run.warned  # (the catalog read for the first warning)
+    assert run() == ["0", "False", "True", "False"] and run.warned  # (the catalog read for the first warning)
     edit(folder, "又改了一句，还是 37 个字。")
-    assert run() == ["0", "False", "False"] and run.warned
+    assert run() == ["0", "False", "False", "False"] and run.warned
 
 
 def test_a_kept_registry_names_lines_and_parameters_as_lesson_py_does(lesson):

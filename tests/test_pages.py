@@ -92,7 +92,7 @@ def test_a_kept_lesson_is_listed_and_linked_but_not_rendered(tmp_path):
 
 
 def test_a_page_for_a_learning_platform_stands_alone(tmp_path):
-    publication = Publication(Edition(dt.date(2027, 3, 1), lms=True), {})
+    publication = Publication(Edition(lms=True), {})
     rendered, _ = render(lessons(tmp_path), renderer=renderer(publication=publication))
     alpha = text_of(rendered.drafts[0])
     assert 'rel="next"' not in alpha and "scorm" in rendered.drafts[0].components
@@ -101,7 +101,7 @@ def test_a_page_for_a_learning_platform_stands_alone(tmp_path):
 
 def test_a_lesson_released_later_is_announced_on_the_index(tmp_path):
     alpha, beta = lessons(tmp_path)
-    publication = Publication(Edition(dt.date(2027, 3, 1)), {"beta": Release(built=False, coming=dt.date(2027, 4, 1))},
+    publication = Publication(Edition(), {"beta": Release(built=False, coming=dt.date(2027, 4, 1))},
                               announced=(("beta", "Beta", dt.date(2027, 4, 1)),))
     rendered, problems = render([alpha], sources=[alpha.source], renderer=renderer(publication=publication))
     assert problems == [] and [d.path for d in rendered.drafts] == ["alpha/index.html", "index.html"]

@@ -74,21 +74,28 @@ def course(make_lesson, tmp_path):
 
 # ── the decisions, by hand ───────────────────────────────────────────────────────────────────────────────────────
 @pytest.mark.parametrize("meta, site, edition, expected", [
-    ({}, "shown", Edition(DAY), Release()),
-    ({}, "hidden", Edition(DAY), Release(answers=False)),
-    ({"answers": "shown"}, "hidden", Edition(DAY), Release()),                       # the lesson's own wins
-    ({"answers": "2027-03-02"}, "shown", Edition(DAY), Release(answers=False, answers_from=dt.date(2027, 3, 2))),
-    ({"answers": "2027-03-01"}, "shown", Edition(DAY), Release()),                   # shown from that very day
-    ({}, "hidden", Edition(DAY, teacher=True), Release()),
-    ({"release": "2027-03-02"}, "shown", Edition(DAY), Release(built=False, coming=dt.date(2027, 3, 2))),
-    ({"release": "2027-03-01"}, "shown", Edition(DAY), Release()),
-    ({"release": "2027-03-02"}, "shown", Edition(DAY, teacher=True), Release()),     # the teacher sees it ahead
-    ({"draft": True}, "shown", Edition(DAY), Release(built=False, draft=True)),
-    ({"draft": True}, "shown", Edition(DAY, teacher=True), Release(built=False, draft=True)),  # drafts excepted
-    ({"draft": True}, "hidden", Edition(DAY, drafts=True), Release(draft=True, answers=False)),
+    ({}, "shown", Edition(), Release()),
+    ({}, "hidden", Edition(), Release(answers=False)),
+    ({"answers": "shown"}, "hidden", Edition(), Release()),                       # the lesson's own wins
+    ({"answers": "2027-03-02"}, "shown", Edition(), Release(answers=False, answers_from=dt.date(2027, 3, 2))),
+    ({"answers": "2027-03-01"}, "shown", Edition(), Release()),                   # shown from that very day
+    ({}, "hidden", Edition(teacher=True), Release()),
+    ({"release": "2027-03-02"}, "shown", Edition(), Release(built=False, coming=dt.date(2027, 3, 2))),
+    ({"release": "2027-03-01"}, "shown", Edition(), Release()),
+    ({"release": "2027-03-02"}, "shown", Edition(teacher=True), Release()),     # the teacher sees it ahead
+    ({"draft": True}, "shown", Edition(), Release(built=False, draft=True)),
+    ({"draft": True}, "shown", Edition(teacher=True), Release(built=False, draft=True)),  # drafts excepted
+    ({"draft": True}, "hidden", Edition(drafts=True), Release(draft=True, answers=False)),
 ])
 def test_each_lessons_release(meta, site, edition, expected):
-    assert release_of(meta, site, edition) == expected
+    asked = []
+
+    def today():
+        asked.append(DAY)
+        return DAY
+    assert release_of(meta, site, edition, today) == expected
+    dated = "release" in meta or "answers" in meta and meta["answers"] not in ("shown", "hidden")
+    assert bool(asked) == (dated and not edition.teacher and not meta.get("draft"))   # the day only where it decides
 
 
 # ── answers ──────────────────────────────────────────────────────────────────────────────────────────────────────

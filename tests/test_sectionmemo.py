@@ -375,13 +375,12 @@ def test_the_shared_inputs_hold_the_theme_the_top_of_content_the_edition_and_the
     from lessonkit.incremental import shared_inputs
     from lessonkit.support import cachekeys
     from lessonkit.load.release import Edition, Publication
-    import datetime as dt
 
     themes = tmp_path / "theme"
     write(themes, {"style.css": "a{}"})
     source = page_setting.read(content / "waves")
     options = Options(content=content, out=tmp_path / "o", themes=tmp_path)
-    publication = Publication(Edition(dt.date(2030, 1, 1)), {})
+    publication = Publication(Edition(), {})
 
     def digest(**kw):
         return shared_inputs(content, [themes], [source], kw.get("options", options),
@@ -393,7 +392,7 @@ def test_the_shared_inputs_hold_the_theme_the_top_of_content_the_edition_and_the
     write(content, {"glossary.yaml": GLOSSARY + "  - id: x\n    zh: 信号\n    en: signal\n    definition: 一个量。\n"})
     changed.append(digest())
     changed.append(digest(options=options._replace(theme="other")))
-    changed.append(digest(publication=Publication(Edition(dt.date(2030, 1, 1), teacher=True), {})))
+    changed.append(digest(publication=Publication(Edition(teacher=True), {})))
     monkeypatch.setattr(cachekeys, "engine_source_digest", lambda packages=None: "another engine")
     changed.append(digest())
     assert len({first, *changed}) == 1 + len(changed)

@@ -3,14 +3,16 @@ keeps one out, `release: YYYY-MM-DD` keeps it out before that day) and whose wor
 `hidden`, or a day from which they are shown), for the students' site or the teacher's edition, on the build's day.
 
 The build's day is an input like any other (`--date`, else SOURCE_DATE_EPOCH, else today in site.yaml's `timezone:`):
-two builds for one day are byte-identical, and the decisions below are part of every page's key (incremental.py).
+two builds for one day are byte-identical, and the decisions below are part of every page's key (incremental.py). It
+is looked up only when a day in lesson.yaml or site.yaml asks for it: a course without one never reads the time zone
+database.
 """
 from __future__ import annotations
 
 import datetime as dt
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..support.errors import Problem, UsageError
 from ..support.messages import msg
@@ -23,8 +25,7 @@ ANSWERS_EXPECTED = msg("`shown`, `hidden`, or the day they are shown from, YYYY-
 
 
 class Edition(Record):
-    """Whose site a build makes, and on which day."""
-    day: dt.date
+    """Whose site a build makes (its day: release_of's `today`)."""
     teacher: bool = False      # every lesson, released or not; answers, keys and speaker notes shown
     drafts: bool = False       # drafts built too, marked (`serve`, `build --drafts`)
     lms: bool = False          # pages for a learning platform's package (`export`): each page stands alone (no
@@ -68,17 +69,18 @@ def check_lesson(meta: dict[str, Any], lines: dict[str, int], path: Path) -> lis
     return problems + ([found] if found else [])
 
 
-def release_of(meta: dict[str, Any], site_answers: str, edition: Edition) -> Release:
-    """The lesson in this build: `site_answers` is site.yaml's `answers:` (a lesson's own overrides it)."""
+def release_of(meta: dict[str, Any], site_answers: str, edition: Edition, today: Callable[[], dt.date]) -> Release:
+    """The lesson in this build: `site_answers` is site.yaml's `answers:` (a lesson's own overrides it); `today()`
+    the build's day, asked for only when a day decides."""
     draft = meta.get("draft") is True
     if draft and not edition.drafts:
         return Release(built=False, draft=True)
     day = parse_day(meta.get("release"))
-    if day is not None and day > edition.day and not edition.teacher:
+    if day is not None and not edition.teacher and day > today():
         return Release(built=False, coming=day)
     policy = meta.get("answers") if meta.get("answers") is not None else site_answers
     shown_from = parse_day(policy)
-    if edition.teacher or policy == SHOWN or (shown_from is not None and shown_from <= edition.day):
+    if edition.teacher or policy == SHOWN or (shown_from is not None and shown_from <= today()):
         return Release(draft=draft)
     return Release(draft=draft, answers=False, answers_from=shown_from)
 

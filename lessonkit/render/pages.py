@@ -3,7 +3,6 @@ page, the index page and the glossary page. Figures, their data and each page's 
 assemble stage once the figures are drawn."""
 from __future__ import annotations
 
-import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 import jinja2
@@ -83,7 +82,7 @@ def lesson_summary(context: dict[str, Any], ui) -> dict[str, Any]:
 
 def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: SiteConfig, problems: list[Problem],
                  sources, glossary: terms.Glossary | None, kept: dict[str, dict[str, Any]]) -> Rendered:
-    publication = renderer.publication or Publication(Edition(dt.date.today()), {})
+    publication = renderer.publication or Publication(Edition(), {})
     lms = publication.edition.lms
     has_glossary = glossary is not None and bool(glossary.terms)
     common = _common(renderer, config, publication, has_glossary)
