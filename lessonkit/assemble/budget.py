@@ -12,6 +12,7 @@ the index page loads only when someone searches: no page carries it, the build s
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections import deque
@@ -74,11 +75,6 @@ def _gzip(data: bytes) -> bytes:
     return compressor.compress(data) + compressor.flush()
 
 
-# what a page's bytes are made of, in one pass: the engine's code (inline scripts and styles), figures (their SVG and
-# 「数据」 tables), maths (MathML), component data (JSON), and the rest: the lesson's text and the theme's markup
-PARTS = re.compile(r'(?P<data><script type="application/json".*?</script>)|(?P<code><script>.*?</script>|<style>.*?</style>)'
-                   r'|(?P<figures><svg\b.*?</svg>|<details class="figure-data">.*?</details>)|(?P<maths><math\b.*?</math>)',
-                   re.S)
 PART_NAMES = ("figures", "maths", "code", "data", "text")
 
 
@@ -87,11 +83,21 @@ def _part_word(name: str) -> Message:
             "text": msg("text")}[name]
 
 
+@functools.cache  # (compiled only for a page over its budget)
+def _parts() -> re.Pattern:
+    """What a page's bytes are made of, in one pass: the engine's code (inline scripts and styles), figures (their
+    SVG and 「数据」 tables), maths (MathML), component data (JSON), and the rest: the lesson's text and the theme's
+    markup."""
+    return re.compile(r'(?P<data><script type="application/json".*?</script>)|(?P<code><script>.*?</script>|'
+                      r'<style>.*?</style>)|(?P<figures><svg\b.*?</svg>|<details class="figure-data">.*?</details>)|'
+                      r'(?P<maths><math\b.*?</math>)', re.S)
+
+
 def weigh(page: bytes) -> dict[str, int]:
     """Bytes of the page by part (PART_NAMES): what to trim when a page is too heavy."""
     text = page.decode("utf-8")
     found = dict.fromkeys(PART_NAMES, 0)
-    for m in PARTS.finditer(text):
+    for m in _parts().finditer(text):
         found[m.lastgroup] += len(m.group(0).encode("utf-8"))
     found["text"] = len(page) - sum(found.values())
     return found

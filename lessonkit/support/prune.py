@@ -5,6 +5,7 @@ no build used for PRUNE_AFTER_DAYS days, then, while the store is over MAX_CACHE
 never one the build that just ran used."""
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -18,9 +19,6 @@ MAX_CACHE_BYTES = 200 * 1024 * 1024   # above this, least recently used entries 
 PRUNE_EVERY_HOURS = 24                # a build prunes when the store was last pruned longer ago than this
 PRUNED_STAMP = ".pruned"              # in the store's folder: its mtime is when the store was last pruned
 
-# what prune may remove, by folder: lessonkit's own entries only, whatever else a --cache-dir folder holds stays
-PRUNABLE = {folder: re.compile("|".join(k.pattern for k in KINDS if k.folder == folder))
-            for folder in dict.fromkeys(k.folder for k in KINDS)}
 
 
 class Pruned(Mutable):
@@ -81,12 +79,20 @@ def prune(folder: Path, now: float, used_since: float, max_age_days: float = PRU
     return result
 
 
+@functools.cache  # (compiled when the store is pruned, at most once a day)
+def _prunable() -> dict[str, re.Pattern]:
+    """What prune may remove, by folder: lessonkit's own entries only, whatever else a --cache-dir folder holds
+    stays."""
+    return {folder: re.compile("|".join(k.pattern for k in KINDS if k.folder == folder))
+            for folder in dict.fromkeys(k.folder for k in KINDS)}
+
+
 def _entries(folder: Path, now: float) -> list[tuple[float, int, str]]:
     """(last used, size, path) of every entry and temporary file; a temporary file over a day old as never used.
     Paths as strings, and each entry's status from its directory listing: a store holds hundreds of entries, and
     making a Path object for each took longer than asking for its status."""
     entries: list[tuple[float, int, str]] = []
-    for sub, pattern in PRUNABLE.items():
+    for sub, pattern in _prunable().items():
         try:
             with os.scandir(os.path.join(folder, sub)) as listing:
                 found = list(listing)
