@@ -64,12 +64,13 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     problems += drawn.problems
     if problems:
         return Made()
-    gzip_sizes = GzipSizes()                                 # each page weighed while the next is assembled
-    pages = assemble_all(rendered.drafts, env, gathered, drawn.figures, session, gzip_sizes.add)  # assemble
-    for lesson in computed:  # what was derived from its values now: kept for the next build (compute/kept.py)
-        if lesson.memo is not None:
-            lesson.memo.keep(session.cache)
-    return Made(pages, gzip_sizes.result(), rendered, drawing.stats,
+    with GzipSizes() as weighing:                            # each page weighed while the next is assembled
+        pages = assemble_all(rendered.drafts, env, gathered, drawn.figures, session, weighing.add)  # assemble
+        for lesson in computed:  # what was derived from its values now: kept for the next build (compute/kept.py)
+            if lesson.memo is not None:
+                lesson.memo.keep(session.cache)
+        gzip_sizes = weighing.result()
+    return Made(pages, gzip_sizes, rendered, drawing.stats,
                 {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures),
                 made_of(computed, drawn, rendered.cache_entries), rendered.warnings, rendered.packages)
 

@@ -74,3 +74,15 @@ def test_a_lesson_s_own_budget_wins_for_its_page():
     with pytest.raises(ContentError) as info:
         check_budget(sizes, {name: 10 for name in sizes}, Budget(2, 1), budgets={"demo/index.html": Budget(4, 1)})
     assert [str(p.path) for p in info.value.problems] == ["index.html"]
+
+
+def test_the_gzip_thread_ends_when_the_build_stops_on_an_error():
+    """A page that cannot be assembled stops the build: `serve` goes on, and must not keep a waiting thread."""
+    import threading
+
+    before = set(threading.enumerate())
+    with pytest.raises(RuntimeError):
+        with GzipSizes() as sizes:
+            sizes.add("index.html", b"<p>a page</p>" * 100)
+            raise RuntimeError("the theme's mistake in the next page")
+    assert set(threading.enumerate()) == before

@@ -27,8 +27,9 @@ from ..support.messages import Message, joined, msg
 class GzipSizes:
     """The gzip -9 size of each HTML page (as a web server would send it, within a few bytes), compressed in one
     thread beside the build from the moment the page is made (`add`): zlib lets go of the interpreter while it
-    compresses, so the pages after it are assembled meanwhile. `result()` waits for them all. (One thread for all
-    pages: a thread started while another compresses waits for the interpreter.)"""
+    compresses, so the pages after it are assembled meanwhile. `result()` waits for them all; used as a context
+    manager, the thread also ends when the build stops on an error. (One thread for all pages: a thread started while
+    another compresses waits for the interpreter.)"""
 
     def __init__(self) -> None:
         self._pages: deque[tuple[str, bytes] | None] = deque()   # (a deque and a count: `queue` costs an import)
@@ -59,12 +60,23 @@ class GzipSizes:
             except BaseException as exc:  # (MemoryError …): raised by result(), in the build's own thread
                 self._failed.append(exc)
 
-    def result(self) -> dict[str, int]:
-        """Every page's size, in the order the pages were added."""
+    def __enter__(self) -> GzipSizes:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._finish()
+
+    def _finish(self) -> None:
+        """Tell the thread there is nothing more, and wait for it."""
         if self._thread is not None:
             self._pages.append(None)
             self._waiting.release()
             self._thread.join()
+            self._thread = None
+
+    def result(self) -> dict[str, int]:
+        """Every page's size, in the order the pages were added."""
+        self._finish()
         if self._failed:
             raise self._failed[0]
         return {name: self._sizes[name] for name in self._names}
