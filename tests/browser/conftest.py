@@ -191,11 +191,12 @@ def started(page, timeout: int = 10_000) -> None:
     page.wait_for_function(chromium.STARTED, timeout=timeout)
 
 
-def settled(page, expression: str, expected, timeout: int = 10_000):
+def settled(page, expression: str, expected, timeout: int = NAVIGATION_TIMEOUT_MS):
     """The value of the JS `expression` once it equals `expected`, else as it is after `timeout` ms (for the caller's
     assertion to report). For what a page learns from another page of the same browser, such as a choice kept in
     localStorage: the browser hands it on, on a loaded machine a moment after this page has started, and the page
-    follows it (its `storage` listener). The predicate is a function: Playwright `eval`s a bare expression in the page
+    follows it (its `storage` listener). As long as a page may take to load: a fresh-clone run at load ≈10 once took
+    longer than 10 s for a tab choice to show on the next lesson's page. The predicate is a function: Playwright `eval`s a bare expression in the page
     while it polls, which the page's CSP refuses."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
