@@ -43,7 +43,9 @@ class Speaker:
         """The catalog of the command's language, read when a first message is shown (without a store, once per
         process)."""
         path = catalog_path(self.lang)
-        return {} if path is None else kept(self.store, catalog_file, path) if self.store else catalog(self.lang)
+        if path is None:
+            return {}
+        return kept(self.store, catalog_file, path) if self.store else catalog(self.lang)
 
     def __call__(self, template: str, /, **values: Any) -> str:
         return Message(template, tuple(values.items())).render(self.lang, self.words)

@@ -1,8 +1,8 @@
 """Files read once across builds: what reading a YAML file gave — site.yaml, a lesson.yaml with the line of each key
 and its problems, the theme's words, the message catalog — is kept in the store (kind READINGS) under the file's
-path and bytes, the reading function, the engine's code and PyYAML's version. A build whose YAML files did not change, such as a
-rebuild after an edit of lesson.md, then neither imports PyYAML (≈25 ms) nor parses (the message catalog alone is
-95 KB, ≈12 ms).
+path and bytes, the reading function, the engine's code and PyYAML's version. A build whose YAML files did not
+change, such as a rebuild after an edit of lesson.md, then neither imports PyYAML (≈25 ms) nor parses (the message
+catalog alone is 95 KB, ≈12 ms).
 
     kept(store, reading, path, *args)   reading(path, *args), from the store when the same bytes were read before
 

@@ -109,12 +109,8 @@ class Record(tuple, metaclass=RecordType):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) != len(cls._fields):
-            args = cls._complete(args, kwargs)
+            args = _complete(cls, args, kwargs)
         return tuple.__new__(cls, args)
-
-    @classmethod
-    def _complete(cls, args: tuple, kwargs: dict[str, Any]) -> tuple:
-        return _complete(cls, args, kwargs)
 
     @classmethod
     def _make(cls, iterable: Iterable) -> Any:
