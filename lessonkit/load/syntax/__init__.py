@@ -1,0 +1,1 @@
+"""A lesson's text as one syntax tree (nodes.py), read once at load by parser.py."""
