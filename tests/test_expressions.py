@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from lessonkit.support.expressions import ExpressionError, evaluate, names_in, split_spec
+from lessonkit.support.expressions import ExpressionError, evaluate, mentions_a_value, names_in, split_spec
 
 VALUES = {"results": [0.5, 0.25, 0.125], "w": np.zeros((3, 4)), "x0": 1.5, "ln": {"xhat": [1.0, -2.0], "mu": 0.5},
           "trace": (3, 1, 4, 1, 5), "n": 10}
@@ -99,3 +99,23 @@ def test_a_dotted_number_that_could_be_either_is_refused_with_the_bracketed_spel
     with pytest.raises(ExpressionError) as caught:
         evaluate(text, VALUES)
     assert message in str(caught.value.message)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(a - b) / c", True),
+    ("x", True),
+    ("len(x)", True),
+    ("-x0 * 0.9", True),
+    ("probs.0:pct1", True),              # the spec is left out
+    ("w.shape[0]", True),
+    ("probs .0", True),                  # ambiguous, but a value: evaluating it says how to write it
+    ("2", False),                        # TeX's x^{{2}}
+    ("1 + 2", False),
+    ("len(3)", False),                   # a function called is no value read
+    ("x y", False),                      # no expression
+    ("\\alpha", False),
+    ("n+1}", False),
+    ("", False),
+])
+def test_mentions_a_value_tells_a_value_from_double_braces(text, expected):
+    assert mentions_a_value(text) is expected

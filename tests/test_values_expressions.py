@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from lessonkit.support.values import shown, value_of
+
 PY = """\
 from lessonkit import Lesson
 
@@ -90,3 +92,20 @@ def test_a_wrong_expression_names_its_file_line_and_what_went_wrong(make_lesson,
     code, _, err, out = run_build()
     assert code == 1 and message in err, err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("text, spec, math_mode, expected", [
+    ("(a - b) / c", None, False, "0.500"),          # (3 − 2) / 2, three figures
+    ("-a", None, False, "\u22123"),                 # an int, with a real minus sign
+    ("-a", None, True, "-3"),                       # LaTeX's own minus inside maths
+    ("2", None, False, "2"),
+    ("-1 + a", None, False, "2"),
+    ("a * 0.9", None, False, "2.70"),               # the number 0.9, not `0[9]`
+    ("1e-4 * b", None, False, "2.00 × 10⁻⁴"),
+    (".5 * c", ".1f", False, "1.0"),
+    ("2.5e3 * a", None, False, "7500"),             # whole-number digits kept
+])
+def test_an_expression_may_start_with_a_bracket_a_number_or_a_minus(text, spec, math_mode, expected):
+    values = {"a": 3, "b": 2, "c": 2}
+    assert value_of(text, values) == eval(text, {"__builtins__": {}}, values)   # Python is the oracle
+    assert shown(text, spec, values, math_mode=math_mode) == expected

@@ -70,11 +70,28 @@ def is_plain_name(text: str) -> bool:
 def names_in(text: str) -> list[str]:
     """The value names an expression reads (for a did-you-mean, and for what a page depends on)."""
     try:
-        tree = parsed(text)
+        return _names_read(parsed(text))
     except ExpressionError:
         return []
+
+
+def _names_read(tree: ast.AST) -> list[str]:
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     return list(dict.fromkeys(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called))
+
+
+def mentions_a_value(text: str) -> bool:
+    """Whether `text` (what stands between `{{` and `}}`; a format spec is left out) is an expression that reads a
+    value: a name other than FUNCTIONS — `(a - b) / c` does, `2`, `1 + 2`, `len(3)` and `x y` do not. It tells a
+    value from TeX's double braces (`x^{{2}}`). An ambiguous `probs .0` counts: evaluating it says how to write it."""
+    expression, _ = split_spec(text)
+    try:
+        tree = parsed(expression)
+    except AmbiguousIndex:
+        return True
+    except ExpressionError:
+        return False
+    return any(name not in FUNCTIONS for name in _names_read(tree))
 
 
 def evaluate(text: str, values: Mapping[str, Any]) -> Any:
