@@ -4,8 +4,10 @@ the expression. Expected texts are worked by hand from the values below."""
 import json
 import re
 
+import numpy as np
 import pytest
 
+from lessonkit.support.expressions import evaluate
 from lessonkit.support.values import shown, value_of
 
 PY = """\
@@ -109,3 +111,34 @@ def test_an_expression_may_start_with_a_bracket_a_number_or_a_minus(text, spec, 
     values = {"a": 3, "b": 2, "c": 2}
     assert value_of(text, values) == eval(text, {"__builtins__": {}}, values)   # Python is the oracle
     assert shown(text, spec, values, math_mode=math_mode) == expected
+
+
+ARRAYS = {"arr": np.arange(12).reshape(3, 4), "theta": np.zeros(5), "d": {"shape": "a key", "size": [1, 2]},
+          "ln": {"xhat": [1.5, -0.5]}, "trace": (3, 1, 4, 1, 5)}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("arr.shape", (3, 4)),                # 3 rows of 4
+    ("theta.shape", (5,)),
+    ("arr.ndim", 2),
+    ("arr.size", 12),
+    ("arr.T.shape", (4, 3)),
+    ("arr.T.1", [1, 5, 9]),               # the second column: 1, 1 + 4, 1 + 8
+    ("arr.shape.0", 3),
+    ("d.shape", "a key"),                 # a mapping's key wins over the attribute
+    ("d.size.1", 2),
+    ("ln.xhat.0", 1.5),
+])
+def test_a_dotted_name_reads_an_arrays_shape_as_an_expression_does(text, expected):
+    assert plain(value_of(text, ARRAYS)) == expected
+    assert plain(evaluate(text, ARRAYS)) == expected      # the plain lookup and the expression agree
+
+
+@pytest.mark.parametrize("text, expected", [("arr.shape[0]", 3), ("len(trace)", 5), ("arr.T.shape[1] * 2", 6)])
+def test_a_shape_indexed_or_a_length_is_an_expression(text, expected):
+    assert value_of(text, ARRAYS) == expected
+
+
+def plain(value):
+    """An array as Python's nested lists, to compare with a hand-written expectation."""
+    return value.tolist() if isinstance(value, np.ndarray) else value
