@@ -142,3 +142,11 @@ def test_a_shape_indexed_or_a_length_is_an_expression(text, expected):
 def plain(value):
     """An array as Python's nested lists, to compare with a hand-written expectation."""
     return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+@pytest.mark.parametrize("text, math_mode, expected", [
+    ("arr.shape", False, "(3, 4)"), ("arr.shape", True, "(3, 4)"), ("theta.shape", False, "(5,)"),
+    ("arr.T.shape", False, "(4, 3)"), ("arr.shape[0] * arr.shape[1]", False, "12"), ("arr.0", False, "[0, 1, 2, 3]"),
+])
+def test_a_shape_is_shown_as_python_writes_a_tuple(text, math_mode, expected):
+    assert shown(text, None, ARRAYS, math_mode=math_mode) == expected
