@@ -5,9 +5,10 @@ import json
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from lessonkit.support.expressions import evaluate
+from lessonkit.support.expressions import ExpressionError, evaluate
 from lessonkit.support.values import shown, value_of
 
 PY = """\
@@ -150,3 +151,33 @@ def plain(value):
 ])
 def test_a_shape_is_shown_as_python_writes_a_tuple(text, math_mode, expected):
     assert shown(text, None, ARRAYS, math_mode=math_mode) == expected
+
+
+TABLES = {"df": pd.DataFrame({"loss": [0.9, 0.5, 0.25], "step": [1, 2, 3]}), "t": pd.Series([7, 8, 9]),
+          "s": pd.Series([4.0, 5.0], index=["p", "q"])}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('df["loss"][2]', "0.250"),           # the third loss, three figures
+    ('df["step"][0]', "1"),               # numpy's int64 shown as an int
+    ('df["loss"][0] * 2', "1.80"),
+    ("t[0]", "7"),
+    ("t[1] - t[2]", "\u22121"),            # 8 − 9
+    ('s["q"]', "5.00"),                   # by its label
+    ('df["loss"]', "[0.900, 0.500, 0.250]"),
+    ("df.shape", "(3, 2)"),
+])
+def test_a_pandas_item_is_shown_as_a_number(text, expected):
+    assert shown(text, None, TABLES) == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ('df["loss"].iloc[0]', '`df["loss"].iloc[0]`: `.iloc` is not allowed here'),    # behaviour, not data
+    ('df["los"][0]', "`df` has no key 'los' (keys: loss, step)"),
+    ('s["z"]', "`s` has no key 'z' (keys: p, q)"),
+    ("t[3]", "`t` has no key 3 (keys: 0, 1, 2)"),
+])
+def test_a_pandas_item_that_is_not_there_names_the_keys(text, message):
+    with pytest.raises(ExpressionError) as caught:
+        evaluate(text, TABLES)
+    assert message in str(caught.value.message)

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import ast
 import io
+import itertools
 import keyword
 import math
 import operator
 import re
 import tokenize
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .messages import Message, msg
@@ -254,12 +255,21 @@ class _Evaluator:
 
 def _missing_item(owner: ast.AST, container: Any, index: Any, exc: Exception) -> Message:
     what = ast.unparse(owner)
-    if isinstance(container, Mapping):
+    keys = _keys(container) if isinstance(container, Mapping) or isinstance(exc, KeyError) else None
+    if keys is not None:
         return msg("`{what}` has no key {key} (keys: {keys})", what=what, key=repr(index),
-                   keys=", ".join(map(str, list(container)[:12])))
+                   keys=", ".join(map(str, itertools.islice(keys, 12))))
     size = len(container) if isinstance(container, Sequence) or hasattr(container, "__len__") else None
     return msg("index {index} is out of range: `{what}` has {n} item(s)", index=index, what=what, n=size) \
         if size is not None else msg("{reason}", reason=str(exc))
+
+
+def _keys(container: Any) -> Iterable | None:
+    """A mapping's keys; a pandas Series' labels and a DataFrame's columns (their `keys()`, looked up by `[…]`)."""
+    if isinstance(container, Mapping):
+        return container
+    keys = getattr(container, "keys", None)
+    return keys() if callable(keys) else None
 
 
 def _kind(value: Any) -> Message:
