@@ -36,6 +36,25 @@ def test_lists_and_arrays_format_elementwise():
     assert format_value(xhat) == "[1.63, −0.816, −0.816, 0]"
 
 
+@pytest.mark.parametrize("value", [(3, 4), (3,), (), (1, (2, 3), ()), (0, 12)])
+def test_tuples_of_ints_read_as_python_writes_them(value):
+    assert format_value(value) == repr(value)
+    assert format_value(value, math_mode=True) == repr(value)
+
+
+@pytest.mark.parametrize("value, math_mode, expected", [
+    ((-1, 0.5), False, "(−1, 0.500)"),                  # numbers inside as everywhere: a real minus, 3 figures
+    ((-1, 0.5), True, "(-1, 0.500)"),                   # LaTeX's minus inside maths
+    ((np.int64(3), np.int64(4)), False, "(3, 4)"),      # numpy's ints as ints, not `np.int64(3)`
+    ((np.float64(0.25),), False, "(0.250,)"),
+    (np.zeros((2, 3)).shape, False, "(2, 3)"),
+    ([(1, 2), [3]], False, "[(1, 2), [3]]"),            # a list stays a list, a tuple inside it a tuple
+    (np.array([3, 4]), False, "[3, 4]"),
+])
+def test_tuples_format_their_numbers_like_any_other(value, math_mode, expected):
+    assert format_value(value, math_mode=math_mode) == expected
+
+
 def test_math_mode_uses_latex():
     assert format_value(4.048e-5, math_mode=True) == r"4.05 \times 10^{-5}"
     assert format_value(-0.5, math_mode=True) == "-0.500"

@@ -4,16 +4,23 @@ safe language over a lesson's values, evaluated at build time.
 Not `eval`: the text is parsed by Python's own parser and only these nodes are walked — names (the lesson's values),
 number and text literals, indexing and slicing, `.key` into a mapping and a few attributes of plain data (an array's
 `shape`, `ndim`, `size`, `T`), arithmetic (`+ - * / // % **`, unary `-` and `+`), comparisons, tuples and lists,
-and calls of the functions in FUNCTIONS. Anything else is refused with a message naming the expression. The older
-dotted form stays valid: `probs.0` is `probs[0]`, `ln.xhat` is `ln["xhat"]` when `ln` is a mapping.
+and calls of the functions in FUNCTIONS. Anything else is refused with a message naming the expression. Numbers are
+Python's (`x * 0.9`, `1e-4`, `.5 * x`, `-1`). The older dotted form stays valid: `probs.0` is `probs[0]` and
+`a.b.1.2` is `a.b[1][2]` — read on Python's tokens, where `.0` written right after a name, `]` or `)` can only be an
+index (`0.9` is one number); `probs .0` or `probs.1e3` could be either and is refused, naming `probs[0]`. `ln.xhat`
+is `ln["xhat"]` when `ln` is a mapping.
 """
 from __future__ import annotations
 
 import ast
+import io
+import itertools
+import keyword
 import math
 import operator
 import re
-from collections.abc import Mapping, Sequence
+import tokenize
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .messages import Message, msg
@@ -27,7 +34,6 @@ OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mu
              ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Eq: operator.eq, ast.NotEq: operator.ne,
              ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge}
 MAX_POWER = 10_000          # `2 ** 10**9` would take the build's memory
-DOTTED_INDEX = re.compile(r"(?<=[\w\])])\.(\d+)\b")   # `probs.0` → `probs[0]` (the older form)
 NAME = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -37,6 +43,10 @@ class ExpressionError(ValueError):
     def __init__(self, message: Message):
         super().__init__(message)
         self.message = message
+
+
+class AmbiguousIndex(ExpressionError):
+    """`probs .0`, `probs.1e3`: an item of `probs` or a number after it (_with_indexes)."""
 
 
 def split_spec(text: str) -> tuple[str, str | None]:
@@ -67,21 +77,88 @@ def is_plain_name(text: str) -> bool:
 def names_in(text: str) -> list[str]:
     """The value names an expression reads (for a did-you-mean, and for what a page depends on)."""
     try:
-        tree = ast.parse(DOTTED_INDEX.sub(r"[\1]", text.strip()), mode="eval")
-    except SyntaxError:
+        return _names_read(parsed(text))
+    except ExpressionError:
         return []
+
+
+def _names_read(tree: ast.AST) -> list[str]:
     called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     return list(dict.fromkeys(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called))
 
 
+def mentions_a_value(text: str) -> bool:
+    """Whether `text` (what stands between `{{` and `}}`; a format spec is left out) is an expression that reads a
+    value: a name other than FUNCTIONS — `(a - b) / c` does, `2`, `1 + 2`, `len(3)` and `x y` do not. It tells a
+    value from TeX's double braces (`x^{{2}}`). An ambiguous `probs .0` counts: evaluating it says how to write it."""
+    expression, _ = split_spec(text)
+    try:
+        tree = parsed(expression)
+    except AmbiguousIndex:
+        return True
+    except ExpressionError:
+        return False
+    return any(name not in FUNCTIONS for name in _names_read(tree))
+
+
 def evaluate(text: str, values: Mapping[str, Any]) -> Any:
     """The value of `text` over `values`; ExpressionError says what is wrong."""
-    source = DOTTED_INDEX.sub(r"[\1]", text.strip())
+    return _Evaluator(text.strip(), values).visit(parsed(text).body)
+
+
+def parsed(text: str) -> ast.Expression:
+    """`text` as Python parses it, the older `probs.0` read as `probs[0]`; ExpressionError when it is none."""
+    text = text.strip()
     try:
-        tree = ast.parse(source, mode="eval")
+        return ast.parse(_with_indexes(text), mode="eval")
     except SyntaxError:
-        raise ExpressionError(msg("`{expression}` is not an expression", expression=text.strip())) from None
-    return _Evaluator(text.strip(), values).visit(tree.body)
+        raise ExpressionError(msg("`{expression}` is not an expression", expression=text)) from None
+
+
+def _with_indexes(text: str) -> str:
+    """`probs.0` → `probs[0]`, `a.b.1.2` → `a.b[1][2]`. Python reads `.0` there as the number 0.0 (`probs.0` is
+    NAME `probs`, NUMBER `.0`), so the number is an index only written right after a name, `]`, `)` or another such
+    index; `0.9` is one number and stays one, and so does a string's `'a.0'`."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text  # unbalanced brackets, a stray character: ast.parse says it is no expression
+    line_starts = [0]
+    for line in text.splitlines(keepends=True):
+        line_starts.append(line_starts[-1] + len(line))
+
+    def offset(position: tuple[int, int]) -> int:  # a token's (line, column) as an index into text
+        return line_starts[position[0] - 1] + position[1]
+
+    pieces, done, previous, previous_is_index = [], 0, None, False
+    for token in tokens:
+        is_index = _is_dotted_index(token, previous, previous_is_index)
+        if is_index is None:
+            raise _ambiguous(text, text[:offset(previous.end)], token.string)
+        if is_index:
+            pieces += [text[done:offset(token.start)], f"[{int(token.string[1:])}]"]
+            done = offset(token.end)
+        previous, previous_is_index = token, is_index
+    return "".join(pieces) + text[done:]
+
+
+def _is_dotted_index(token: tokenize.TokenInfo, previous: tokenize.TokenInfo | None,
+                     previous_is_index: bool) -> bool | None:
+    """True: `.0` after something indexable, with nothing between; False: a number or no number; None: either."""
+    if token.type != tokenize.NUMBER or not token.string.startswith(".") or previous is None:
+        return False
+    after_a_value = previous_is_index or previous.string in ("]", ")") or \
+        (previous.type == tokenize.NAME and not keyword.iskeyword(previous.string))
+    if not after_a_value:
+        return False  # `x * .5`, `1 if c else .5`
+    return True if previous.end == token.start and token.string[1:].isdigit() else None
+
+
+def _ambiguous(text: str, before: str, number: str) -> AmbiguousIndex:
+    index, before = number[1:] if number[1:].isdigit() else "…", before.strip()
+    return AmbiguousIndex(msg("`{expression}`: {message}", expression=text, message=msg(
+        "`{number}` after `{before}` is ambiguous: write `{item}` for an item, or an operator before a number",
+        number=number, before=before, item=f"{before}[{index}]")))
 
 
 class _Evaluator:
@@ -184,12 +261,21 @@ class _Evaluator:
 
 def _missing_item(owner: ast.AST, container: Any, index: Any, exc: Exception) -> Message:
     what = ast.unparse(owner)
-    if isinstance(container, Mapping):
+    keys = _keys(container) if isinstance(container, Mapping) or isinstance(exc, KeyError) else None
+    if keys is not None:
         return msg("`{what}` has no key {key} (keys: {keys})", what=what, key=repr(index),
-                   keys=", ".join(map(str, list(container)[:12])))
+                   keys=", ".join(map(str, itertools.islice(keys, 12))))
     size = len(container) if isinstance(container, Sequence) or hasattr(container, "__len__") else None
     return msg("index {index} is out of range: `{what}` has {n} item(s)", index=index, what=what, n=size) \
         if size is not None else msg("{reason}", reason=str(exc))
+
+
+def _keys(container: Any) -> Iterable | None:
+    """A mapping's keys; a pandas Series' labels and a DataFrame's columns (their `keys()`, looked up by `[…]`)."""
+    if isinstance(container, Mapping):
+        return container
+    keys = getattr(container, "keys", None)
+    return keys() if callable(keys) else None
 
 
 def _kind(value: Any) -> Message:

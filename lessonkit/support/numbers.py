@@ -22,13 +22,13 @@ class FormatError(ValueError):
 
 
 def format_value(value, spec: str | None = None, *, math_mode: bool = False) -> str:
-    """Format a value (number, string, list or array of numbers) for the page."""
+    """Format a value (number, string, list, tuple or array of numbers) for the page."""
     if isinstance(value, str):
         return value
     if hasattr(value, "tolist"):  # a numpy array or number: as Python's lists and numbers
         value = value.tolist()
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(format_value(v, spec, math_mode=math_mode) for v in value) + "]"
+        return _sequence(value, spec, math_mode)
     if isinstance(value, bool):
         raise FormatError(msg("a true/false value is not a number to show"))
     if isinstance(value, numbers.Integral) and (spec is None or not _SPEC.match(spec)):
@@ -36,6 +36,14 @@ def format_value(value, spec: str | None = None, *, math_mode: bool = False) -> 
     if isinstance(value, numbers.Real):
         return format_number(float(value), spec, math_mode=math_mode)
     raise FormatError(msg("a {type} cannot be shown as text", type=type(value).__name__))
+
+
+def _sequence(items: list | tuple, spec: str | None, math_mode: bool) -> str:
+    """A list `[…]`, a tuple as Python writes one — `(3, 4)`, `(3,)`, `()` — so an array's shape reads as a shape."""
+    shown = ", ".join(format_value(v, spec, math_mode=math_mode) for v in items)
+    if not isinstance(items, tuple):
+        return f"[{shown}]"
+    return f"({shown},)" if len(items) == 1 else f"({shown})"
 
 
 def format_answer(x: float, spec: str | None = None) -> str:

@@ -1,8 +1,8 @@
-"""Computed values as content refers to them: `name`, `name.key`, `name.0`, or an expression over them
+"""Computed values as content refers to them: `name`, `name.key`, `name.0`, `name.shape`, or an expression over them
 (`results[-1]`, `len(trace)`, `x0 * 2`: support/expressions.py); written `{{ name }}` or `{{ expression:spec }}`
 in text (VALUE: the one pattern render/markup.py's inline syntax and every other text that takes values use),
-shown as the page writes numbers (support/numbers.py). A plain dotted name is looked up as it always was; anything
-else is an expression."""
+shown as the page writes numbers (support/numbers.py). A plain dotted name is looked up (keys, positions and the
+attributes an expression may read, so `arr.shape` is the same either way); anything else is an expression."""
 from __future__ import annotations
 
 import re
@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from .errors import Miss
-from .expressions import ExpressionError, evaluate, split_spec
+from .expressions import ATTRIBUTES, ExpressionError, evaluate, split_spec
 from .messages import msg, reason
 from .suggest import did_you_mean
 
@@ -35,17 +35,27 @@ def value_of(text: str, values: dict[str, Any]) -> Any:
 
 
 def lookup(name: str, values: dict[str, Any]) -> Any:
-    """Follow a dotted path (`ln.xhat.0`) into values; KeyError names the missing part."""
+    """Follow a dotted path (`ln.xhat.0`, `arr.shape`) into values; KeyError names the missing part."""
     head, *rest = name.split(".")
     if head not in values:
         raise KeyError(head)
     value = values[head]
     for part in rest:
         try:
-            value = value[int(part)] if part.isdigit() and not isinstance(value, dict) else value[part]
-        except (KeyError, IndexError, TypeError):
+            value = _part(value, part)
+        except (KeyError, IndexError, TypeError, AttributeError):
             raise KeyError(name) from None
     return value
+
+
+def _part(value: Any, part: str) -> Any:
+    """A mapping's key (even `shape`), else an item by its position (`.0`) or one of the attributes of plain data an
+    expression may read (`arr.shape`: expressions.ATTRIBUTES), else an item by its label (a DataFrame's column)."""
+    if part.isdigit() and not isinstance(value, dict):
+        return value[int(part)]
+    if part in ATTRIBUTES and not isinstance(value, Mapping):
+        return getattr(value, part)
+    return value[part]
 
 
 class KeptValues(Mapping):
