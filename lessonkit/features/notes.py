@@ -17,7 +17,8 @@ import html
 from pathlib import Path
 from typing import Any
 
-from ..load.document import Block, SectionSource, walk
+from ..load.document import SectionSource
+from ..load.syntax import nodes as n
 from ..support.errors import Problem
 from ..support.messages import msg
 
@@ -41,16 +42,16 @@ def misplaced(sections: list[SectionSource], path: Path) -> list[Problem]:
     """Figures, widgets and self-checks placed inside a notes block: students would never see them."""
     problems = []
     for section in sections:
-        for notes in (b for b in walk(section.blocks) if is_notes(b)):
-            for block in walk(notes.children):
-                if block.kind == "directive" and block.name in NOT_IN_NOTES:
+        for notes in (b for b in n.walk(section.blocks) if is_notes(b)):
+            for block in n.walk(notes.children):
+                if type(block) is n.Directive and block.kind in NOT_IN_NOTES:
                     problems.append(Problem(path, block.line,
                                             msg("`{{< {kind} {name} >}}` inside `::: notes`: notes are hidden from "
-                                                "students", kind=block.name, name=block.arg),
+                                                "students", kind=block.kind, name=block.name),
                                             "figures, widgets and self-checks outside `::: notes` (notes take "
                                             "text, values, math and tables)"))
     return list(dict.fromkeys(problems))  # nested notes walk the same block twice
 
 
-def is_notes(block: Block) -> bool:
-    return block.kind == "container" and block.name == KIND
+def is_notes(block) -> bool:
+    return type(block) is n.Container and block.kind == KIND

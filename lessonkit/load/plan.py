@@ -16,12 +16,16 @@ from typing import Any, Iterator
 
 from ..support import pysource
 from ..support.errors import Problem
+from ..support.messages import msg
 from ..support.records import Record
-from .document import Block, SectionSource, parse_blocks, walk
-from .syntax import equation_numbers
+from .document import SectionSource, misplaced_parts
+from .syntax import nodes as n
+from .syntax.parser import parse_markdown, parse_plain
+from .syntax.rules import LABEL_NAME
 
-# lesson.yaml's fields written in Markdown blocks (a list's items each their own field: `challenges.0.answer`)
+# lesson.yaml's fields written in Markdown (a list's items each their own field: `challenges.0.answer`)
 BLOCK_FIELDS = ("intro", "question")
+LIST_FIELDS = ("objectives", "sources")         # each item a line of Markdown
 ITEM_BLOCK_FIELDS = {"challenges": ("question", "answer"), "checks": ("question", "answer")}
 
 
@@ -39,10 +43,12 @@ NONE: dict = MappingProxyType({})  # (a plan of nothing: one read-only empty map
 
 
 class LessonPlan(Record):
-    fields: dict[str, list[Block]] = NONE          # lesson.yaml key → its Markdown, parsed
+    fields: dict[str, tuple] = NONE                 # lesson.yaml key → its Markdown, parsed (block nodes); a plain
+                                                    # text field (a title, a feedback) as Text and Value nodes
     places: tuple[Place, ...] = ()                  # in reading order
     figure_functions: dict[str, str] = NONE         # lesson.py: figure function → figure name
     equations: dict[str, int] = NONE                # `{#eq:NAME}` → its number
+    equation_lines: dict[str, int] = NONE           # `{#eq:NAME}` → the line of its first use
 
     def placed(self, kind: str) -> list[Place]:
         return [p for p in self.places if p.kind == kind]
@@ -65,21 +71,23 @@ class LessonPlan(Record):
         """Each placed figure's number: the one source, on the page and in links from other lessons."""
         return {name: n for n, name in enumerate(dict.fromkeys(p.name for p in self.figure_places), start=1)}
 
-    def blocks(self, key: str) -> list[Block]:
-        return self.fields.get(key, [])
+    def blocks(self, key: str) -> tuple:
+        return self.fields.get(key, ())
 
 
 def make_plan(meta: dict[str, Any], lines: dict[str, int], sections: list[SectionSource], meta_path: Path,
               body_path: Path, code_path: Path | None, problems: list[Problem]) -> LessonPlan:
     """The plan of a lesson read as far as it could be (a broken field is left out: reported where it was read)."""
     fields = dict(_fields(meta, lines, meta_path, problems))
-    places = [_place(b, body_path) for s in sections for b in walk(s.blocks) if b.kind == "directive"]
-    for n, challenge in enumerate(_items(meta, "challenges"), start=1):
-        places += [_place(b, meta_path, n) for b in walk(fields.get(f"challenges.{n - 1}.answer", []))
-                   if b.kind == "directive"]
+    places = [_place(b, body_path) for s in sections for b in n.walk(s.blocks) if type(b) is n.Directive]
+    for number, challenge in enumerate(_items(meta, "challenges"), start=1):
+        places += [_place(b, meta_path, number) for b in n.walk(fields.get(f"challenges.{number - 1}.answer", ()))
+                   if type(b) is n.Directive]
     # lesson.py is read only when a place shows code (parsing it costs)
     figure_functions = declared_figures(code_path) if any(p.kind == "code" for p in places) else {}
-    return LessonPlan(fields, tuple(places), figure_functions, equation_numbers(sections))
+    labels = equation_labels(sections, body_path, problems)
+    return LessonPlan(fields, tuple(places), figure_functions, {name: k for k, name in enumerate(labels, start=1)},
+                      labels)
 
 
 def _fields(meta: dict[str, Any], lines: dict[str, int], path: Path,
@@ -102,8 +110,8 @@ def _items(meta: dict[str, Any], key: str) -> list[dict[str, Any]]:
     return [i if isinstance(i, dict) else {} for i in items] if isinstance(items, list) else []
 
 
-def _place(block: Block, path: Path, challenge: int = 0) -> Place:
-    return Place(block.name, block.arg, block.args, path, block.line, challenge)
+def _place(block: n.Directive, path: Path, challenge: int = 0) -> Place:
+    return Place(block.kind, block.name, block.args, path, block.line, challenge)
 
 
 def declared_figures(code_path: Path | None) -> dict[str, str]:

@@ -26,7 +26,7 @@ def render_definitions(glossary: terms.Glossary, problems: list[Problem],
                                converters=converters or markup.Converters())
     if ui is not None:
         ctx.cite_narrative = author_year_only(bibliography, ui)
-    out = {t.id: markup.render_inline(t.definition, ctx, glossary.path, t.definition_line) for t in glossary.terms}
+    out = {t.id: markup.inline_markdown(t.definition, ctx, glossary.path, t.definition_line) for t in glossary.terms}
     problems += ctx.problems
     return out
 

@@ -67,7 +67,7 @@ def _section(renderer: LessonRenderer, section: SectionSource, number: int) -> d
     """One section rendered, the first use of each glossary term in it marked (in reading order: the terms met
     before are in the page's ledger), with its search text."""
     src = renderer.lesson.source
-    title = markup.render_inline(section.title, renderer.title_ctx, src.body_path, section.line)
+    title = markup.render_inline(section.heading, renderer.title_ctx, src.body_path)
     body = markup.render_blocks(section.blocks, renderer.ctx, src.body_path)
     if renderer.setting.course.glossary is not None:
         body = terms.mark_first_uses(body, renderer.setting.course.glossary, renderer.ledger.terms_used)
@@ -107,8 +107,7 @@ def _render_fields(renderer: LessonRenderer) -> dict[str, Any]:
 def _challenges(renderer: LessonRenderer) -> list[dict[str, Any]]:
     src, md = renderer.lesson.source, renderer.md
     return [{"id": f"challenge-{n}", "number": n,
-             "title": markup.render_text(_str(c.get("title")), renderer.yaml_ctx, src.meta_path,
-                                         src.meta_lines.get(f"challenges.{n - 1}.title", 1)),
+             "title": renderer.plain(f"challenges.{n - 1}.title", _str(c.get("title"))),
              "question": md(f"challenges.{n - 1}.question", _str(c.get("question"))),
              **dict(zip(("answer", "answer_print"), _answer(renderer, n, _str(c.get("answer"))))),
              "check": renderer.checks.place(f"challenges.{n - 1}", f"check-{n}")}

@@ -1,7 +1,12 @@
-"""Lesson Markdown → HTML: computed values, LaTeX → MathML, figures, widgets, callouts and figure references.
+"""A lesson's syntax tree (load/syntax/) as the page's HTML: computed values, LaTeX → MathML, figures, widgets,
+callouts, references and citations. One handler per node class, in BLOCK_HTML and INLINE_HTML; a class neither
+table names is our bug (nodes.dispatch raises). Mistakes only the render stage can see (an unknown value, a figure
+never defined, LaTeX the converter refuses) are problems at their node's line.
 
-Everything our extensions produce is swapped for an opaque token before Python-Markdown runs and put back after,
-so Markdown never mangles MathML, SVG or a formatted number.
+    render_blocks(blocks, ctx, path)    block nodes → HTML
+    render_inline(nodes, ctx, path)     inline nodes (or blocks of one paragraph) → HTML without a <p>
+    render_text(nodes, ctx, path)       a plain text's words and values (load/syntax parse_plain) → text
+    markdown / inline_markdown / plain  the same for a text no plan holds (lesson.py's captions): parsed, then rendered
 """
 from __future__ import annotations
 
@@ -11,69 +16,30 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-import markdown
-
-from ..features import citations, code, equations
+from ..features import code, equations
 from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
-from ..load import syntax
-from ..load.document import SHOWS_ONLY, Block, parse_blocks
+from ..load.syntax import nodes as n
+from ..load.syntax.parser import parse_inline, parse_markdown, parse_plain
 from ..support.errors import Miss, Notice, Problem
 from ..support.messages import Message, msg
 from ..support.records import Mutable, fresh
-from ..support.values import VALUE, reference, shown
+from ..support.values import shown
 from .mathmarkup import equation_ref, math_html, numbered, slim_mathml
 
-INLINE = re.compile(
-    r"(?P<code>(?P<ticks>`+)(?P<code_body>.+?)(?P=ticks)(?P<code_values>\{values\})?)"  # syntax.CODE_SPAN, and
-    + "|" + syntax.DOLLAR                                                # `…`{values} (features.code)
-    + r"|(?P<termref>\[\[(?P<term>[^\[\]|\n]*)(?:\|(?P<term_text>[^\[\]\n]*))?\]\])"
-    + "|" + citations.CITATION.pattern                                     # [@key], @key (features.citations)
-    + r"|(?P<image>!\[(?P<img_alt>[^\]\n]*)\]\((?P<img_src>[^)\s]*)(?:\s+\"(?P<img_title>[^\"\n]*)\")?\))"
-    + "|" + syntax.DISPLAY_MATH + "|" + syntax.INLINE_MATH
-    + rf"|(?P<value>{VALUE.pattern})"
-    r"|@fig:(?P<figref>[\w-]*[\w])"
-    rf"|@eq:(?P<eqref>{syntax.NAME})"
-    r"|@lesson:(?P<lesson>[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9])"
-    rf"(?:#(?P<lesson_section>eq:{syntax.NAME}|fig:[\w-]*[\w]|[A-Za-z][\w-]*[\w]|[A-Za-z]))?",
-    re.DOTALL,
-)
-# raw HTML the page's Content-Security-Policy would block, or that would fetch something
-RAW_BLOCKED = re.compile(r"<(?P<tag>script|style|iframe|object|embed|link|img|video|audio|source)\b"
-                         r"|(?:<[a-zA-Z][^>]*?\s|\{:?[^}\n]*?(?<![\w-]))(?P<attr>style|on[a-z]+)\s*=",  # HTML or {: attr }
-                         re.IGNORECASE)
 IMAGE_TYPES = {".png": ("image/png", (b"\x89PNG",)), ".jpg": ("image/jpeg", (b"\xff\xd8\xff",)),
                ".jpeg": ("image/jpeg", (b"\xff\xd8\xff",)), ".gif": ("image/gif", (b"GIF87a", b"GIF89a")),
                ".webp": ("image/webp", (b"RIFF",)), ".svg": ("image/svg+xml", (b"<",))}
-TOKEN = "\x1a{}\x1a"  # SUB control character: never in authored text, passed through by Markdown
-TOKEN_RE = re.compile("\x1a(\\d+)\x1a")
+VALUES_FLAG = "{values}"
 
 
 class Converters:
-    """What one build's Markdown shares: the LaTeX → MathML memo ("inline|block NUL latex" → MathML: conversions are
+    """What one build's pages share: the LaTeX → MathML memo ("inline|block NUL latex" → MathML: conversions are
     pure, and a build that finds them all there — the session fills it from the cache — never imports latex2mathml,
-    a tenth of a warm build's time) and one Markdown converter (building one per call, and looking extension names
-    up among installed packages' entry points, cost more than converting the text)."""
+    a tenth of a warm build's time) and the code highlighter."""
 
     def __init__(self, mathml: dict[str, str] | None = None, highlights: dict[str, str | None] | None = None):
         self.mathml = {} if mathml is None else mathml
         self.highlighter = code.Highlighter(highlights)  # code blocks and listings, Pygments' classes (features.code)
-        self._markdown: markdown.Markdown | None = None
-
-    def markdown(self, source: str) -> markdown.Markdown:
-        """The converter, ready for `source`. Its attribute lists (`{#id}`, `{: .class}`) are added when a text first
-        has a `{`: without one they change nothing, and loading them costs more than converting a section (a
-        regular expression of a large character class)."""
-        if self._markdown is None:
-            from markdown.extensions.sane_lists import SaneListExtension
-            from markdown.extensions.tables import TableExtension
-
-            self._markdown = markdown.Markdown(extensions=[TableExtension(), SaneListExtension()],
-                                               output_format="html")
-        if "{" in source and "attr_list" not in self._markdown.treeprocessors:
-            from markdown.extensions.attr_list import AttrListExtension
-
-            self._markdown.registerExtensions([AttrListExtension()], {})
-        return self._markdown.reset()
 
     def mathml_of(self, latex: str, display: str) -> str:
         key = f"{display}\0{latex}"
@@ -105,10 +71,10 @@ class MarkupContext(Mutable):
         msg("citation `{citation}` outside a lesson's text", citation=f"@{key}"),
         msg("`@key` only in lesson.md, lesson.yaml and the glossary's definitions"))
     figure_label: str = "Figure"  # the theme's `ui.figure` on every page (render/lesson.py passes it)
-    equation_numbers: dict[str, int] = fresh(dict)  # the lesson's labels → numbers (equation_numbers)
+    equation_numbers: dict[str, int] = fresh(dict)  # the lesson's labels → numbers (load/plan.py)
+    equation_lines: dict[str, int] = fresh(dict)    # … and the line each is first used on
     equation_words: tuple[str, str] = ("({n})", "Eq. ({n})")  # the theme's `ui.equation_number`, `ui.equation_ref`
     number_equations: bool = False  # lesson.md's sections: a label numbers its equation (anywhere else: a problem)
-    labelled: dict[str, int] = fresh(dict)  # labels rendered so far → their line (twice: a problem)
     problems: list[Problem] = fresh(list)
     warnings: list[Problem] = fresh(list)   # what renders but the author should know (Notice)
     converters: Converters = fresh(Converters)
@@ -121,67 +87,223 @@ class MarkupContext(Mutable):
     read_value: Callable[[str, Path, int], "Problem | None"] = lambda expression, path, line: None
 
 
-class _Stash:
-    def __init__(self) -> None:
-        self.items: list[str] = []
-        self.blocks: set[int] = set()  # tokens standing for block HTML: Markdown's <p> around them must go
+class Render:
+    """One rendering of nodes: the context and the file their lines are in."""
 
-    def add(self, html_text: str, block: bool = False) -> str:
-        self.items.append(html_text)
-        if block:
-            self.blocks.add(len(self.items) - 1)
-        return TOKEN.format(len(self.items) - 1)
+    def __init__(self, ctx: MarkupContext, path: Path):
+        self.ctx, self.path = ctx, path
 
-    def restore(self, text: str) -> str:
-        """One pass: stashed items are finished HTML and are never searched for tokens again."""
-        def unwrap(m: re.Match) -> str:
-            index = int(m.group(1))
-            return self.items[index] if index in self.blocks else m.group(0)
+    def problem(self, line: int, message: Message | str, expected: Message | str | None = None) -> None:
+        self.ctx.problems.append(Problem(self.path, line, message, expected))
 
-        text = re.sub("<p>\x1a(\\d+)\x1a</p>", unwrap, text)
-        return TOKEN_RE.sub(lambda m: self.items[int(m.group(1))], text)
+    def missed(self, line: int, result: Any, fallback: str) -> str:
+        """A placement's HTML, or `fallback` and a problem when it is a Miss (a warning and its HTML for a Notice)."""
+        if isinstance(result, Miss):
+            self.problem(line, result.message, result.expected)
+            return fallback
+        if isinstance(result, Notice):
+            self.ctx.warnings.append(Problem(self.path, line, result.message, result.expected))
+            return result.html
+        return result
+
+    def blocks(self, blocks) -> str:
+        return "\n".join(out for out in (n.dispatch(BLOCK_HTML, b)(self, b) for b in blocks) if out)
+
+    def inline(self, nodes) -> str:
+        return "".join(n.dispatch(INLINE_HTML, node)(self, node) for node in nodes)
+
+    # ── blocks ──
+    def paragraph(self, node: n.Paragraph) -> str:
+        return f"<p{_classes(node.classes)}>{self.inline(node.children)}</p>"
+
+    def heading(self, node: n.Heading) -> str:
+        ident = f' id="{node.id}"' if node.id else ""
+        return f"<h{node.level}{ident}{_classes(node.classes)}>{self.inline(node.children)}</h{node.level}>"
+
+    def quote(self, node: n.Quote) -> str:
+        return f"<blockquote>\n{self.blocks(node.children)}\n</blockquote>"
+
+    def list(self, node: n.List) -> str:
+        tag = "ol" if node.ordered else "ul"
+        start = f' start="{node.start}"' if node.ordered and node.start != 1 else ""
+        items = "\n".join(self.item(item, node.tight) for item in node.children)
+        return f"<{tag}{start}>\n{items}\n</{tag}>"
+
+    def item(self, node: n.Item, tight: bool) -> str:
+        if not tight:
+            return f"<li>\n{self.blocks(node.children)}\n</li>" if node.children else "<li></li>"
+        parts = [self.inline(b.children) if type(b) is n.Paragraph else n.dispatch(BLOCK_HTML, b)(self, b)
+                 for b in node.children]
+        inner = "\n".join(p for p in parts if p)
+        return f"<li>{inner}\n</li>" if node.children and type(node.children[-1]) is not n.Paragraph \
+            else f"<li>{inner}</li>"
+
+    def code(self, node: n.Code) -> str:
+        """A code block: its `{{ values }}` filled in only when the fence asks (`{values}`), highlighted when Pygments
+        knows its language (then it mounts the `code` component, whose CSS colours it)."""
+        language, _ = fence_info(node.info)
+        text = self.filled(node.parts) if node.parts else node.text
+        cls = f' class="language-{html.escape(language)}"' if language else ""
+        highlighted = self.ctx.converters.highlighter.html(text, language) if language else None
+        if highlighted is None:
+            return f"<pre><code{cls}>{html.escape(text)}</code></pre>"
+        return f'<pre class="highlight" data-widget="{code.KIND}" tabindex="0"><code{cls}>{highlighted}</code></pre>'
+
+    def html_block(self, node: n.Html) -> str:
+        return node.text
+
+    def rule(self, node: n.Rule) -> str:
+        return "<hr>"
+
+    def table(self, node: n.Table) -> str:
+        rows = [r for r in node.children]
+        head = [r for r in rows if r.header]
+        body = [r for r in rows if not r.header]
+        out = ["<table>"]
+        if head:
+            out += ["<thead>", *(self.row(r, node.aligns, "th") for r in head), "</thead>"]
+        if body:
+            out += ["<tbody>", *(self.row(r, node.aligns, "td") for r in body), "</tbody>"]
+        return "\n".join(out + ["</table>"])
+
+    def row(self, node: n.Row, aligns: tuple[str, ...], tag: str) -> str:
+        cells = [f"<{tag}{_align(aligns, k)}>{self.inline(cell.children)}</{tag}>"
+                 for k, cell in enumerate(node.children)]
+        return "\n".join(["<tr>", *cells, "</tr>"])
+
+    def display(self, node: n.Maths) -> str:
+        return f"<p>{self.maths(node)}</p>"
+
+    def container(self, node: n.Container) -> str:
+        return self.ctx.render_callout(self.container_part(node))
+
+    def container_part(self, node: n.Container) -> dict[str, Any]:
+        """A `::: kind title` block: its contents rendered once, then its partial (callout, cards, toggle …), which
+        gets the nested containers (cards, toggle states) also one by one as `parts`."""
+        parts, pieces, run = [], [], []
+        for child in [*node.children, None]:
+            if child is not None and type(child) is not n.Container:
+                run.append(child)
+                continue
+            if run:
+                rendered = self.blocks(run)
+                if rendered.strip():
+                    pieces.append(rendered)
+                run = []
+            if child is None:
+                break
+            part = self.container_part(child)
+            parts.append(part)
+            if SHOWS_ONLY.get(node.kind) != child.kind:  # a toggle shows its states from `parts`, tabs their tabs
+                pieces.append(self.ctx.render_callout(part))
+        title = self.inline(node.title) if node.title and node.kind != "tabs" else ""
+        return {"kind": node.kind, "title": title, "body": "\n".join(pieces), "parts": parts, "line": node.line,
+                "arg": node.title_text}
+
+    def directive(self, node: n.Directive) -> str:
+        place = self.ctx.placers.get(node.kind)
+        if place is None:
+            self.problem(node.line, msg("unknown directive `{name}`", name=node.kind),
+                         msg("one of: {items}", items=", ".join(sorted(self.ctx.placers))))
+            return ""
+        return self.missed(node.line, place(node.name, node.args), "")
+
+    # ── inline ──
+    def text(self, node: n.Text) -> str:
+        return html.escape(node.text, quote=False)
+
+    def code_span(self, node: n.CodeSpan) -> str:
+        return f"<code>{html.escape(self.filled(node.parts) if node.parts else node.text, quote=False)}</code>"
+
+    def link(self, node: n.Link) -> str:
+        title = f' title="{html.escape(node.title)}"' if node.title else ""
+        return f'<a href="{html.escape(node.href)}"{title}>{self.inline(node.children)}</a>'
+
+    def image(self, node: n.Image) -> str:
+        return _image(node.alt, node.src, node.title or None, self.ctx, self.path, node.line)
+
+    def maths(self, node: n.Maths) -> str:
+        """A formula with its `{{ values }}` filled in, as MathML (render/mathmarkup.py); a labelled display formula
+        numbered."""
+        latex = "".join(p if type(p) is str else self.value_text(p, math_mode=True) for p in node.tex)
+        shown_html = math_html(latex, "block" if node.display else "inline", self.ctx, self.path, node.line)
+        if node.label is None:
+            return shown_html
+        return numbered(shown_html, node.label, self.ctx, self.path, node.label_line)
+
+    def value(self, node: n.Value) -> str:
+        return html.escape(self.value_text(node, math_mode=False), quote=False)
+
+    def value_text(self, node: n.Value, math_mode: bool) -> str:
+        result = shown(node.expression, node.spec, self.ctx.values, math_mode=math_mode)
+        if isinstance(result, Miss):
+            self.problem(node.line, result.message, result.expected)
+            return "?"
+        early = self.ctx.read_value(node.expression, self.path, node.line)
+        if early is not None:
+            self.ctx.warnings.append(early)
+        return result
+
+    def filled(self, parts) -> str:
+        """Code that asked for values (```` ```python {values} ````, `` `…`{values} ``): its values as the text shows
+        them."""
+        return "".join(p if type(p) is str else self.value_text(p, math_mode=False) for p in parts)
+
+    def figure_ref(self, node: n.FigureRef) -> str:
+        ctx = self.ctx
+        if node.name not in ctx.figure_numbers:
+            self.problem(node.line, msg("reference to unknown figure `@fig:{name}`", name=node.name),
+                         msg("a figure placed in the lesson: {names}",
+                             names=", ".join(sorted(ctx.figure_numbers)) or msg("none")))
+            return f"{ctx.figure_label} ?"
+        return f'<a class="fig-ref" href="#fig-{node.name}">{ctx.figure_label} {ctx.figure_numbers[node.name]}</a>'
+
+    def equation_ref(self, node: n.EquationRef) -> str:
+        return equation_ref(node.name, self.ctx, self.path, node.line)
+
+    def lesson_ref(self, node: n.LessonRef) -> str:
+        written = f"@lesson:{node.slug}" + (f"#{node.target}" if node.target else "")
+        return self.missed(node.line, self.ctx.link_lesson(node.slug, node.target), html.escape(written))
+
+    def citation(self, node: n.Citation) -> str:
+        return self.missed(node.line, self.ctx.cite(node.body), html.escape(f"[{node.body}]"))
+
+    def narrative(self, node: n.Narrative) -> str:
+        written = f"@{node.key}" + (f" [{node.locator}]" if node.locator else "")
+        return self.missed(node.line, self.ctx.cite_narrative(node.key, node.locator), html.escape(written))
+
+    def term(self, node: n.Term) -> str:
+        return self.missed(node.line, self.ctx.mark_term(node.name.strip(), node.shown),
+                           html.escape(node.shown or node.name))
 
 
-def render_block(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
-    """Render Markdown with our extensions to HTML (parsed by lessonkit.document, like lesson.md)."""
-    return render_blocks(parse_blocks(text.splitlines(), first_line, path, ctx.problems), ctx, path)
+SHOWS_ONLY = {"toggle": "state", "tabs": "tab"}
+
+BLOCK_HTML: dict[type, Callable] = {
+    n.Paragraph: Render.paragraph, n.Heading: Render.heading, n.Quote: Render.quote, n.List: Render.list,
+    n.Code: Render.code, n.Html: Render.html_block, n.Rule: Render.rule, n.Table: Render.table,
+    n.Maths: Render.display, n.Container: Render.container, n.Directive: Render.directive,
+}
+INLINE_HTML: dict[type, Callable] = {
+    n.Text: Render.text, n.SoftBreak: lambda r, node: "\n", n.HardBreak: lambda r, node: "<br>\n",
+    n.Emphasis: lambda r, node: f"<em>{r.inline(node.children)}</em>",
+    n.Strong: lambda r, node: f"<strong>{r.inline(node.children)}</strong>",
+    n.Strike: lambda r, node: f"<del>{r.inline(node.children)}</del>",
+    n.CodeSpan: Render.code_span, n.Link: Render.link, n.Image: Render.image,
+    n.InlineHtml: lambda r, node: node.text, n.Maths: Render.maths, n.Value: Render.value,
+    n.FigureRef: Render.figure_ref, n.EquationRef: Render.equation_ref, n.LessonRef: Render.lesson_ref,
+    n.Citation: Render.citation, n.Narrative: Render.narrative, n.Term: Render.term,
+}
 
 
-def render_inline(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
-    """Render a one-paragraph Markdown string without its <p> wrapper."""
-    out = render_block(text, ctx, path, first_line).strip()
-    if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1:
-        out = out[3:-4]
-    return out
+def _classes(classes: tuple[str, ...]) -> str:
+    return f' class="{html.escape(" ".join(classes))}"' if classes else ""
 
 
-def render_blocks(blocks: list[Block], ctx: MarkupContext, path: Path) -> str:
-    """Render parsed blocks (see lessonkit.document) to HTML."""
-    stash = _Stash()
-    lines, origins = _flatten(blocks, ctx, path, stash)
-    source = _inline("\n".join(lines), ctx, path, origins, stash)
-    return stash.restore(ctx.converters.markdown(source).convert(source))
-
-
-def _flatten(blocks: list[Block], ctx: MarkupContext, path: Path, stash: _Stash) -> tuple[list[str], list[int]]:
-    """Text lines as they are; every other block becomes a token on a line of its own, already rendered.
-    Returns the lines and, for each, the source line it came from (for messages after this pass)."""
-    out: list[str] = []
-    origins: list[int] = []
-    for block in blocks:
-        if block.kind == "text":
-            out.extend(block.lines)
-            origins.extend(range(block.line, block.line + len(block.lines)))
-            continue
-        if block.kind == "fence":
-            rendered = _fence(block, ctx, path)
-        elif block.kind == "directive":
-            rendered = _directive(block, ctx, path)
-        else:
-            rendered = _container(block, ctx, path)
-        out.extend(["", stash.add(rendered, block=True), ""])
-        origins.extend([block.line] * 3)
-    return out, origins
+def _align(aligns: tuple[str, ...], k: int) -> str:
+    """A column's alignment as a class the theme styles (a `style=` attribute would break the page's policy)."""
+    align = aligns[k] if k < len(aligns) else ""
+    return f' class="align-{align}"' if align else ""
 
 
 def fence_info(info: str) -> tuple[str, bool]:
@@ -190,169 +312,45 @@ def fence_info(info: str) -> tuple[str, bool]:
     return next((w for w in words if w != VALUES_FLAG), ""), VALUES_FLAG in words
 
 
-VALUES_FLAG = "{values}"
+# ── entry points ────────────────────────────────────────────────────────────────────────────────────────────────────
+def render_blocks(blocks, ctx: MarkupContext, path: Path) -> str:
+    """Block nodes (load/syntax/) → HTML."""
+    return Render(ctx, path).blocks(blocks)
 
 
-def _fence(block: Block, ctx: MarkupContext, path: Path) -> str:
-    """A code block: its `{{ values }}` filled in only when the fence asks (`{values}`), highlighted when Pygments
-    knows its language (then it mounts the `code` component, whose CSS colours it)."""
-    language, values = fence_info(block.name)
-    text = "\n".join(block.lines)
-    if values:
-        text = values_in_code(text, ctx, path, block.line + 1)
-    cls = f' class="language-{html.escape(language)}"' if language else ""
-    shown = ctx.converters.highlighter.html(text, language) if language else None
-    if shown is None:
-        return f"<pre><code{cls}>{html.escape(text)}</code></pre>"
-    return f'<pre class="highlight" data-widget="{code.KIND}" tabindex="0"><code{cls}>{shown}</code></pre>'
+def render_inline(nodes, ctx: MarkupContext, path: Path) -> str:
+    """Inline nodes → HTML; block nodes that are one paragraph → that paragraph's HTML without its <p> (a one-line
+    field, an objective); any other blocks as they are."""
+    if nodes and type(nodes[0]) not in n.INLINE_ONLY:
+        if len(nodes) == 1 and type(nodes[0]) is n.Paragraph and not nodes[0].classes:
+            nodes = nodes[0].children
+        else:
+            return render_blocks(nodes, ctx, path)
+    return Render(ctx, path).inline(nodes)
 
 
-VALUE_IN_CODE = VALUE
+def render_text(nodes, ctx: MarkupContext, path: Path) -> str:
+    """A plain text (load/syntax parse_plain: its words and values) with its values shown: nothing else is read."""
+    render = Render(ctx, path)
+    return "".join(node.text if type(node) is n.Text else render.value_text(node, math_mode=False) for node in nodes)
 
 
-def values_in_code(text: str, ctx: MarkupContext, path: Path, first_line: int) -> str:
-    """`{{ name }}` in code that asked for values, formatted as in the text (never in code that did not ask)."""
-    def replace(m: re.Match) -> str:
-        line = first_line + text.count("\n", 0, m.start())
-        return _value_text(*reference(m), ctx, path, line, math_mode=False)
-    return VALUE_IN_CODE.sub(replace, text)
+def markdown(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
+    """A Markdown text no plan holds, parsed (its mistakes in ctx.problems) and rendered."""
+    return render_blocks(parse_markdown(text, path, first_line, ctx.problems), ctx, path)
 
 
-def _container(block: Block, ctx: MarkupContext, path: Path) -> str:
-    """A `::: kind title` block: its contents rendered once, then its partial (callout, cards, toggle …), which gets
-    the nested containers (cards, toggle states) also one by one as `parts`."""
-    _misplaced_part(block, None, ctx, path)
-    return ctx.render_callout(_container_part(block, ctx, path))
+def inline_markdown(text: str, ctx: MarkupContext, path: Path, line: int = 1) -> str:
+    """A line of Markdown no plan holds (lesson.py's captions, a table's column names), parsed and rendered."""
+    return render_inline(parse_markdown(text, path, line, ctx.problems), ctx, path)
 
 
-def _misplaced_part(block: Block, parent: str | None, ctx: MarkupContext, path: Path) -> None:
-    """A `::: state` outside a toggle, a `::: tab` outside tabs."""
-    for container, part in SHOWS_ONLY.items():
-        if block.name == part and parent != container:
-            ctx.problems.append(Problem(path, block.line, msg("`::: {part}` outside a `::: {container}` block",
-                                                              part=part, container=container),
-                                        msg("{part}s inside `::: {container}` … `:::`", part=part,
-                                            container=container)))
+def plain(text: str, ctx: MarkupContext, path: Path, line: int = 1) -> str:
+    """A plain text no plan holds (a figure's alt text): its values shown, nothing else read."""
+    return render_text(parse_plain(text, path, line, ctx.problems), ctx, path)
 
 
-def _container_part(block: Block, ctx: MarkupContext, path: Path) -> dict[str, Any]:
-    parts, pieces, run = [], [], []
-    for child in [*block.children, None]:
-        if child is not None and child.kind != "container":
-            run.append(child)
-            continue
-        if run:
-            rendered = render_blocks(run, ctx, path)
-            if rendered.strip():
-                pieces.append(rendered)
-            run = []
-        if child is None:
-            break
-        _misplaced_part(child, block.name, ctx, path)
-        part = _container_part(child, ctx, path)
-        parts.append(part)
-        if SHOWS_ONLY.get(block.name) != child.name:  # a toggle shows its states from `parts`, tabs their tabs
-            pieces.append(ctx.render_callout(part))
-    title = render_inline(block.arg, ctx, path, block.line) if block.arg and block.name != "tabs" else ""
-    return {"kind": block.name, "title": title, "body": "\n".join(pieces), "parts": parts, "line": block.line,
-            "arg": block.arg}
-
-
-def _directive(block: Block, ctx: MarkupContext, path: Path) -> str:
-    place = ctx.placers.get(block.name)
-    if place is None:
-        ctx.problems.append(Problem(path, block.line, msg("unknown directive `{name}`", name=block.name),
-                                    msg("one of: {items}", items=", ".join(sorted(ctx.placers)))))
-        return ""
-    result = place(block.arg, block.args)
-    if isinstance(result, Miss):
-        ctx.problems.append(Problem(path, block.line, result.message, result.expected))
-        return ""
-    return result
-
-
-def _inline(text: str, ctx: MarkupContext, path: Path, origins: list[int], stash: _Stash) -> str:
-    """Swap code spans, math, values and figure references for tokens, in one pass over the source."""
-
-    def line_at(offset: int) -> int:
-        return origins[text.count("\n", 0, offset)] if origins else 1
-
-    # what is left once our syntax is blanked out (same offsets, same lines): only here can raw HTML or a
-    # malformed `{{` hide
-    rest = INLINE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-
-    def replace(m: re.Match) -> str:
-        line = line_at(m.start())
-        if m.group("code"):
-            body = m.group("code_body").strip()
-            if m.group("code_values"):
-                body = values_in_code(body, ctx, path, line)
-            return stash.add(f"<code>{html.escape(body)}</code>")
-        if m.group("dollar"):
-            return "$"
-        if m.group("termref"):
-            mark = ctx.mark_term(m.group("term").strip(), m.group("term_text"))
-            if isinstance(mark, Miss):
-                ctx.problems.append(Problem(path, line, mark.message, mark.expected))
-                return stash.add(html.escape(m.group("term_text") or m.group("term")))
-            return stash.add(mark)
-        if m.group("cite") or m.group("narrative"):
-            cited = ctx.cite(m.group("cite_body")) if m.group("cite") else \
-                ctx.cite_narrative(m.group("cite_key"), m.group("cite_locator"))
-            if isinstance(cited, Miss):
-                ctx.problems.append(Problem(path, line, cited.message, cited.expected))
-                return stash.add(html.escape(m.group(0)))
-            return stash.add(cited)
-        if m.group("image"):
-            return stash.add(_image(m.group("img_alt"), m.group("img_src"), m.group("img_title"), ctx, path, line))
-        if m.group("display") is not None:
-            block = _math(m.group("display"), "block", ctx, path, line)
-            if m.group("eq_attr") is None:
-                return stash.add(block)
-            return stash.add(numbered(block, m.group("eq_attr"), ctx, path, line_at(m.start("eq_attr"))))
-        if m.group("inline") is not None:
-            return stash.add(_math(m.group("inline"), "inline", ctx, path, line))
-        if m.group("value"):
-            shown = _value_text(*reference(m), ctx, path, line, math_mode=False)
-            return stash.add(html.escape(shown))
-        if m.group("eqref"):
-            return stash.add(equation_ref(m.group("eqref"), ctx, path, line))
-        if m.group("lesson"):
-            link = ctx.link_lesson(m.group("lesson"), m.group("lesson_section"))
-            if isinstance(link, Miss):
-                ctx.problems.append(Problem(path, line, link.message, link.expected))
-                return stash.add(html.escape(m.group(0)))
-            if isinstance(link, Notice):
-                ctx.warnings.append(Problem(path, line, link.message, link.expected))
-                return stash.add(link.html)
-            return stash.add(link)
-        return stash.add(_figure_ref(m.group("figref"), ctx, path, line))
-
-    out = INLINE.sub(replace, text)
-    _check_rest(rest, ctx, path, line_at)
-    return out
-
-
-def _check_rest(rest: str, ctx: MarkupContext, path: Path, line_at: Callable[[int], int]) -> None:
-    """What is left of a text once our syntax is blanked out: a `{{` no value reference reads, a label after no
-    equation, raw HTML the page's policy would block."""
-    for m in re.finditer(r"\{\{(?!<)", rest):
-        ctx.problems.append(Problem(path, line_at(m.start()), "cannot read value reference `{{`…",
-                                    msg("`{{ name }}`, `{{ name:spec }}` or `{{ expression:spec }}` starting with a "
-                                        "name, on one line")))
-    for m in re.finditer(r"\{#eq:", rest):
-        ctx.problems.append(Problem(path, line_at(m.start()), msg("an equation label `{#eq:…}` that follows no "
-                                                                  "display equation"),
-                                    msg("`$$ … $$ {#eq:NAME}`: the label right after the closing `$$`")))
-    for m in RAW_BLOCKED.finditer(rest):
-        what = f"`<{m.group('tag').lower()}>`" if m.group("tag") else \
-            msg("attribute `{name}`", name=f"{m.group('attr').lower()}=")
-        ctx.problems.append(Problem(path, line_at(m.start()), msg("raw HTML {what}: the page's Content-Security-Policy "
-                                                                  "blocks it (pages run only lessonkit's own script "
-                                                                  "and style, and load nothing)", what=what),
-                                    "Markdown, `![alt](file.png)` for images, or a widget"))
-
-
+# ── images ──────────────────────────────────────────────────────────────────────────────────────────────────────────
 def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path, line: int) -> str:
     """A local image inlined as a data: URI, so the page stays one self-contained file."""
     def problem(message: Message, expected: Message | str) -> str:
@@ -386,42 +384,3 @@ def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path
     uri = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
     title_attr = f' title="{html.escape(title)}"' if title else ""
     return f'<img src="{uri}" alt="{html.escape(alt)}"{title_attr}>'
-
-
-def _math(latex: str, display: str, ctx: MarkupContext, path: Path, line: int) -> str:
-    """A formula with its `{{ values }}` filled in, as MathML (render/mathmarkup.py)."""
-    def value_in_math(m: re.Match) -> str:
-        return _value_text(*reference(m), ctx, path, line, math_mode=True)
-
-    latex = INLINE.sub(lambda m: value_in_math(m) if m.group("value") else m.group(0), latex)
-    return math_html(latex, display, ctx, path, line)
-
-
-def _value_text(name: str, spec: str | None, ctx: MarkupContext, path: Path, line: int, math_mode: bool) -> str:
-    result = shown(name, spec, ctx.values, math_mode=math_mode)
-    if isinstance(result, Miss):
-        ctx.problems.append(Problem(path, line, result.message, result.expected))
-        return "?"
-    early = ctx.read_value(name, path, line)
-    if early is not None:
-        ctx.warnings.append(early)
-    return result
-
-
-def _figure_ref(name: str, ctx: MarkupContext, path: Path, line: int) -> str:
-    if name not in ctx.figure_numbers:
-        ctx.problems.append(Problem(path, line, msg("reference to unknown figure `@fig:{name}`", name=name),
-                                    msg("a figure placed in the lesson: {names}",
-                                        names=", ".join(sorted(ctx.figure_numbers)) or msg("none"))))
-        return f"{ctx.figure_label} ?"
-    return f'<a class="fig-ref" href="#fig-{name}">{ctx.figure_label} {ctx.figure_numbers[name]}</a>'
-
-
-def render_text(text: str, ctx: MarkupContext, path: Path, first_line: int = 1) -> str:
-    """Plain text (for alt texts): values substituted, nothing else interpreted."""
-    def replace(m: re.Match) -> str:
-        if not m.group("value"):
-            return m.group(0)
-        return _value_text(*reference(m), ctx, path, first_line + text.count("\n", 0, m.start()), math_mode=False)
-
-    return INLINE.sub(replace, text)

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from ..features import equations
-from ..load import syntax
+from ..load.syntax.rules import LABEL_NAME
 from ..support.errors import Problem
 from ..support.messages import msg
 from ..support.suggest import did_you_mean
@@ -56,7 +56,7 @@ def math_html(latex: str, display: str, ctx, path: Path, line: int) -> str:
 
 def numbered(block: str, attribute: str, ctx, path: Path, line: int) -> str:
     """A display equation followed by `{#eq:NAME}`: numbered in lesson.md, a problem anywhere else."""
-    label = syntax.LABEL.fullmatch(attribute.strip())
+    label = LABEL_NAME.fullmatch(attribute.strip())
     if label is None:
         ctx.problems.append(Problem(path, line, msg("cannot read the equation label `{#{label}}`", label=attribute),
                                     msg("`{#eq:NAME}` right after the closing `$$`, NAME made of ASCII letters, "
@@ -69,12 +69,8 @@ def numbered(block: str, attribute: str, ctx, path: Path, line: int) -> str:
                                     msg("equations numbered in lesson.md only (in reading order); refer to one from "
                                         "anywhere with `@eq:NAME`")))
         return block
-    if name in ctx.labelled:
-        ctx.problems.append(Problem(path, line, msg("equation label `eq:{name}` is used twice (first at line {line})",
-                                                    name=name, line=ctx.labelled[name]),
-                                    msg("a unique `{#eq:NAME}` per equation")))
+    if ctx.equation_lines.get(name, line) != line:   # a label's second use (load/plan.py reported it)
         return block
-    ctx.labelled[name] = line
     number = ctx.equation_numbers[name]
     return equations.equation_html(block, name, ctx.equation_words[0].format(n=number))
 

@@ -83,6 +83,7 @@ class LessonRenderer:
             cite_narrative=self.citer.narrative,
             figure_label=self.ui.figure,
             equation_numbers=src.plan.equations,
+            equation_lines=src.plan.equation_lines,
             equation_words=(self.ui.equation_number, self.ui.equation_ref),
             number_equations=True,
             converters=setting.converters,
@@ -94,10 +95,8 @@ class LessonRenderer:
         self.containers = Containers(self.env, self.ui, setting.components, src.folder, src.body_path,
                                      self.ctx.problems, setting.teacher)
         self._field_contexts()
-        self.checks = Placement(lesson.checks, self.ui, self.md,
-                                lambda key, t: markup.render_text(t, self.yaml_ctx, src.meta_path,
-                                                                  src.meta_lines.get(key, 1)),
-                                keys=setting.release.answers, teacher=setting.teacher)
+        self.checks = Placement(lesson.checks, self.ui, self.md, self.plain, keys=setting.release.answers,
+                                teacher=setting.teacher)
 
     def _field_contexts(self) -> None:
         """The contexts lesson.yaml's fields and the titles are rendered in: same values and problem list, but
@@ -133,17 +132,24 @@ class LessonRenderer:
         return PLACERS[kind](self, name, args, **options)
 
     def md(self, key: str, text: str, inline: bool = False, context=None) -> str:
-        """A lesson.yaml field's Markdown: inline text, or the blocks the plan parsed at load (load/plan.py)."""
-        src = self.lesson.source
-        if inline:
-            return markup.render_inline(text, context or self.yaml_ctx, src.meta_path, src.meta_lines.get(key, 1))
-        if text.strip() and key not in src.plan.fields:  # our bug: every block field is parsed at load
+        """A lesson.yaml field's Markdown as the plan parsed it at load (load/plan.py): its blocks, or (`inline`) the
+        one paragraph it is, without its <p>. `text`: the field's text (none: nothing to render)."""
+        render = markup.render_inline if inline else markup.render_blocks
+        return render(self.field(key, text), context or self.yaml_ctx, self.lesson.source.meta_path)
+
+    def plain(self, key: str, text: str) -> str:
+        """A plain text field of lesson.yaml (a challenge's title, a self-check's feedback) with its values shown."""
+        return markup.render_text(self.field(key, text), self.yaml_ctx, self.lesson.source.meta_path)
+
+    def field(self, key: str, text: str) -> tuple:
+        nodes = self.lesson.source.plan.fields.get(key)
+        if nodes is None and text.strip():  # our bug: every text of lesson.yaml is parsed at load
             raise KeyError(f"lesson.yaml field {key} is not in the lesson's plan")
-        return markup.render_blocks(src.plan.blocks(key), context or self.yaml_ctx, src.meta_path)
+        return nodes or ()
 
     def inline(self, text: str, path, line: int | None, plain: bool = False) -> str:
-        render = markup.render_text if plain else markup.render_inline
-        return render(text, self.ctx, path, line)
+        """A text of lesson.py's (a caption, an alt text, a table's column name): Markdown, or `plain` text."""
+        return (markup.plain if plain else markup.inline_markdown)(text, self.ctx, path, line or 1)
 
     def template(self, name: str, **context) -> str:
         return self.env.get_template(name).render(ui=self.ui, **context)

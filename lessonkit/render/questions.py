@@ -69,9 +69,7 @@ def lesson_package(lesson, renderer, yaml_ctx: markup.MarkupContext, placed: lis
     rendered with; `placed`: the page's self-checks in reading order; `answers`: worked answers are published."""
     src, ui = lesson.source, renderer.ui
     tex = TexText(lesson, renderer, yaml_ctx)
-    placement = Placement(lesson.checks, ui, tex.markdown,
-                          lambda key, text: markup.render_text(text, yaml_ctx, src.meta_path,
-                                                               src.meta_lines.get(key, 1)))
+    placement = Placement(lesson.checks, ui, tex.markdown, renderer.plain)
     questions = []
     for check in placed:
         parts = placement.parts(check.key, check.id)
@@ -93,21 +91,20 @@ class TexText:
     text is rendered for the page), so they are dropped here."""
 
     def __init__(self, lesson, renderer, yaml_ctx: markup.MarkupContext):
-        self.lesson, self.pictures = lesson, {}
+        self.lesson, self.renderer, self.pictures = lesson, renderer, {}
         self.ctx = yaml_ctx._replace(math="tex", picture=self.image, problems=[], warnings=[],
             placers={**yaml_ctx.placers, "figure": self.figure},
             mark_term=lambda name, shown: html.escape((shown or name).strip() or name))
 
     def markdown(self, key: str, text: str, inline: bool = False) -> str:
-        render: Callable = markup.render_inline if inline else markup.render_block
-        src = self.lesson.source
-        return render(text, self.ctx, src.meta_path, src.meta_lines.get(key, 1))
+        render: Callable = markup.render_inline if inline else markup.render_blocks
+        return render(self.renderer.field(key, text), self.ctx, self.lesson.source.meta_path)
 
     def figure(self, name: str, args: tuple[str, ...]) -> str:
         spec = self.lesson.registry.figures.get(name)
         if spec is None:
             return ""  # the page reports it
-        alt = markup.render_text(spec.alt, self.ctx, self.lesson.source.code_path, spec.line)
+        alt = markup.plain(spec.alt, self.ctx, self.lesson.source.code_path, spec.line or 1)
         return f"<p>{self.place(Picture(f'{name}.png', name), alt)}</p>"
 
     def image(self, mime: str, data: bytes, alt: str) -> str:

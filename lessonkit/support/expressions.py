@@ -64,12 +64,6 @@ def split_spec(text: str) -> tuple[str, str | None]:
     return text[:cut].strip(), text[cut + 1:].strip() or None
 
 
-def mentions_a_value(text: str) -> bool:
-    """Whether `text` is an expression that reads some value (a name that is no function): `(a - b) / c` does, `2`
-    and `1 + 2` do not — inside maths, `x^{{2}}` is TeX's braces."""
-    return any(name not in FUNCTIONS for name in names_in(text))
-
-
 def is_plain_name(text: str) -> bool:
     return NAME.fullmatch(text) is not None
 

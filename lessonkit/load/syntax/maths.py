@@ -29,18 +29,19 @@ def _escaped(text: str, at: int) -> bool:
     return backslashes % 2 == 1
 
 
-def pieces(tex: str, line: int, make_value) -> tuple[tuple, list[tuple[int, str]]]:
+def pieces(tex: str, line: int, make_value, comments: bool = True) -> tuple[tuple, list[tuple[int, str]]]:
     """(the formula in pieces — TeX text, and `make_value(expression, spec, source, line)` for each `{{ … }}` that
-    names a value (`x^{{2}}` is TeX's braces) —, the comments it held as (line, text)). Comments are cut out: a
-    `<!-- literal -->` on a formula's line is a marker, never part of the formula."""
+    names a value (`x^{{2}}` is TeX's braces) —, the comments it held as (line, text)). With `comments`, they are cut
+    out: a `<!-- literal -->` on a formula's line is a marker, never part of the formula. The same reads the values
+    in a plain text and in code that asked for them."""
     out: list = []
-    comments: list[tuple[int, str]] = []
+    found: list[tuple[int, str]] = []
     text, at = "", 0
     while at < len(tex):
-        if tex.startswith("<!--", at):
+        if comments and tex.startswith("<!--", at):
             end = tex.find("-->", at + 4)
             end = len(tex) if end < 0 else end + 3
-            comments.append((line + tex.count("\n", 0, at), tex[at + 4:end - 3]))
+            found.append((line + tex.count("\n", 0, at), tex[at + 4:end - 3]))
             at = end
             continue
         if tex.startswith("{{", at):
@@ -58,4 +59,4 @@ def pieces(tex: str, line: int, make_value) -> tuple[tuple, list[tuple[int, str]
         at += 1
     if text:
         out.append(text)
-    return tuple(out), comments
+    return tuple(out), found

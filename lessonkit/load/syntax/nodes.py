@@ -8,7 +8,7 @@ Blocks                                           Inline
   Paragraph  children                               Text        text
   Heading    level, children, id, classes          SoftBreak / HardBreak
   Quote      children                               Emphasis / Strong / Strike   children
-  List       ordered, start, tight, children        CodeSpan    text, values (`…`{values})
+  List       ordered, start, tight, children        CodeSpan    text, parts (`…`{values})
   Item       children                               Link        href, title, children
   Code       info, text (a fence or indented)       Image       src, alt, title
   Html       text (raw HTML block)                  InlineHtml  text
@@ -66,6 +66,7 @@ class Code(Record):
     info: str = ""                  # what follows the fence: a language, `{values}`
     text: str = ""
     fenced: bool = True
+    parts: tuple = ()               # `{values}` in its info: the text as str and Value pieces
 
 
 class Html(Record):
@@ -141,7 +142,7 @@ class Strike(Record):
 class CodeSpan(Record):
     line: int
     text: str
-    values: bool = False            # `…`{values}: its `{{ }}` filled in
+    parts: tuple = ()               # `…`{values}: the text as str and Value pieces, its `{{ }}` filled in
 
 
 class Link(Record):
@@ -217,6 +218,7 @@ BLOCKS = (Paragraph, Heading, Quote, List, Item, Code, Html, Rule, Table, Row, C
 INLINE = (Text, SoftBreak, HardBreak, Emphasis, Strong, Strike, CodeSpan, Link, Image, InlineHtml, Maths, Value,
           FigureRef, EquationRef, LessonRef, Citation, Narrative, Term)
 NODES = tuple(dict.fromkeys(BLOCKS + INLINE))
+INLINE_ONLY = tuple(kind for kind in INLINE if kind not in BLOCKS)
 
 
 def walk(nodes) -> Iterator[Any]:
@@ -227,8 +229,6 @@ def walk(nodes) -> Iterator[Any]:
         if type(node) is Container:
             yield from walk(title)
         yield from walk(getattr(node, "children", ()))
-        if type(node) is Maths:
-            yield from (piece for piece in node.tex if type(piece) is Value)
 
 
 def dispatch(table: Mapping[type, Callable], node: Any) -> Callable:

@@ -172,6 +172,11 @@ def parse_markdown(text: str, path: Path, first_line: int, problems: list[Proble
     return Tree(where).blocks(tokens)
 
 
+def parse_plain(text: str, path: Path, line: int, problems: list[Problem]) -> tuple:
+    """A plain text (a challenge's title, an alt text): its words as they are, and the `{{ … }}` that name values."""
+    return tuple(n.Text(line, p) if type(p) is str else p for p in pieces(text, line, _make_value, comments=False)[0])
+
+
 def parse_inline(text: str, path: Path, line: int, problems: list[Problem]) -> tuple:
     """One line of inline Markdown (a title, a caption, an objective) → inline nodes."""
     where = Reading(path, line, problems)
@@ -215,7 +220,9 @@ class Tree:
             inside, after = self._until_close(tokens, i)
             return self.opened(token, inside, line), after
         if kind == "fence":
-            return n.Code(line, token.info.strip(), _code(token.content), True), i + 1
+            text, info = _code(token.content), token.info.strip()
+            parts = self.values_in(text, line + 1) if VALUES_FLAG in info.split() else ()
+            return n.Code(line, info, text, True, parts), i + 1
         if kind == "code_block":
             return n.Code(line, "", _code(token.content), False), i + 1
         if kind == "html_block":
@@ -289,7 +296,7 @@ class Tree:
             if type(node) is n.Text and out and type(out[-1]) is n.Text:
                 out[-1] = out[-1]._replace(text=out[-1].text + node.text)
             elif type(node) is n.Text and out and type(out[-1]) is n.CodeSpan and node.text.startswith(VALUES_FLAG):
-                out[-1] = out[-1]._replace(values=True)
+                out[-1] = out[-1]._replace(parts=self.values_in(out[-1].text, out[-1].line))
                 if node.text != VALUES_FLAG:
                     out.append(node._replace(text=node.text[len(VALUES_FLAG):]))
             else:
@@ -311,8 +318,12 @@ class Tree:
             return simple(self, token, line), i + 1
         raise TypeError(f"no node for markdown-it inline token {kind}")
 
+    def values_in(self, text: str, line: int) -> tuple:
+        """Code that asked for values: its text in pieces, each `{{ … }}` that names a value a Value."""
+        return pieces(text, line, _make_value, comments=False)[0] or ("",)
+
     def maths(self, tex: str, line: int, display: bool, label: str | None, block: bool, label_line: int) -> n.Maths:
-        parts, comments = pieces(tex, line, lambda expression, spec, source, at: n.Value(at, expression, spec, source))
+        parts, comments = pieces(tex, line, _make_value)
         self.literals += comments
         return n.Maths(line, parts, display, label, block, label_line)
 
@@ -338,6 +349,10 @@ RAW_BLOCKED = re.compile(r"<(?P<tag>script|style|iframe|object|embed|link|img|vi
                          r"|<[a-zA-Z][^>]*?\s(?P<attr>style|on[a-z]+)\s*=", re.IGNORECASE)
 
 
+def _make_value(expression: str, spec: str | None, source: str, line: int) -> n.Value:
+    return n.Value(line, expression, spec, source)
+
+
 def _code(text: str) -> str:
     return text[:-1] if text.endswith("\n") else text
 
@@ -354,8 +369,16 @@ def _value(tree: Tree, token, line: int) -> n.Value:
     return n.Value(line, expression, spec, token.markup)
 
 
+def _text(tree: Tree, token, line: int) -> n.Text | None:
+    if "{#eq:" in token.content:
+        tree.where.problems.append(Problem(tree.where.path, line, msg("an equation label `{#eq:…}` that follows no "
+                                                                      "display equation"),
+                                           msg("`$$ … $$ {#eq:NAME}`: the label right after the closing `$$`")))
+    return n.Text(line, token.content) if token.content else None
+
+
 INLINE_TOKENS = {
-    "text": lambda tree, t, line: n.Text(line, t.content) if t.content else None,
+    "text": _text,
     "text_special": lambda tree, t, line: n.Text(line, t.content),
     "softbreak": lambda tree, t, line: n.SoftBreak(line),
     "hardbreak": lambda tree, t, line: n.HardBreak(line),

@@ -34,6 +34,7 @@ CITATION_ITEM = re.compile(r"\s*@(?P<key>[^\s;,@\[\]{}]+)\s*(?:,\s*(?P<locator>[
 NARRATIVE = re.compile(rf"@(?!fig:|lesson:|eq:)(?P<key>{KEY})(?: ?\[(?P<locator>[^\[\]@\n]+)\](?!\())?")
 NOT_BEFORE_NARRATIVE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@.[\\")
 NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?"  # an equation's name: ASCII, so the Chinese after it is text
+LABEL_NAME = re.compile(rf"eq:(?P<name>{NAME})")   # what `{#…}` after a display equation must say
 REFERENCE = re.compile(r"@fig:(?P<fig>[\w-]*\w)|@eq:(?P<eq>" + NAME + r")"
                        r"|@lesson:(?P<slug>[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9])"
                        r"(?:#(?P<target>eq:" + NAME + r"|fig:[\w-]*\w|[A-Za-z][\w-]*\w|[A-Za-z]))?")
