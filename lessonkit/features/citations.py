@@ -19,6 +19,7 @@ import html
 import re
 from typing import Any, Iterable
 
+from ..load.syntax import nodes as n
 from ..support.errors import Miss
 from ..support.messages import msg
 from ..support.suggest import did_you_mean
@@ -51,13 +52,25 @@ def keys_of(m: re.Match) -> list[str]:
     return [item.group("key") for item in map(ITEM.match, m.group("cite_body").split(";")) if item]
 
 
-def numbering(texts: Iterable[str]) -> dict[str, int]:
-    """key → its number: 1 for the first key a reader meets, and so on."""
+def numbering(texts: Iterable) -> dict[str, int]:
+    """key → its number: 1 for the first key a reader meets, and so on (`texts`: the lesson's texts as syntax trees,
+    in the page's reading order)."""
     numbers: dict[str, int] = {}
-    for text in texts:
-        for key in keys_in(text):
+    for nodes in texts:
+        for key in cited_keys(nodes):
             numbers.setdefault(key, len(numbers) + 1)
     return numbers
+
+
+def cited_keys(nodes) -> list[str]:
+    """The keys cited in a text's syntax tree, in order (code is never a citation)."""
+    keys: list[str] = []
+    for node in n.walk(nodes):
+        if type(node) is n.Citation:
+            keys += [key for key, _ in node.items]
+        elif type(node) is n.Narrative:
+            keys.append(node.key)
+    return keys
 
 
 # ── place ───────────────────────────────────────────────────────────────────────────────────────────────────────────

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 if TYPE_CHECKING:
     import tokenize
 
-from ..load.document import walk
+from ..load.syntax import nodes as n
 from ..support.errors import Problem
 from ..support import pysource
 from ..support.messages import Message, msg
@@ -182,12 +182,44 @@ def _markdown_pieces(source) -> Iterator[tuple[int, str]]:
 
 
 def _section_pieces(section) -> Iterator[tuple[int, str]]:
-    yield section.line, section.title
-    for block in walk(section.blocks):
-        if block.kind == "text":
-            yield block.line, "\n".join(block.lines)
-        elif block.kind == "container" and block.arg:
-            yield block.line, block.arg
+    yield section.line, _scanned(section.heading)
+    yield from tree_pieces(section.blocks)
+
+
+def tree_pieces(blocks) -> Iterator[tuple[int, str]]:
+    """(first line, text) of each piece of prose of a syntax tree, as the scan reads it: its words, and in place of
+    the rest what the scan knows to leave alone (maths as `$…$`, a citation as `[@…]`, a reference as `@fig:…`); a
+    value, code and a directive are never read."""
+    for node in n.walk(blocks):
+        kind = type(node)
+        if kind in (n.Paragraph, n.Heading, n.Cell):
+            yield node.line, _scanned(node.children)
+        elif kind is n.Container and node.title:
+            yield node.line, _scanned(node.title)
+        elif kind is n.Maths and node.block:
+            yield node.line, _scanned((node,))
+        elif kind is n.Html:
+            yield node.line, node.text
+
+
+SCANNED = {
+    n.Text: lambda node: node.text, n.SoftBreak: lambda node: "\n", n.HardBreak: lambda node: "\n",
+    n.InlineHtml: lambda node: node.text, n.Value: lambda node: " ", n.CodeSpan: lambda node: " ",
+    n.Maths: lambda node: ("$$" if node.display else "$")
+    + "".join(p if type(p) is str else " " for p in node.tex) + ("$$" if node.display else "$"),
+    n.Citation: lambda node: f"[{node.body}]",
+    n.Narrative: lambda node: f"@{node.key}" + (f" [{node.locator}]" if node.locator else ""),
+    n.FigureRef: lambda node: f"@fig:{node.name}", n.EquationRef: lambda node: f"@eq:{node.name}",
+    n.LessonRef: lambda node: f"@lesson:{node.slug}", n.Term: lambda node: node.shown or node.name,
+    n.Link: lambda node: f"[{_scanned(node.children)}]({node.href})",
+    n.Image: lambda node: f"![{node.alt}]({node.src})",
+    n.Emphasis: lambda node: _scanned(node.children), n.Strong: lambda node: _scanned(node.children),
+    n.Strike: lambda node: _scanned(node.children),
+}
+
+
+def _scanned(nodes) -> str:
+    return "".join(n.dispatch(SCANNED, node)(node) for node in nodes)
 
 
 def _markdown_file(source, part: Callable | None = None) -> list[Problem]:

@@ -182,13 +182,6 @@ def code_cells_key(source: str, values: dict[str, tuple[str, ...]]) -> str:
     return _key("code cells", sys.version, source, [[name, list(params)] for name, params in values.items()])
 
 
-def inline_key(state: list) -> str:
-    """The key of a lesson's memo of inline Markdown as the notebook shows it (render/notebookparts.py InlineMemo):
-    everything the conversion reads but the texts themselves (`state`, NotebookWriter.inline_state), and the
-    engine's code."""
-    return _key("inline", state)
-
-
 def made_of_key(notebook: str) -> str:
     """The key of the list of parts the notebook kept under the key `notebook` was made with."""
     return _key("made of", notebook)

@@ -91,18 +91,72 @@ def make_plan(meta: dict[str, Any], lines: dict[str, int], sections: list[Sectio
 
 
 def _fields(meta: dict[str, Any], lines: dict[str, int], path: Path,
-            problems: list[Problem]) -> Iterator[tuple[str, list[Block]]]:
+            problems: list[Problem]) -> Iterator[tuple[str, tuple]]:
+    """Every Markdown text of lesson.yaml parsed (plain texts — a challenge's title, a self-check's feedback and the
+    hints of known mistakes — into their words and values), by key."""
+    def markdown(key: str, text: Any) -> Iterator[tuple[str, tuple]]:
+        if isinstance(text, str):
+            blocks = parse_markdown(text, path, lines.get(key, 1), problems)
+            problems.extend(misplaced_parts(blocks, path))
+            yield key, blocks
+
+    def plain(key: str, text: Any) -> Iterator[tuple[str, tuple]]:
+        if isinstance(text, str):
+            yield key, parse_plain(text, path, lines.get(key, 1), problems)
+
     for key in BLOCK_FIELDS:
-        if isinstance(meta.get(key), str):
-            yield key, parse_blocks(meta[key].splitlines(), lines.get(key, 1), path, problems)
+        yield from markdown(key, meta.get(key))
+    for key in LIST_FIELDS:
+        for i, text in enumerate(_list(meta.get(key))):
+            yield from markdown(f"{key}.{i}", text)
     for list_key, keys in ITEM_BLOCK_FIELDS.items():
         for i, item in enumerate(_items(meta, list_key)):
-            texts = [(f"{list_key}.{i}.{key}", item.get(key)) for key in keys]
-            hints = item.get("hints") if isinstance(item.get("hints"), list) else []
-            texts += [(f"{list_key}.{i}.hints.{j}", hint) for j, hint in enumerate(hints)]
-            for name, text in texts:
-                if isinstance(text, str):
-                    yield name, parse_blocks(text.splitlines(), lines.get(name, 1), path, problems)
+            prefix = f"{list_key}.{i}"
+            yield from plain(f"{prefix}.title", item.get("title"))
+            for key in keys:
+                yield from markdown(f"{prefix}.{key}", item.get(key))
+            for j, hint in enumerate(_list(item.get("hints"))):
+                yield from markdown(f"{prefix}.hints.{j}", hint)
+            yield from _check_texts(item.get("check"), f"{prefix}.check", markdown, plain)
+
+
+def _check_texts(check: Any, key: str, markdown, plain) -> Iterator[tuple[str, tuple]]:
+    """A self-check's words: its choices' texts (Markdown), their feedback and the hints of its fields' known
+    mistakes (plain text)."""
+    if not isinstance(check, dict):
+        return
+    for k, choice in enumerate(_list(check.get("choices"))):
+        if isinstance(choice, dict):
+            yield from markdown(f"{key}.choices.{k}.text", choice.get("text"))
+            yield from plain(f"{key}.choices.{k}.feedback", choice.get("feedback"))
+    for f, field in enumerate(_list(check.get("fields"))):
+        for m, mistake in enumerate(_list(field.get("mistakes") if isinstance(field, dict) else None)):
+            if isinstance(mistake, dict):
+                yield from plain(f"{key}.fields.{f}.mistakes.{m}.hint", mistake.get("hint"))
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def equation_labels(sections: list[SectionSource], path: Path, problems: list[Problem]) -> dict[str, int]:
+    """Each label of a display equation in lesson.md's sections → the line of its first use, in reading order (the
+    order numbers them: what `@eq:NAME` and `@lesson:SLUG#eq:NAME` show); a label used again is a problem there."""
+    lines: dict[str, int] = {}
+    for section in sections:
+        for node in n.walk(section.blocks):
+            label = LABEL_NAME.fullmatch(node.label.strip()) if type(node) is n.Maths and node.display and \
+                node.label else None
+            if label is None:
+                continue
+            name = label.group("name")
+            if name in lines:
+                problems.append(Problem(path, node.label_line,
+                                        msg("equation label `eq:{name}` is used twice (first at line {line})",
+                                            name=name, line=lines[name]),
+                                        msg("a unique `{#eq:NAME}` per equation")))
+            lines.setdefault(name, node.label_line)
+    return lines
 
 
 def _items(meta: dict[str, Any], key: str) -> list[dict[str, Any]]:

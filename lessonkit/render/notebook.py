@@ -10,24 +10,23 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import re
-import sys
 from pathlib import Path
 from typing import Any
 
 from ..compute.run import ComputedLesson
-from ..features import citations, code as listings, notebook
+from ..features import citations, code as listings, notebook, notes
 from ..features.bibstyle import runs_markdown
 from ..features.bibtex import Bibliography
 from ..features.notebook import Cell
-from ..load.document import Block, walk
-from ..load.plan import wants_output
 from ..load.lessons import LessonPathError, resolve_in_lesson
+from ..load.plan import wants_output
+from ..load.syntax import nodes as n
+from ..load.syntax.parser import parse_markdown
 from ..support.paths import SitePaths
 from ..support.store import NOTEBOOKS
-from ..support.values import reference
 from . import markup
-from .notebookparts import InlineMemo, NotebookParts
+from .notebookparts import NotebookParts
+from .notebooktext import Markdown, Says, escape
 
 
 def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course, cache=None,
@@ -80,13 +79,17 @@ class NotebookWriter:
         self.ctx = markup.MarkupContext(values=lesson.values, figure_numbers=self.figure_numbers, placers={},
                                         render_callout=lambda block: "")  # its problems: the page reported them
         self.equation_numbers = lesson.source.plan.equations
+        self.path = lesson.source.body_path
+        self.md = Markdown(Says(value=self.value, figure=self.figure_ref, equation=self.equation_ref,
+                                equation_tag=self.equation_tag, lesson=self.lesson_ref, citation=self.citation,
+                                narrative=self.narrative, image=self.image, link=self.link,
+                                directive=self.nested_directive))
         self.anchors: dict[str, str] = {}
-        self.memo: InlineMemo | None = None
         self.anchors = self.heading_anchors()
-        self.memo = self.parts.inline_memo(self.inline_state())
         self.out: list[Cell] = []
         self.text: list[str] = []
         self.attachments: list[tuple[str, str, str]] = []
+        self.nested: list[n.Directive] = []    # directives met inside a list or a quote, placed after it
         # a lesson.py written as cells: the author's cells not yet in the notebook, each put where the page first
         # shows it (or shows what it defines), with the cells before it (compute/cells.py); None: a plain lesson.py
         self.pending = list(lesson.cells.cells) if lesson.cells is not None else None
@@ -94,14 +97,15 @@ class NotebookWriter:
     # ── the notebook, top to bottom ─────────────────────────────────────────────────────────────────────────────────
     def cells(self) -> list[Cell]:
         src, meta, ui = self.lesson.source, self.lesson.source.meta, self.ui
-        self.markdown(f"# {self.inline(_str(meta.get('title')))}")
+        self.markdown(f"# {escape(_str(meta.get('title')))}")
         if _str(meta.get("summary")):
-            self.markdown(self.inline(_str(meta["summary"]), src.meta_path))
+            self.markdown(escape(_str(meta["summary"]), at_line_start=True))
         self.field("intro")
         self.markdown(f"*{ui.notebook_about}*")
         if isinstance(meta.get("objectives"), list):
-            self.markdown(f"**{ui.objectives}**\n\n" + "\n".join(f"- {self.inline(o)}" for o in meta["objectives"]
-                                                                 if isinstance(o, str)))
+            self.markdown(f"**{ui.objectives}**\n\n" + "\n".join(
+                f"- {self.inline_field(f'objectives.{i}')}" for i, o in enumerate(meta["objectives"])
+                if isinstance(o, str)))
         if _str(meta.get("question")):
             self.markdown(f"**{ui.question}**")
             self.field("question")
@@ -111,32 +115,28 @@ class NotebookWriter:
             self.out.append(Cell("markdown", f"## {ui.notebook_code}\n\n{ui.notebook_code_about}"))
         if src.code_path is not None and self.pending is None:
             self.out += self.parts.code_cells()
-        for n, section in enumerate(src.sections, start=1):
-            self.markdown(self.section_heading(n, section))
+        for number, section in enumerate(src.sections, start=1):
+            self.markdown(self.section_heading(number, section))
             self.walk(section.blocks, src.body_path)
         self.author_cells_through(None)   # the cells no section showed: the notebook runs them all
         self.challenges()
         self.references()
         self.flush()
-        if self.memo is not None:
-            self.memo.save()
         return self.out
 
-    def section_heading(self, n: int, section) -> str:
-        return f"## {n} {self.inline(section.title)}"
+    def section_heading(self, number: int, section) -> str:
+        return f"## {number} {self.inline(section.heading, self.path)}"
 
     def heading_anchors(self) -> dict[str, str]:
         """Each heading id of lesson.md (a section's, a `### 小标题 {#id}`'s) → the anchor Jupyter gives that heading
         in the notebook: its text with spaces as `-` (JupyterLab, Notebook 7 and nbconvert alike; they keep no `id`
         of the author's, and an `<a id>` does not survive JupyterLab's sanitizer), so `[…](#id)` still leads there."""
         anchors: dict[str, str] = {}
-        for n, section in enumerate(self.lesson.source.sections, start=1):
-            anchors[section.id] = jupyter_anchor(self.section_heading(n, section))
-            for block in walk(section.blocks):
-                for line in block.lines if block.kind == "text" else ():
-                    heading = HEADING_ID.match(line)
-                    if heading:
-                        anchors.setdefault(heading.group("id"), jupyter_anchor(self.inline(heading.group("heading"))))
+        for number, section in enumerate(self.lesson.source.sections, start=1):
+            anchors[section.id] = jupyter_anchor(self.section_heading(number, section))
+            for node in n.walk(section.blocks):
+                if type(node) is n.Heading and node.id:
+                    anchors.setdefault(node.id, jupyter_anchor(self.md.heading(node)))
         return anchors
 
     def setup(self) -> Cell:
@@ -148,87 +148,110 @@ class NotebookWriter:
         if not items:
             return
         self.markdown(f"## {ui.challenges}")
-        for n, challenge in enumerate(items, start=1):
+        plan = self.lesson.source.plan
+        for number, challenge in enumerate(items, start=1):
             challenge = challenge if isinstance(challenge, dict) else {}
-            self.markdown(f"### {ui.challenge} {n} · {self.inline(_str(challenge.get('title')))}")
-            self.field(f"challenges.{n - 1}.question")
-            hints = [h for h in challenge.get("hints") or [] if isinstance(h, str)]
+            title = markup.render_text(plan.blocks(f"challenges.{number - 1}.title"), self.ctx,
+                                       self.lesson.source.meta_path)
+            self.markdown(f"### {ui.challenge} {number} · {escape(title)}")
+            self.field(f"challenges.{number - 1}.question")
+            hints = [i for i, h in enumerate(challenge.get("hints") or []) if isinstance(h, str)]
             if hints:
-                self.markdown(f"**{ui.notebook_hints}**\n\n" + "\n".join(f"{i}. {self.inline(h)}"
-                                                                       for i, h in enumerate(hints, start=1)))
+                self.markdown(f"**{ui.notebook_hints}**\n\n" + "\n".join(
+                    f"{k}. {self.inline_field(f'challenges.{number - 1}.hints.{i}')}"
+                    for k, i in enumerate(hints, start=1)))
             if self.context.get("answers", True):  # hidden answers are in no file of the students' site
                 self.markdown(f"**{ui.notebook_answer}**")
-                self.field(f"challenges.{n - 1}.answer")
+                self.field(f"challenges.{number - 1}.answer")
 
     def references(self) -> None:
         ui = self.ui
         if self.context.get("references"):
             self.markdown(f"## {ui.references}\n\n" + "\n".join(
                 f"- \\[{e['number']}\\] {runs_markdown(e['runs'])}" for e in self.context["references"]))
-        sources = [s for s in self.lesson.source.meta.get("sources") or [] if isinstance(s, str)] \
-            if isinstance(self.lesson.source.meta.get("sources"), list) else []
+        sources = self.lesson.source.meta.get("sources")
+        sources = [i for i, s in enumerate(sources) if isinstance(s, str)] if isinstance(sources, list) else []
         if sources:
-            self.markdown(f"## {ui.sources}\n\n" + "\n".join(f"- {self.inline(s)}" for s in sources))
+            self.markdown(f"## {ui.sources}\n\n" + "\n".join(f"- {self.inline_field(f'sources.{i}')}"
+                                                                for i in sources))
 
     # ── blocks ──────────────────────────────────────────────────────────────────────────────────────────────────────
     def field(self, key: str) -> None:
         """A lesson.yaml field's Markdown, as the plan parsed it at load (load/plan.py)."""
         self.walk(self.lesson.source.plan.blocks(key), self.lesson.source.meta_path)
 
-    def walk(self, blocks: list[Block], path: Path) -> None:
-        for block in blocks:
-            if block.kind == "text":
-                self.markdown(self.inline("\n".join(block.lines), path))
-            elif block.kind == "fence":
-                language, values = markup.fence_info(block.name)
-                body = "\n".join(block.lines)
-                if values:
-                    body = markup.values_in_code(body, self.ctx, path, block.line + 1)
-                self.markdown(f"```{language}\n{body}\n```")
-            elif block.kind == "directive":
-                self.directive(block, path)
-            elif block.name != "notes":  # a callout, cards, a toggle, a tab: their title, then their blocks
-                if block.arg and block.name != "tabs":  # (a tab set's group name is no title)
-                    self.markdown(f"**{self.inline(block.arg, path)}**")
-                self.walk(block.children, path)
+    def inline_field(self, key: str) -> str:
+        """A one-line field of lesson.yaml (an objective, a hint, a source) as one line of Markdown."""
+        return self.md.blocks(self.lesson.source.plan.blocks(key)).replace("\n\n", " ")
 
-    def directive(self, block: Block, path: Path) -> None:
-        registry, name = self.lesson.registry, block.arg
-        if block.name == "figure":
+    def walk(self, blocks, path: Path) -> None:
+        self.path = path
+        for block in blocks:
+            if type(block) is n.Directive:
+                self.directive(block)
+            elif type(block) is n.Container and block.kind != notes.KIND:
+                if block.title and block.kind != "tabs":  # (a tab set's group name is no title)
+                    self.markdown(f"**{self.inline(block.title, path)}**")
+                self.walk(block.children, path)
+            else:
+                self.markdown(self.md.blocks((block,)))
+                nested, self.nested = self.nested, []
+                for directive in nested:
+                    self.directive(directive)
+
+    def directive(self, block: n.Directive) -> None:
+        """Where the page places something: a figure is drawn by a code cell here, a value shown by one, a widget
+        named (only a web page can show it), a self-check asked; every kind the page knows is said here."""
+        registry, name = self.lesson.registry, block.name
+        if block.kind == "figure":
             self.figure(name)
-        elif block.name == "code" and self.lesson.cells is not None and self.lesson.cells.cell(name) is not None:
+        elif block.kind == "code" and self.lesson.cells is not None and self.lesson.cells.cell(name) is not None:
             self.author_cells_through(name)     # the cell itself, in its place (its figure: with its caption)
             if name in registry.figures and wants_output(block.args):
                 self.caption(name)
-        elif block.name == "code":
-            self.author_cells_through(name)     # (a function of a lesson written as cells: the cell defining it)
-            shown = listings.listing(self.lesson.source.code_path, name)
-            if shown is not None:
-                self.markdown(f"`{name}` · {self.ui.code_lines.format(first=shown.first, last=shown.last)}")
-            figure = next((f.name for f in registry.figures.values() if f.code_name == name), None)
-            if not wants_output(block.args):
-                return
-            if name in registry.values:
-                self.code(f"lesson.get({name!r})")
-            elif figure:
-                self.figure(figure)
-            elif name in registry.widgets:
-                self.markdown(self.ui.notebook_widget.format(name=name))
-        elif block.name == "widget":
+        elif block.kind == "code":
+            self.listing(block)
+        elif block.kind == "widget":
             self.markdown(self.ui.notebook_widget.format(name=name))
-        elif block.name == "table":
+        elif block.kind == "table":
             head, *rest = name.split(".")
             self.code(f"lesson.get({head!r})" + "".join(f"[{int(k)}]" if k.isdigit() else f"[{k!r}]" for k in rest))
-        elif block.name == "check":
-            entries = self.lesson.source.meta.get("checks")
-            found = next((i for i, e in enumerate(entries if isinstance(entries, list) else [])
-                          if isinstance(e, dict) and e.get("id") == name), None)
-            if found is not None:
-                self.markdown(f"**{self.ui.selfcheck}**")
-                self.field(f"checks.{found}.question")
-                if _str(entries[found].get("answer")) and self.context.get("answers", True):
-                    self.markdown(f"**{self.ui.notebook_answer}**")
-                    self.field(f"checks.{found}.answer")
+        elif block.kind == "check":
+            self.check(name)
+        else:
+            raise TypeError(f"the notebook has no form for `{{{{< {block.kind} >}}}}`")
+
+    def nested_directive(self, block: n.Directive) -> str:
+        """A directive inside a list or a quote: placed after the Markdown around it."""
+        self.nested.append(block)
+        return ""
+
+    def listing(self, block: n.Directive) -> None:
+        registry, name = self.lesson.registry, block.name
+        self.author_cells_through(name)     # (a function of a lesson written as cells: the cell defining it)
+        shown = listings.listing(self.lesson.source.code_path, name)
+        if shown is not None:
+            self.markdown(f"`{name}` · {self.ui.code_lines.format(first=shown.first, last=shown.last)}")
+        figure = next((f.name for f in registry.figures.values() if f.code_name == name), None)
+        if not wants_output(block.args):
+            return
+        if name in registry.values:
+            self.code(f"lesson.get({name!r})")
+        elif figure:
+            self.figure(figure)
+        elif name in registry.widgets:
+            self.markdown(self.ui.notebook_widget.format(name=name))
+
+    def check(self, name: str) -> None:
+        entries = self.lesson.source.meta.get("checks")
+        found = next((i for i, e in enumerate(entries if isinstance(entries, list) else [])
+                      if isinstance(e, dict) and e.get("id") == name), None)
+        if found is not None:
+            self.markdown(f"**{self.ui.selfcheck}**")
+            self.field(f"checks.{found}.question")
+            if _str(entries[found].get("answer")) and self.context.get("answers", True):
+                self.markdown(f"**{self.ui.notebook_answer}**")
+                self.field(f"checks.{found}.answer")
 
     def figure(self, name: str) -> None:
         spec = self.lesson.registry.figures.get(name)
@@ -243,8 +266,10 @@ class NotebookWriter:
 
     def caption(self, name: str) -> None:
         number = self.figure_numbers.get(name, "?")
-        caption = self.lesson.registry.figures[name].caption
-        self.markdown(f"**{self.ui.figure} {number}** {self.inline(caption, self.lesson.source.code_path)}")
+        spec = self.lesson.registry.figures[name]
+        path = self.lesson.source.code_path or self.lesson.source.body_path
+        caption = self.md.blocks(parse_markdown(spec.caption, path, spec.line or 1, [])).replace("\n\n", " ")
+        self.markdown(f"**{self.ui.figure} {number}** {caption}")
 
     def author_cells_through(self, name: str | None) -> None:
         """The author's cells up to the one named `name` (or defining the function `name`), those not yet in the
@@ -276,99 +301,67 @@ class NotebookWriter:
             self.out.append(Cell("markdown", "\n\n".join(self.text), attachments=tuple(self.attachments)))
         self.text, self.attachments = [], []
 
-    # ── inline Markdown ─────────────────────────────────────────────────────────────────────────────────────────────
-    def inline_state(self) -> list | None:
-        """Everything `inline` reads but its text and path — the lesson's values (its files' digest, and what they
-        are computed and formatted with), the figure, equation and citation numbers, the references, the headings'
-        anchors, the lessons' titles, the theme's words: the key of its memo (InlineMemo). None: not known well
-        enough to keep anything by."""
-        lesson, bibliography = self.lesson, self.citer.bibliography
-        if not lesson.files_digest or bibliography is not None and not bibliography.digest:
-            return None
-        return [lesson.files_digest, numbers_version(), sys.version, str(lesson.source.body_path),
-                sorted(self.figure_numbers.items()), sorted(self.equation_numbers.items()),
-                sorted(self.anchors.items()), sorted(self.citer.numbers.items()),
-                None if bibliography is None else [bibliography.digest, bibliography.unread],
-                [[entry["slug"], entry["title"]] for entry in self.course.lessons],
-                self.ui.lang, {k: self.ui[k] for k in self.ui.keys()}]
+    # ── what the Markdown says in words (notebooktext.Says) ─────────────────────────────────────────────────────────
+    def inline(self, nodes, path: Path) -> str:
+        self.path = path
+        return self.md.inline(nodes)
 
-    def inline(self, text: str, path: Path | None = None) -> str:
-        """lessonkit's inline syntax as Jupyter's Markdown: values formatted, references as the page numbers them.
-        From the memo when a build converted the same text with the same inline_state (an image is attached to its
-        cell: converted each time)."""
-        path = path or self.lesson.source.body_path
-        if self.memo is None or "![" in text:
-            return self._converted(text, path)
-        return self.memo.get(f"{path}\0{text}", lambda: self._converted(text, path))
+    def value(self, node: n.Value, math_mode: bool) -> str:
+        return markup.Render(self.ctx, self.path).value_text(node, math_mode)
 
-    def _converted(self, text: str, path: Path) -> str:
-        text = HEADING_ID.sub(lambda m: m.group("heading"), text)  # Jupyter shows a `{#id}` as it is
-        text = markup.INLINE.sub(lambda m: self._inline(m, path), text)
-        return LOCAL_LINK.sub(lambda m: f"](#{self.anchors[m.group('id')]})" if m.group("id") in self.anchors
-                              else m.group(0), text)
+    def figure_ref(self, name: str) -> str:
+        return f"{self.ui.figure} {self.figure_numbers.get(name, '?')}"
 
-    def _inline(self, m: re.Match, path: Path) -> str:
-        ctx = self.ctx
-        if m.group("code"):
-            body = m.group("code_body")
-            return f"`{markup.values_in_code(body, ctx, path, 1)}`" if m.group("code_values") else m.group(0)
-        if m.group("termref"):
-            return (m.group("term_text") or m.group("term")).strip()
-        if m.group("cite"):
-            return self._citation(m.group("cite_body"))
-        if m.group("narrative"):
-            return self.citer.narrative_shown(m.group("cite_key"), str, str, m.group("cite_locator")) \
-                .replace("[", "\\[").replace("]", "\\]")
-        if m.group("image"):
-            return self._image(m.group("img_alt"), m.group("img_src"))
-        if m.group("display") is not None or m.group("inline") is not None:
-            label = m.groupdict().get("eq_attr")
-            formula = m.group(0)[:m.end("display") - m.start(0)] + "$$" if label else m.group(0)
-            number = self.equation_numbers.get(label.removeprefix("eq:")) if label else None
-            if number is not None:  # the page's number, as Jupyter's MathJax writes one
-                formula = formula[:-2].rstrip() + f" \\tag{{{number}}}\n$$"
-            return re.sub(markup.VALUE_IN_CODE.pattern, lambda v: markup._value_text(
-                *reference(v), ctx, path, 1, math_mode=True), formula)
-        if m.groupdict().get("eqref"):
-            return self.ui.equation_ref.format(n=self.equation_numbers.get(m.group("eqref"), "?"))
-        if m.group("value"):
-            return markup._value_text(*reference(m), ctx, path, 1, math_mode=False)
-        if m.group("lesson"):
-            target = self.course.find(m.group("lesson"))
-            return target["title"] if target else m.group(0)
-        if m.groupdict().get("figref"):
-            return f"{self.ui.figure} {self.figure_numbers.get(m.group('figref'), '?')}"
-        return m.group(0)
+    def equation_ref(self, name: str) -> str:
+        return escape(self.ui.equation_ref.format(n=self.equation_numbers.get(name, "?")))
 
-    def _citation(self, body: str) -> str:
-        return self.citer.shown(body, str).replace("[", "\\[").replace("]", "\\]")
+    def equation_tag(self, label: str) -> int | None:
+        """The page's number of a labelled equation, as Jupyter's MathJax writes one (`\\tag{1}`)."""
+        return self.equation_numbers.get(label.strip().removeprefix("eq:"))
 
-    def _image(self, alt: str, src: str) -> str:
+    def lesson_ref(self, node: n.LessonRef) -> str:
+        target = self.course.find(node.slug)
+        return target["title"] if target else f"@lesson:{node.slug}"
+
+    def citation(self, node: n.Citation) -> str:
+        return escape(self.citer.shown(node.body, str), brackets=True)
+
+    def narrative(self, node: n.Narrative) -> str:
+        return escape(self.citer.narrative_shown(node.key, str, str, node.locator), brackets=True)
+
+    def link(self, href: str) -> str:
+        return f"#{self.anchors[href[1:]]}" if href.startswith("#") and href[1:] in self.anchors else href
+
+    def image(self, node: n.Image) -> str:
         try:
-            file = resolve_in_lesson(self.lesson.source.folder, src)
+            file = resolve_in_lesson(self.lesson.source.folder, node.src)
         except LessonPathError:
-            return alt
+            return escape(node.alt)
         kind = markup.IMAGE_TYPES.get(file.suffix.lower())
-        name = re.sub(r"[^\w.-]", "-", src)
         if kind is None:
-            return alt
+            return escape(node.alt)
+        name = "".join(c if c.isalnum() or c in "._-" else "-" for c in node.src)
         self.attachments.append((name, kind[0], base64.b64encode(file.read_bytes()).decode("ascii")))
-        return f"![{alt}](attachment:{name})"
-
-
-HEADING_ID = re.compile(r"(?m)^(?P<heading>#{1,6}[ \t].*?)[ \t]*\{:?[ \t]*#(?P<id>[A-Za-z][\w-]*)[^}\n]*\}[ \t]*$")
-LOCAL_LINK = re.compile(r"\]\(#(?P<id>[A-Za-z][\w-]*)\)")
+        return f"![{escape(node.alt)}](attachment:{name})"
 
 
 def jupyter_anchor(heading: str) -> str:
-    """The id Jupyter gives a Markdown heading: its text as shown (no `#`, no emphasis or code marks), spaces as
-    `-`; parentheses escaped for a link's target."""
-    text = re.sub(r"^#+[ \t]+", "", heading.strip())
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)          # a link: its text
-    text = re.sub(r"(`+)(.+?)\1", r"\2", text)                       # code: its text
-    text = re.sub(r"(\*{1,2})(?=\S)(.+?)(?<=\S)\1", r"\2", text)                # emphasis: its text
-    text = re.sub(r"\\([\\`*_{}\[\]()#+.!-])", r"\1", text)                  # an escaped character: itself
-    return re.sub(r"([()])", r"\\\1", text.replace(" ", "-"))
+    """The id Jupyter gives a Markdown heading (written by this module: `## 2 标题`): its text as shown (no `#`, no
+    emphasis or code marks, an escaped character as itself, a link as its text), spaces as `-`; parentheses escaped
+    for a link's target."""
+    text = heading.lstrip("#").strip()
+    shown = ""
+    k = 0
+    while k < len(text):
+        c = text[k]
+        if c == "\\" and k + 1 < len(text):
+            shown += text[k + 1]
+            k += 2
+            continue
+        if c not in "*`":
+            shown += c
+        k += 1
+    return "".join(f"\\{c}" if c in "()" else c for c in shown.replace(" ", "-"))
 
 
 def _defines(cell, name: str) -> bool:

@@ -1,8 +1,7 @@
-"""A notebook's parts that its lesson's text cannot change, and the memo of its converted texts, kept in the build's
-cache (NOTEBOOK_PARTS): render/notebook.py makes the notebook with them."""
+"""A notebook's parts that its lesson's text cannot change, kept in the build's cache (NOTEBOOK_PARTS):
+render/notebook.py makes the notebook with them."""
 from __future__ import annotations
 
-import hashlib
 import inspect
 import re
 
@@ -80,36 +79,5 @@ class NotebookParts:
             self.store.touch(entry)
         return (*found, NOTEBOOK_PARTS.entry(note))
 
-    def inline_memo(self, state: list | None) -> InlineMemo | None:
-        """The memo of the notebook's inline Markdown for NotebookWriter.inline_state `state` (None: no memo)."""
-        if self.store is None or state is None:
-            return None
-        self._keys["inline"] = notebook.inline_key(state)
-        return InlineMemo(self.store, self._keys["inline"])
-
     def entries(self) -> tuple[str, ...]:
         return tuple(NOTEBOOK_PARTS.entry(key) for key in self._keys.values())
-
-
-class InlineMemo:
-    """A lesson's texts (Markdown with lessonkit's inline syntax) as the notebook shows them, by a hash of their
-    file and text, for one NotebookWriter.inline_state: edit a paragraph and only it is converted again. Kept as
-    one entry (NOTEBOOK_PARTS), written again with the texts this build converted when they changed."""
-
-    def __init__(self, store, key: str):
-        self.store, self.key = store, key
-        saved = store.get_json(NOTEBOOK_PARTS, key)
-        self.saved: dict[str, str] = {k: v for k, v in saved.items() if isinstance(v, str)} \
-            if isinstance(saved, dict) else {}
-        self.used: dict[str, str] = {}
-
-    def get(self, text: str, convert) -> str:
-        key = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        if key not in self.used:
-            found = self.saved.get(key)
-            self.used[key] = found if found is not None else convert()
-        return self.used[key]
-
-    def save(self) -> None:
-        if self.used != self.saved:
-            self.store.put_json(NOTEBOOK_PARTS, self.key, self.used)
