@@ -165,9 +165,7 @@ def lesson_markdown(content: Path, image_dir: str) -> tuple[str, list[str], list
 
     from lessonkit.compute.registry import load_lesson_module
     from lessonkit.compute.run import compute_values
-    from lessonkit.render.markup import INLINE
-    from lessonkit.support.values import reference, value_of
-    from lessonkit.support.numbers import format_value
+    from lessonkit.support.values import filled
 
     folder = content / LESSON
     meta = yaml.safe_load((folder / "lesson.yaml").read_text(encoding="utf-8"))
@@ -176,14 +174,10 @@ def lesson_markdown(content: Path, image_dir: str) -> tuple[str, list[str], list
     order = re.findall(r"^\{\{<\s*figure\s+([\w-]+)\s*>\}\}", (folder / "lesson.md").read_text(encoding="utf-8"), re.M)
 
     def fill(text: str) -> str:
-        def one(m: re.Match) -> str:
-            if m.group("value"):
-                expression, spec = reference(m)
-                return format_value(value_of(expression, values), spec)
-            if m.group("figref"):
-                return f"图 {order.index(m.group('figref')) + 1}"
-            return m.group(0)
-        return INLINE.sub(one, text)
+        text = re.sub(r"@fig:([\w-]*\w)", lambda m: f"图 {order.index(m.group(1)) + 1}", text)
+        shown, misses = filled(text, values)
+        assert not misses, misses
+        return shown
 
     head = [f"# {meta['title']}", meta["summary"], "## 实验目标", *[f"- {o}" for o in meta["objectives"]],
             "## 课堂问题", meta.get("question", ""), meta.get("intro", "")]

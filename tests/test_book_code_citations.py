@@ -305,10 +305,10 @@ def test_prune_removes_the_new_entry_kinds_when_unused(tmp_path):
     cache = tmp_path / "cache"
     made = [p for kind in ("references", "notebooks") for p in (cache / kind).iterdir()] + \
         list(cache.glob("highlight-*.json"))
-    # one bibliography, one notebook with its kept parts (setup, lesson.py's cells, converted texts, the note of
-    # which parts it was made with: NOTEBOOK_PARTS, .json beside it), one highlighting memo
+    # one bibliography, one notebook with its kept parts (setup, lesson.py's cells, the note of which parts it was
+    # made with: NOTEBOOK_PARTS, .json beside it), one highlighting memo
     kinds = sorted((p.parent.name if p.parent != cache else "highlight", p.suffix) for p in made)
-    assert kinds == [("highlight", ".json"), ("notebooks", ".ipynb")] + [("notebooks", ".json")] * 4 + \
+    assert kinds == [("highlight", ".json"), ("notebooks", ".ipynb")] + [("notebooks", ".json")] * 3 + \
         [("references", ".json")]
     old = time.time() - 40 * 86400
     for path in made:

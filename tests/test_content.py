@@ -22,7 +22,8 @@ def test_sections_split_at_h2_outside_code(make_lesson):
     md = "## 甲 {#a}\n\n```\n## not a heading\n```\n\n## 乙\n\ntext\n"
     lesson = load_lesson(make_lesson(md=md))
     assert [(s.id, s.title, s.line) for s in lesson.sections] == [("a", "甲", 1), ("sec-2", "乙", 7)]
-    assert "## not a heading" in lesson.sections[0].body
+    from lessonkit.load.syntax.nodes import Code
+    assert [b.text for b in lesson.sections[0].blocks if type(b) is Code] == ["## not a heading"]
 
 
 def test_yaml_syntax_error_points_at_the_unclosed_bracket(make_lesson):

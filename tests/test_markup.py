@@ -3,7 +3,8 @@ from pathlib import Path
 import pytest
 
 from lessonkit.support.errors import Miss
-from lessonkit.render.markup import MarkupContext, render_block, render_inline, render_text
+from lessonkit.render.markup import MarkupContext
+from lessonkit.render.markup import inline_markdown as render_inline, markdown as render_block, plain as render_text
 
 PATH = Path("content/demo/lesson.md")
 
@@ -109,10 +110,11 @@ def test_bad_latex_is_reported():
 
 def test_malformed_value_reference_is_reported():
     ctx = make_ctx(x=1)
-    render_block("value {{ x y }} here\n\nand {{ 1 + x }} there", ctx, PATH)
-    assert [(p.line, str(p.message)) for p in ctx.problems] == [
-        (1, "`x y` is not an expression"),                       # an expression starts with a name
-        (3, "cannot read value reference `{{`…")]
+    assert render_block("value {{ x y }} here\n\nand {{ 1 + x }} there, {{ x\n}}", ctx, PATH) == \
+        "<p>value ? here</p>\n<p>and 2 there, {{ x\n}}</p>"       # an expression is what Python reads as one
+    assert sorted((p.line, str(p.message)) for p in ctx.problems) == [
+        (1, "`x y` is not an expression"),
+        (3, "cannot read value reference `{{`…")]                 # on one line
 
 
 def test_nan_value_is_an_error_not_a_page_with_nan():

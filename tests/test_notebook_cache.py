@@ -76,12 +76,10 @@ site, files = build_with_theme_mine, files_of
 
 
 def parts(cache: Path) -> dict[str, str]:
-    """The notebook parts in the store, each with what it holds: the setup's code, lesson.py's cells, the memo of
-    inline Markdown, or the parts a notebook was made with."""
+    """The notebook parts in the store, each with what it holds: the setup's code, lesson.py's cells, or the parts a
+    notebook was made with."""
     def kind(data) -> str:
-        if isinstance(data, dict):
-            return "made of" if "parts" in data else "inline"
-        return {str: "setup", list: "code"}[type(data)]
+        return "made of" if isinstance(data, dict) and "parts" in data else {str: "setup", list: "code"}[type(data)]
     return {p.name: kind(json.loads(p.read_text(encoding="utf-8"))) for p in (cache / "notebooks").glob("*.json")}
 
 
@@ -96,22 +94,22 @@ def theme_word(content: Path) -> None:
 
 
 MD_FILE = ("decay", "lesson.md")
-EDITS = {   # what is edited → lesson.py's cells made again; the inline memo's key is the same
-    "paragraph": (lambda c: replace(c.joinpath(*MD_FILE), "信号变小，", "信号变得很小，"), 0, True),
-    "heading": (lambda c: replace(c.joinpath(*MD_FILE), "## 第二节", "## 第二节：层数"), 0, False),  # its anchor
-    "an earlier citation": (lambda c: replace(c.joinpath(*MD_FILE), "信号变小，", "信号变小 [@a]，"), 0, False),
+EDITS = {   # what is edited → lesson.py's cells made again
+    "paragraph": (lambda c: replace(c.joinpath(*MD_FILE), "信号变小，", "信号变得很小，"), 0),
+    "heading": (lambda c: replace(c.joinpath(*MD_FILE), "## 第二节", "## 第二节：层数"), 0),  # its anchor
+    "an earlier citation": (lambda c: replace(c.joinpath(*MD_FILE), "信号变小，", "信号变小 [@a]，"), 0),
     "an earlier equation": (lambda c: replace(c.joinpath(*MD_FILE), "{{< figure decay >}}",
-                                              "$$\nz = 1\n$$ {#eq:first}\n\n{{< figure decay >}}"), 0, False),
+                                              "$$\nz = 1\n$$ {#eq:first}\n\n{{< figure decay >}}"), 0),
     "another lesson's title": (lambda c: replace(c / "other" / "lesson.yaml", "title: 另一课", "title: 别的课"),
-                               0, False),
-    "a theme word": (theme_word, 0, False),
-    "glossary": (lambda c: replace(c / "glossary.yaml", "网络的一层", "网络里的一层"), 0, True),
-    "data file": (lambda c: replace(c / "decay" / "table.csv", "1,2", "3,4"), 0, False),  # (the values' key)
-    "value": (lambda c: replace(c / "decay" / "lesson.py", "return 0.5", "return 0.6"), 1, False),
-    "comment": (lambda c: replace(c / "decay" / "lesson.py", "# how much each layer keeps", "# kept"), 1, True),
+                               0),
+    "a theme word": (theme_word, 0),
+    "glossary": (lambda c: replace(c / "glossary.yaml", "网络的一层", "网络里的一层"), 0),
+    "data file": (lambda c: replace(c / "decay" / "table.csv", "1,2", "3,4"), 0),  # (the values' key)
+    "value": (lambda c: replace(c / "decay" / "lesson.py", "return 0.5", "return 0.6"), 1),
+    "comment": (lambda c: replace(c / "decay" / "lesson.py", "# how much each layer keeps", "# kept"), 1),
     "new value": (lambda c: replace(c / "decay" / "lesson.py", "@lesson.figure",
                                     "@lesson.value\ndef half(factor):\n    return factor / 2\n\n\n@lesson.figure"),
-                  1, False),
+                  1),
 }
 
 
@@ -120,13 +118,12 @@ def test_a_rebuild_with_the_cache_writes_what_a_build_from_scratch_writes(course
     cache = tmp_path / "cache"
     site(course, tmp_path / "a", cache)
     before = parts(cache)   # (two lessons: one setup, one lesson.py)
-    assert sorted(before.values()) == ["code", "inline", "inline", "made of", "made of", "setup"]
-    change, code_made_again, same_memo = EDITS[edit]
+    assert sorted(before.values()) == ["code", "made of", "made of", "setup"]
+    change, code_made_again = EDITS[edit]
     change(course)
     site(course, tmp_path / "b", cache)
     new = [kind for name, kind in parts(cache).items() if name not in before]
     assert new.count("code") == code_made_again and new.count("setup") == 0
-    assert (new.count("inline") == 0) == same_memo
     site(course, tmp_path / "scratch", None)
     assert files(tmp_path / "b") == files(tmp_path / "scratch")
     notebook_text = (tmp_path / "b" / "decay" / "decay.ipynb").read_text(encoding="utf-8")
@@ -156,7 +153,7 @@ def test_a_kept_notebook_marks_its_parts_used(course, tmp_path):
     (course / "site.yaml").write_text("title: 新的书名\n", encoding="utf-8")   # the page is made again, not its
     site(course, tmp_path / "b", cache)                                     # notebook
     assert {p.name for p in (cache / "notebooks").glob("*.ipynb")} == notebooks
-    assert len(parts(cache)) == 6
+    assert len(parts(cache)) == 4
     assert all(entry.stat().st_mtime > 1 for entry in (cache / "notebooks").glob("*.json"))
 
 

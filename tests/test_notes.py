@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 
 from lessonkit.features import search
 from lessonkit.load.document import parse_lesson_body
+from lessonkit.load.syntax.nodes import Container, Paragraph, Text
 from lessonkit.support.errors import Problem
 from lessonkit.support.paths import SitePaths
 
@@ -128,5 +129,5 @@ def test_notes_is_a_container_kind():
     problems: list[Problem] = []
     [section] = parse_lesson_body("## 一 {#one}\n\n::: notes\n只给老师看。\n:::\n", "lesson.md", problems)
     assert problems == []
-    [block] = [b for b in section.blocks if b.kind == "container"]
-    assert (block.name, block.children[0].lines) == ("notes", ["只给老师看。"])
+    [block] = [b for b in section.blocks if type(b) is Container]
+    assert (block.kind, block.children) == ("notes", (Paragraph(4, (Text(4, "只给老师看。"),)),))

@@ -71,7 +71,7 @@ YAML = """\
 title: Tiny lesson
 summary: A lesson to test with
 objectives:
-  - Read a number
+  - Read *a* number
 checks:
   - id: quiz
     question: Pick one

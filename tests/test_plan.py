@@ -9,6 +9,7 @@ import pytest
 
 from lessonkit.load.lessons import read_lesson
 from lessonkit.load.plan import LessonPlan, Place, declared_figures, make_plan, wants_output
+from lessonkit.load.syntax.nodes import Directive, Maths, Paragraph, Text
 
 MD = """\
 ## 一 {#one}
@@ -138,14 +139,17 @@ def test_equation_numbers_come_from_lesson_md_alone(source):
 
 def test_lesson_yaml_markdown_fields_are_parsed_at_their_lines(source):
     plan = source.plan
-    assert sorted(plan.fields) == ["challenges.0.answer", "challenges.0.question", "challenges.1.answer",
-                                   "challenges.1.hints.0", "challenges.1.question", "checks.0.question", "intro"]
+    assert sorted(plan.fields) == [
+        "challenges.0.answer", "challenges.0.question", "challenges.0.title", "challenges.1.answer",
+        "challenges.1.hints.0", "challenges.1.question", "challenges.1.title", "checks.0.check.choices.0.text",
+        "checks.0.question", "intro", "objectives.0"]
     (intro,) = plan.blocks("intro")
-    assert (intro.kind, intro.line, intro.lines) == ("text", 6, ["开场白，见 $$x$$ {#eq:intro}"])  # `|` on line 5
+    assert intro == Paragraph(6, (Text(6, "开场白，见 "), Maths(6, ("x",), True, "eq:intro", False, 6)))  # `|`: line 5
     answer = plan.blocks("challenges.0.answer")
-    assert [(b.kind, b.line) for b in answer] == [("text", 11), ("directive", 13)]
-    assert plan.blocks("challenges.1.hints.0")[0].lines == ["想一想"]
-    assert plan.blocks("sources") == []   # not a Markdown field of this lesson
+    assert [(type(b), b.line) for b in answer] == [(Paragraph, 11), (Directive, 13)]
+    assert plan.blocks("challenges.1.hints.0") == (Paragraph(18, (Text(18, "想一想"),)),)
+    assert plan.blocks("challenges.0.title") == (Text(8, "一"),)   # a plain text: its words and values
+    assert plan.blocks("sources") == ()   # not a Markdown field of this lesson
 
 
 def test_a_broken_field_is_left_out_and_reported_where_it_was_read(tmp_path):

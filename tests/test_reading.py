@@ -9,6 +9,7 @@ import pytest
 from lessonkit.compute.registry import load_lesson_module
 from lessonkit.compute.run import ComputedLesson
 from lessonkit.load.lessons import read_lesson
+from lessonkit.load.syntax.nodes import plain
 from lessonkit.render.reading import challenges_of, reading_minutes, reading_texts
 
 META = "title: 小课\nsummary: 测试\nobjectives:\n  - 看懂\n"   # 6 Chinese characters, no Latin word
@@ -73,7 +74,7 @@ challenges:
 
 @pytest.mark.parametrize("characters, minutes", [(383, 1), (384, 2)])   # 383 + 17 = 400: one minute exactly
 def test_lesson_yaml_counts_its_prose_not_its_keys_names_or_formulas(tmp_path, characters, minutes):
-    md = "## 一 {#one}\n\n" + "字" * characters + " $$\\sum_{i} x_i$$ {{< figure plot >}} [@vaswani2017]\n"
+    md = "## 一 {#one}\n\n" + "字" * characters + " $$\\sum_{i} x_i$$ [@vaswani2017]\n\n{{< figure plot >}}\n"
     source = lesson(tmp_path, md, yaml=RICH_META)
     assert reading_minutes(source, 0) == minutes
 
@@ -156,15 +157,15 @@ sources:
 def test_reading_texts_in_the_page_order(tmp_path):
     source = lesson(tmp_path, MD, YAML, PY)
     computed = ComputedLesson(source, {}, {}, load_lesson_module(source.code_path))
-    assert list(reading_texts(computed)) == [
+    assert [plain(nodes) for nodes in reading_texts(computed)] == [
         "开场白。",
         "目标一", "目标二",
         "课堂问题？",
-        # a section: its title, its text blocks (a blank line after a directive or a container is one), a placed
-        # figure's caption, the text inside a container …
-        "一", "\n第一段。\n", "曲线的图注", "", "框里的话。", "",
+        # a section: its title, its blocks, a placed figure's caption where it stands, a container's title and the
+        # blocks inside it …
+        "一", "第一段。", "曲线的图注", "注意", "框里的话。",
         # … a figure function's code: its figure's caption; a value's code: nothing to read; a widget: not text
-        "二", "", "柱的图注", "",
-        "题一的问题", "提示一", "答案的话。\n", "答案的图注",    # a challenge: question, hints, answer
+        "二", "柱的图注", "",
+        "题一的问题", "提示一", "答案的话。", "答案的图注",    # a challenge: question, hints, answer
         "文献一",
     ]

@@ -363,8 +363,7 @@ def test_what_the_sections_before_left_is_in_the_key(content):
                    lambda r: r.ledger.code.add("x"), lambda r: setattr(r.ledger, "tables", r.ledger.tables + 1),
                    lambda r: setattr(r.containers, "toggles", 9), lambda r: setattr(r.containers, "tab_sets", 9),
                    lambda r: r.ledger.terms_used.setdefault("x"), lambda r: r.ledger.terms_marked.setdefault("x"),
-                   lambda r: r.citer.cited.setdefault("x"), lambda r: r.citer.numbers.setdefault("x", 99),
-                   lambda r: r.ctx.labelled.setdefault("x", 1)):
+                   lambda r: r.citer.cited.setdefault("x"), lambda r: r.citer.numbers.setdefault("x", 99)):
         state = memo.inputs(renderer, section_part(second, 2)).state
         change(renderer)
         assert memo.inputs(renderer, section_part(second, 2)).state != state
@@ -430,11 +429,11 @@ def test_rendering_a_section_changes_nothing_but_what_the_memo_keeps(content):
     kept = {"ledger.widgets", "ledger.checks", "ledger.code", "ledger.tables",
             "containers.toggles", "containers.tab_sets", "ledger.terms_used", "ledger.terms_marked",
             "citer.cited", "citer.numbers", "ctx.problems", "containers.problems", "ctx.warnings",
-            "ledger.alone_checks", "setting.holes", "ctx.labelled",
+            "ledger.alone_checks", "setting.holes",
             "ctx.converters", "setting.converters",  # (memos of MathML and highlighted code: they only save work)
             "course.glossary",                        # (its pattern, compiled when first used)
             "renderer.env", "setting.env", "containers.env"}  # (Jinja's templates, loaded when first used)
-    edit(content / "waves" / "lesson.md", "再看", "[[层]]再看 @lesson:nowhere $$ u $$ {#eq:decay}\n\n")
+    edit(content / "waves" / "lesson.md", "再看", "[[层]]再看 @lesson:nowhere $$ u $$ {#eq:fresh}\n\n")
     edit(content / "waves" / "lesson.yaml", 'answer: "{{ layers }} 层。"',   # lesson.yaml's fields: one part
          'answer: "{{ layers }} [[size]] [@vaswani2017] @lesson:nowhere。\\n\\n{{< figure growth >}}"')
     write(content, {"glossary.yaml": GLOSSARY + "  - id: size\n    zh: 大小\n    en: size\n    definition: 多大。\n"})

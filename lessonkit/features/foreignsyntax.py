@@ -4,22 +4,23 @@
 Each is a warning at its file and line (an error under --strict) that says how to write it here: `@eq:NAME`,
 `@fig:NAME`, `[@key]`, `@key` (author and year), `[text](#id)`, `{#eq:NAME}`.
 
-Where it looks: lesson.md's text (not code blocks, nor a ``double-backtick`` code span, the way to show such a role
-as code) and lesson.yaml's Markdown (the same keys the hand-typed-number report reads). Read from the text alone,
-like that report, so a build that keeps every page still says it.
+Where it looks: lesson.md's syntax tree and lesson.yaml's Markdown, as load parsed them: a text that ends in a
+role's name right before a code span (not code blocks, nor a ``double-backtick`` code span, the way to show such a
+role as code). Read at load, like the hand-typed-number report, so a build that keeps every page still says it.
 
     check    report(source): the warnings, in file order
 """
 from __future__ import annotations
 
 import re
+
+from ..load.syntax import nodes as n
 from ..support.errors import Problem
 from ..support.messages import msg
-from .handnumbers import prose
 
-ROLE = re.compile(r":(?P<sphinx>eqref|numref|ref|cite|citep|citet|label|eq):`(?P<sphinx_target>[^`\n]+)`"
-                  r"|\{(?P<myst>eq|numref|ref|cite|cite:p|cite:t|label)\}`(?P<myst_target>[^`\n]+)`")
-CODE_SPAN = re.compile(r"(`{2,}).+?\1", re.S)   # ``…``: how a text shows a role as code
+# a role's name at the end of the text before a code span: `:eqref:` (Sphinx) or `{numref}` (MyST)
+ROLE = re.compile(r":(?P<sphinx>eqref|numref|ref|cite|citep|citet|label|eq):$"
+                  r"|\{(?P<myst>eq|numref|ref|cite|cite:p|cite:t|label)\}$")
 
 
 def lessonkit_form(role: str, target: str) -> str:
@@ -31,16 +32,36 @@ def lessonkit_form(role: str, target: str) -> str:
 
 
 def report(source) -> list[Problem]:
-    """The roles of one lesson (load.lessons.LessonSource): lesson.md, then lesson.yaml."""
+    """The roles of one lesson (load.lessons.LessonSource): lesson.md, then lesson.yaml's Markdown."""
+    found = [problem for section in source.sections
+             for problem in roles((n.Paragraph(section.line, section.heading), *section.blocks), source.body_path)]
+    for blocks in source.plan.fields.values():
+        found += roles(blocks, source.meta_path)
+    return found
+
+
+def roles(blocks, path) -> list[Problem]:
+    """A role is a text ending in its name followed by a code span (a role inside a code span is code)."""
     found = []
-    for path, text, line_at in prose(source):
-        text = CODE_SPAN.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
-        for m in ROLE.finditer(text):
-            role, target = (m.group("sphinx"), m.group("sphinx_target")) if m.group("sphinx") else \
-                (m.group("myst"), m.group("myst_target"))
-            found.append(Problem(path, line_at(m.start()),
+    for node in n.walk(blocks):
+        inline = _inline(node)
+        for before, after in zip(inline, inline[1:]):
+            role = ROLE.search(before.text) if type(before) is n.Text and type(after) is n.CodeSpan else None
+            if role is None:
+                continue
+            name = role.group("sphinx") or role.group("myst")
+            written = f"{role.group(0)}`{after.text}`"
+            found.append(Problem(path, after.line,
                                  msg("`{written}`: this is Sphinx/MyST syntax; here write `{instead}`",
-                                     written=m.group(0), instead=lessonkit_form(role, target.strip())),
+                                     written=written, instead=lessonkit_form(name, after.text.strip())),
                                  msg("lessonkit's own syntax: `@eq:NAME`, `@fig:NAME`, `[@key]`, `@key`, "
                                      "`[text](#id)`, `{#eq:NAME}`")))
     return found
+
+
+def _inline(node) -> tuple:
+    """A node's inline children (a paragraph's, a heading's, a cell's, a container's title)."""
+    if type(node) is n.Container:
+        return node.title
+    children = getattr(node, "children", ())
+    return children if children and type(children[0]) in n.INLINE_ONLY else ()

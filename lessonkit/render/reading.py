@@ -29,11 +29,16 @@ def reading_texts(lesson: ComputedLesson):
             if spec is not None and spec.caption else ()
 
     def read(blocks, kinds=("figure", "code")):
-        yield blocks
-        for block in n.walk(blocks):
-            if type(block) is n.Directive and block.kind in kinds:
-                yield caption(plan.figure_functions.get(block.name, block.name) if block.kind == "code"
-                              else block.name)
+        for block in blocks:
+            if type(block) is n.Directive:
+                if block.kind in kinds:
+                    yield caption(plan.figure_functions.get(block.name, block.name) if block.kind == "code"
+                                  else block.name)
+            elif type(block) is n.Container:
+                yield block.title
+                yield from read(block.children, kinds)
+            else:
+                yield (block,)
 
     def items(key: str):
         value = meta.get(key)
@@ -65,7 +70,7 @@ def reading_minutes(src, figures: int) -> int:
     """About 400 Chinese characters (or 200 Latin words) a minute, plus half a minute a figure: the words of
     lesson.md's sections and of lesson.yaml's prose (its values, not its keys) — formulas, values, references and
     markup are not read at a word's pace."""
-    texts = [words(s.heading) + "\n" + words(s.blocks) for s in src.sections]
+    texts = [words(s.blocks) for s in src.sections]
     texts += [words(src.plan.fields[key]) if key in src.plan.fields else text for key, text in _prose(src.meta)]
     text = "\n".join(texts)
     return max(1, math.ceil(count_chinese(text) / 400 + len(LATIN_WORD.findall(text)) / 200 + figures * 0.5))

@@ -7,7 +7,7 @@ kept in the store (support/store.py SECTIONS) under a key over everything it is 
 SectionInputs): the part's own text (a section's; lesson.yaml's is among the lesson's files), the lesson's files but
 lesson.md (values, captions, lesson.yaml's text and self-checks, components), its numbering (figures, equations,
 placements in reading order), what the parts before it left (widgets, checks and code placed, tables, toggles and
-tabs counted, glossary terms met, citations numbered, equation labels met), its release and the edition, and what
+tabs counted, glossary terms met, citations numbered), its release and the edition, and what
 every page shares (engine, packages, theme and its words, site.yaml, glossary.yaml, the course's lessons). An entry
 holds what the rest of the page reads of it: its rendering as plain data (a section's title and body HTML with
 glossary first uses marked, and its search text: features/search.py plain_text), the problems and warnings its
@@ -92,8 +92,7 @@ def state_of(renderer) -> tuple:
             ("code", sorted(ledger.code)), ("tables", ledger.tables),
             ("toggles", renderer.containers.toggles), ("tab_sets", renderer.containers.tab_sets),
             ("terms_used", list(ledger.terms_used)), ("terms_marked", list(ledger.terms_marked)),
-            ("cited", list(renderer.citer.cited)), ("numbers", list(renderer.citer.numbers.items())),
-            ("labelled", list(renderer.ctx.labelled.items())))
+            ("cited", list(renderer.citer.cited)), ("numbers", list(renderer.citer.numbers.items())))
 
 
 def restore(renderer, state: tuple) -> None:
@@ -108,9 +107,8 @@ def restore(renderer, state: tuple) -> None:
                             ("cited", renderer.citer.cited)):
         attribute.clear()
         attribute.update(dict.fromkeys(found[name]))
-    for name, attribute in (("numbers", renderer.citer.numbers), ("labelled", renderer.ctx.labelled)):
-        attribute.clear()
-        attribute.update(found[name])
+    renderer.citer.numbers.clear()
+    renderer.citer.numbers.update(found["numbers"])
 
 
 def record(renderer, render: Callable[[], Any]) -> tuple[PartEntry | None, Any]:

@@ -50,7 +50,7 @@ def engine_sources() -> tuple[tuple[tuple[str, ...], bytes], ...]:
 
 
 # what pages are made with: a new version of one may change a page
-PAGE_PACKAGES = ("jinja2", "markdown", "latex2mathml", "numpy", "matplotlib", "yaml", "pygments")
+PAGE_PACKAGES = ("jinja2", "markdown_it", "mdit_py_plugins", "latex2mathml", "numpy", "matplotlib", "yaml", "pygments")
 
 
 def page_engine() -> str:
@@ -69,7 +69,7 @@ class Uncacheable(Exception):
 
 
 # a package installed under another name than it is imported by (pip writes the name normalized: pyyaml-6.0.dist-info)
-DISTRIBUTIONS = {"yaml": "pyyaml"}
+DISTRIBUTIONS = {"yaml": "pyyaml", "markdown_it": "markdown_it_py"}
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,7 +1,7 @@
 """Computed values as content refers to them: `name`, `name.key`, `name.0`, `name.shape`, or an expression over them
 (`results[-1]`, `len(trace)`, `x0 * 2`: support/expressions.py); written `{{ name }}` or `{{ expression:spec }}`
-in text (VALUE: the one pattern render/markup.py's inline syntax and every other text that takes values use),
-shown as the page writes numbers (support/numbers.py). A plain dotted name is looked up (keys, positions and the
+(the parser's rule reads them in Markdown, `pieces` in a formula, a plain text and code), shown as the page writes
+numbers (support/numbers.py). A plain dotted name is looked up (keys, positions and the
 attributes an expression may read, so `arr.shape` is the same either way); anything else is an expression."""
 from __future__ import annotations
 
@@ -10,21 +10,13 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from .errors import Miss
-from .expressions import ATTRIBUTES, ExpressionError, evaluate, split_spec
+from .expressions import ATTRIBUTES, ExpressionError, evaluate, mentions_a_value, split_spec
 from .messages import msg, reason
 from .suggest import did_you_mean
 
-# `{{ … }}` (not a `{{< directive >}}`): an expression that starts with a name, and its format spec after the last
-# colon outside brackets (reference() splits them); no braces and no line break inside
-VALUE = re.compile(r"\{\{\s*(?P<value_name>[A-Za-z_][^{}\n]*?)\s*\}\}")
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.\w+)*")
 EXPRESSION_EXPECTED = msg("a value of lesson.py, or an expression over them: names, numbers, `[…]`, `.key`, "
                           "arithmetic, len, min, max, abs, round …")
-
-
-def reference(m: re.Match) -> tuple[str, str | None]:
-    """The expression and the format spec of a VALUE match: `{{ results[-1]:.4f }}` → (`results[-1]`, `.4f`)."""
-    return split_spec(m.group("value_name"))
 
 
 def value_of(text: str, values: dict[str, Any]) -> Any:
@@ -113,14 +105,47 @@ def _shown(name: str, spec: str | None, values: dict[str, Any], math_mode: bool)
 
 
 def filled(text: str, values: dict[str, Any]) -> tuple[str, list[Miss]]:
-    """`text` with each `{{ name }}` shown as the page writes it (`?` where it cannot be), and the misses."""
+    """`text` with each `{{ expression }}` shown as the page writes it (`?` where it cannot be), and the misses."""
     misses: list[Miss] = []
 
-    def fill(m: re.Match) -> str:
-        result = shown(*reference(m), values)
+    def fill(expression: str, spec: str | None, source: str, line: int) -> str:
+        result = shown(expression, spec, values)
         if isinstance(result, Miss):
             misses.append(result)
             return "?"
         return result
 
-    return VALUE.sub(fill, text), misses
+    return "".join(pieces(text, 1, fill, comments=False)[0]), misses
+
+
+def pieces(tex: str, line: int, make_value, comments: bool = True) -> tuple[tuple, list[tuple[int, str]]]:
+    """(a text in pieces — its text, and `make_value(expression, spec, source, line)` for each `{{ … }}` on one line
+    that names a value (in a formula `x^{{2}}` is TeX's braces) —, the comments it held as (line, text)). With
+    `comments` (a formula) they are cut out: a `<!-- literal -->` on a formula's line is a marker, never TeX. It
+    reads the values of a formula, of a plain text (an alt text, a title) and of code that asked for them."""
+    out: list = []
+    found: list[tuple[int, str]] = []
+    text, at = "", 0
+    while at < len(tex):
+        if comments and tex.startswith("<!--", at):
+            end = tex.find("-->", at + 4)
+            end = len(tex) if end < 0 else end + 3
+            found.append((line + tex.count("\n", 0, at), tex[at + 4:end - 3]))
+            at = end
+            continue
+        if tex.startswith("{{", at):
+            end = tex.find("}}", at + 2)
+            body = tex[at + 2:end] if end >= 0 else ""
+            if end >= 0 and "\n" not in body and mentions_a_value(split_spec(body)[0]):
+                if text:
+                    out.append(text)
+                    text = ""
+                expression, spec = split_spec(body)
+                out.append(make_value(expression, spec, tex[at:end + 2], line + tex.count("\n", 0, at)))
+                at = end + 2
+                continue
+        text += tex[at]
+        at += 1
+    if text:
+        out.append(text)
+    return tuple(out), found

@@ -21,21 +21,27 @@ from markdown_it.rules_inline import StateInline
 from ...support.errors import Problem
 from ...support.messages import Message, msg
 from . import cjk, nodes as n, rules
-from .maths import pieces
+from ...support.values import pieces
 
 ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*(?P<body>[#.][^{}\n]*|[A-Za-z][\w-]*=[^{}\n]*)\}[ \t]*$")
 ATTRIBUTE = re.compile(r"#(?P<id>[^\s#.]+)|\.(?P<cls>[^\s#.=]+)|(?P<key>[A-Za-z][\w-]*)=(?P<value>\"[^\"]*\"|'[^']*'|\S*)")
 ID = re.compile(r"[A-Za-z][\w-]*")
 BLOCKED_ATTRIBUTES = re.compile(r"style|on[a-z]+", re.I)
 VALUES_FLAG = "{values}"
+ID_EXPECTED = msg("`{#id}` at the end of the heading: ASCII letters, digits, - and _")
 
 
 class Reading:
     """One text being read: its file, the line its first line is on, and the problems found."""
 
-    def __init__(self, path: Path, first_line: int, problems: list[Problem]):
-        self.path, self.first, self.problems = path, first_line, problems
+    def __init__(self, path: Path, first_line: int, problems: list[Problem], text: str = ""):
+        self.path, self.first, self.problems, self.text = path, first_line, problems, text
         self.inline_line = first_line   # the file line of the inline text being read (LineState)
+
+    def line_text(self, line: int) -> str:
+        """The text's line `line` (0-based) as written, for a message."""
+        lines = self.text.splitlines()
+        return lines[line].strip() if 0 <= line < len(lines) else ""
 
     def problem(self, line: int, message: Message | str, expected: Message | str | None = None) -> None:
         """A mistake at the text's line `line` (0-based, as markdown-it counts)."""
@@ -113,23 +119,23 @@ def _attributes(state) -> None:
     for i, token in enumerate(tokens):
         if token.type != "inline" or i == 0 or tokens[i - 1].type not in ("heading_open", "paragraph_open"):
             continue
-        content = token.content
+        content, line = token.content, token.map[0]
         if tokens[i - 1].type == "paragraph_open":
             last = content.rfind("\n")
-            if last < 0 or not ATTRIBUTES.fullmatch(content[last + 1:]):
+            found = ATTRIBUTES.fullmatch(content[last + 1:]) if last >= 0 else None
+            if found is None:
                 continue
-            found = ATTRIBUTES.fullmatch(content[last + 1:])
-            token.content = content[:last]
+            token.content, line = content[:last], line + content.count("\n")
         else:
             found = ATTRIBUTES.search(content)
             if found is None:
                 if "{#" in content:
-                    state.env["reading"].problem(token.map[0], msg("cannot read the section id in `{line}`",
-                                                                   line=content.strip()),
-                                                 "`{#id}` at the end of the heading: ASCII letters, digits, - and _")
+                    where = state.env["reading"]
+                    where.problem(token.map[0], msg("cannot read the section id in `{line}`",
+                                                    line=where.line_text(token.map[0])), ID_EXPECTED)
                 continue
             token.content = content[:found.start()]
-        tokens[i - 1].meta["attributes"] = _read_attributes(found.group("body"), state.env["reading"], token.map[0])
+        tokens[i - 1].meta["attributes"] = _read_attributes(found.group("body"), state.env["reading"], line)
 
 
 def _read_attributes(body: str, where: Reading, line: int) -> dict[str, Any]:
@@ -139,8 +145,8 @@ def _read_attributes(body: str, where: Reading, line: int) -> dict[str, Any]:
             if ID.fullmatch(found.group("id")):
                 read["id"] = found.group("id")
             else:
-                where.problem(line, msg("cannot read the section id in `{line}`", line="{" + body + "}"),
-                              "`{#id}` at the end of the heading: ASCII letters, digits, - and _")
+                where.problem(line, msg("cannot read the section id in `{line}`", line=where.line_text(line)),
+                              ID_EXPECTED)
         elif found.group("cls"):
             read["classes"] += (found.group("cls"),)
         elif BLOCKED_ATTRIBUTES.fullmatch(found.group("key")):
@@ -167,7 +173,7 @@ def _inline_with_lines(state) -> None:
 # ── entry points ────────────────────────────────────────────────────────────────────────────────────────────────────
 def parse_markdown(text: str, path: Path, first_line: int, problems: list[Problem]) -> tuple:
     """`text`'s block nodes; its mistakes added to `problems`."""
-    where = Reading(path, first_line, problems)
+    where = Reading(path, first_line, problems, text)
     tokens = parser().parse(text, {"reading": where})
     return Tree(where).blocks(tokens)
 
@@ -220,6 +226,7 @@ class Tree:
             inside, after = self._until_close(tokens, i)
             return self.opened(token, inside, line), after
         if kind == "fence":
+            self.check_closed(token)
             text, info = _code(token.content), token.info.strip()
             parts = self.values_in(text, line + 1) if VALUES_FLAG in info.split() else ()
             return n.Code(line, info, text, True, parts), i + 1
@@ -317,6 +324,14 @@ class Tree:
         if simple is not None:
             return simple(self, token, line), i + 1
         raise TypeError(f"no node for markdown-it inline token {kind}")
+
+    def check_closed(self, fence) -> None:
+        """A code fence runs to the end of its text when nothing closes it (CommonMark): the author's mistake."""
+        last = self.where.line_text(fence.map[1] - 1).lstrip("> \t")
+        marker = fence.markup
+        if fence.map[1] - 1 == fence.map[0] or not (last.startswith(marker) and not last.lstrip(marker[0]).strip()):
+            self.where.problem(fence.map[0], msg("code block is never closed"), msg("a closing {marker}",
+                                                                                  marker=marker))
 
     def values_in(self, text: str, line: int) -> tuple:
         """Code that asked for values: its text in pieces, each `{{ … }}` that names a value a Value."""

@@ -66,7 +66,7 @@ def container(state: StateBlock, start: int, end: int, silent: bool) -> bool:
                       msg("one of {items}", items=", ".join(CONTAINER_KINDS)))
     close = _container_end(state, start, end)
     if close is None:
-        where.problem(start, msg("`::: {kind}` block is never closed", kind=kind), "a line with only `:::`")
+        where.problem(start, msg("`::: {kind}` block is never closed", kind=kind), msg("a line with only `:::`"))
     last = end if close is None else close
     token = state.push("container_open", "div", 1)
     token.info, token.meta, token.map, token.block = kind, {"title": title}, [start, last], True
@@ -116,7 +116,7 @@ def directive(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return found is not None
     if found is None:
         reading(state).problem(start, msg("cannot read directive `{text}`", text=text.strip()),
-                               "`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a line")
+                               msg("`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a line"))
     else:
         token = state.push("directive", "", 0)
         token.info, token.content = found.group("kind"), found.group("name")
@@ -127,47 +127,40 @@ def directive(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 
 def display_maths(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Display maths on lines of its own: `$$` or `\\[` at a line's start, to its closing `$$` or `\\]` (maybe on the
-    same line), then nothing but an optional `{#eq:NAME}`. It ends at a blank line: a formula without its closing
-    delimiter there is an error at its first line (a paragraph that goes on after the formula is inline maths)."""
+    same line, maybe after blank lines, as Jupyter's MathJax reads them), then nothing but an optional
+    `{#eq:NAME}`. A formula never closed is an error at its first line; one that text follows on its closing line
+    is inline maths, in its paragraph."""
     if state.is_code_block(start):
         return False
     text = _line_text(state, start)
     opener = "$$" if text.startswith("$$") else "\\[" if text.startswith("\\[") else None
     if opener is None:
         return False
-    last = start
-    while last + 1 < end and not state.isEmpty(last + 1):
-        last += 1
-    source = state.getLines(start, last + 1, state.sCount[start], False)[len(opener) + _indent(state, start):]
+    source = state.getLines(start, end, state.blkIndent, False).lstrip(" \t")[len(opener):]
     shut = closing(source, opener)
     if shut is None:
         if not silent:
             reading(state).problem(start, msg("display maths `{opener}` is never closed", opener=opener),
-                                   msg("a closing `{closer}` before the next blank line", closer=_CLOSER[opener]))
+                                   msg("a closing `{closer}`", closer=_CLOSER[opener]))
         return False
-    after = source[shut + 2:]
+    end_of_line = source.find("\n", shut)
+    after = source[shut + 2:] if end_of_line < 0 else source[shut + 2:end_of_line]
     label = LABEL.match(after)
     rest = after[label.end():] if label else after
     if rest.strip():
         return False  # text follows on its line: the formula is inline, in that paragraph
     if silent:
         return True
-    tex = source[:shut]
     token = state.push("maths_block", "", 0)
-    token.content, token.markup = tex, opener
-    end_line = start + source.count("\n", 0, shut + 2)
-    token.meta = {"label": label.group("label") if label else None,
-                  "label_line": end_line}
+    token.content, token.markup = source[:shut], opener
+    end_line = start + source.count("\n", 0, shut)
+    token.meta = {"label": label.group("label") if label else None, "label_line": end_line}
     token.map = [start, end_line + 1]
     state.line = end_line + 1
     return True
 
 
 _CLOSER = {"$$": "$$", "\\[": "\\]", "$": "$", "\\(": "\\)"}
-
-
-def _indent(state: StateBlock, line: int) -> int:
-    return 0
 
 
 # ── inline ──────────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -181,13 +174,14 @@ def value(state: StateInline, silent: bool) -> bool:
             end = src.find(">}}", pos)
             shown = src[pos:end + 3] if end >= 0 and "\n" not in src[pos:end] else src[pos:pos + 3] + "…"
             state.env["reading"].problem_inline(state, msg("cannot read directive `{text}`", text=shown),
-                                                "`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a line")
+                                                msg("`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a "
+                                                    "line"))
         return False
     end = src.find("}}", pos + 2)
     newline = src.find("\n", pos + 2)
     if end < 0 or 0 <= newline < end or not src[pos + 2:end].strip():
         if not silent:
-            state.env["reading"].problem_inline(state, "cannot read value reference `{{`…",
+            state.env["reading"].problem_inline(state, msg("cannot read value reference `{{`…"),
                                                 msg("`{{ name }}`, `{{ name:spec }}` or `{{ expression:spec }}` "
                                                     "starting with a name, on one line"))
         return False
