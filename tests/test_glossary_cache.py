@@ -154,7 +154,7 @@ def test_each_input_changes_the_key(changed):
     assert changed() != definitions_key(glossary(), REFS, ui())
 
 
-@pytest.mark.parametrize("setting", ["engine", "markdown", "latex2mathml", "pygments", "python", "messages"])
+@pytest.mark.parametrize("setting", ["engine", "markdown_it", "mdit_py_plugins", "latex2mathml", "pygments", "python", "messages"])
 def test_the_key_names_the_engine_the_packages_python_and_the_messages_language(setting, monkeypatch):
     import sys
 
