@@ -10,7 +10,7 @@ from ..support.errors import Problem
 from ..support.messages import msg
 from ..support.records import Record
 from .syntax import nodes as n
-from .syntax.parser import parse_markdown
+from .syntax import parse_markdown
 
 SHOWS_ONLY = {"toggle": "state", "tabs": "tab"}  # a container that shows only blocks of one kind, one at a time
 

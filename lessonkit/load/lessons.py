@@ -85,19 +85,26 @@ def read_lesson(folder: Path, store: Store | None = None) -> LessonSource:
     if not body_path.exists():
         problems.append(Problem(body_path, None, "file is missing", "the lesson body in Markdown"))
     elif _inside(body_path, folder, problems):
-        text = read_text(body_path, problems)
-        if text is not None and not text.strip():
-            problems.append(Problem(body_path, 1, "file is empty", "sections starting with `## Section title {#id}`"))
-        elif text is not None:
-            sections = parse_lesson_body(text, body_path, problems)
+        sections, found = kept(store, body_reading, body_path)
+        problems += found
 
     code_path = folder / "lesson.py"
     readable = True
     if code_path.exists():
         readable = _inside(code_path, folder, problems) and read_text(code_path, problems) is not None
     code_path = code_path if code_path.exists() else None
-    plan = make_plan(meta, meta_lines, sections, meta_path, body_path, code_path if readable else None, problems)
+    plan = make_plan(meta, meta_lines, sections, meta_path, body_path, code_path if readable else None, problems,
+                     store)
     return LessonSource(slug, folder, meta, meta_lines, sections, body_path, code_path, problems, readable, plan)
+
+
+def body_reading(path: Path) -> tuple[list[SectionSource], list[Problem]]:
+    """lesson.md's sections (load/document.py) and its problems: a function of its bytes, kept across builds."""
+    problems: list[Problem] = []
+    text = read_text(path, problems)
+    if text is not None and not text.strip():
+        problems.append(Problem(path, 1, "file is empty", "sections starting with `## Section title {#id}`"))
+    return (parse_lesson_body(text, path, problems) if text and text.strip() else []), problems
 
 
 def _budget_problems(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:

@@ -17,10 +17,11 @@ from typing import Any, Iterator
 from ..support import pysource
 from ..support.errors import Problem
 from ..support.messages import msg
+from ..support.readings import kept
 from ..support.records import Record
 from .document import SectionSource, misplaced_parts
 from .syntax import nodes as n
-from .syntax.parser import parse_markdown, parse_plain
+from .syntax import parse_markdown, parse_plain
 from .syntax.rules import LABEL_NAME
 
 # lesson.yaml's fields written in Markdown (a list's items each their own field: `challenges.0.answer`)
@@ -76,9 +77,11 @@ class LessonPlan(Record):
 
 
 def make_plan(meta: dict[str, Any], lines: dict[str, int], sections: list[SectionSource], meta_path: Path,
-              body_path: Path, code_path: Path | None, problems: list[Problem]) -> LessonPlan:
-    """The plan of a lesson read as far as it could be (a broken field is left out: reported where it was read)."""
-    fields = dict(_fields(meta, lines, meta_path, problems))
+              body_path: Path, code_path: Path | None, problems: list[Problem], store=None) -> LessonPlan:
+    """The plan of a lesson read as far as it could be (a broken field is left out: reported where it was read);
+    lesson.yaml's Markdown read once across builds (support/readings.py, kept in `store`)."""
+    fields, found = kept(store, fields_reading, meta_path, given=(meta, lines)) if meta else ({}, [])
+    problems += found
     places = [_place(b, body_path) for s in sections for b in n.walk(s.blocks) if type(b) is n.Directive]
     for number, challenge in enumerate(_items(meta, "challenges"), start=1):
         places += [_place(b, meta_path, number) for b in n.walk(fields.get(f"challenges.{number - 1}.answer", ()))
@@ -88,6 +91,13 @@ def make_plan(meta: dict[str, Any], lines: dict[str, int], sections: list[Sectio
     labels = equation_labels(sections, body_path, problems)
     return LessonPlan(fields, tuple(places), figure_functions, {name: k for k, name in enumerate(labels, start=1)},
                       labels)
+
+
+def fields_reading(path: Path, meta: dict[str, Any], lines: dict[str, int]) -> tuple[dict[str, tuple], list[Problem]]:
+    """lesson.yaml's Markdown texts parsed, by key, and their problems: a function of lesson.yaml's bytes (`meta` and
+    `lines` are read from them)."""
+    problems: list[Problem] = []
+    return dict(_fields(meta, lines, path, problems)), problems
 
 
 def _fields(meta: dict[str, Any], lines: dict[str, int], path: Path,

@@ -19,7 +19,7 @@ from typing import Any, Callable
 from ..features import code, equations
 from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
 from ..load.syntax import nodes as n
-from ..load.syntax.parser import parse_inline, parse_markdown, parse_plain
+from ..load.syntax import parse_markdown, parse_plain
 from ..support.errors import Miss, Notice, Problem
 from ..support.messages import Message, msg
 from ..support.records import Mutable, fresh

@@ -21,7 +21,7 @@ from ..features.notebook import Cell
 from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..load.plan import wants_output
 from ..load.syntax import nodes as n
-from ..load.syntax.parser import parse_markdown
+from ..load.syntax import parse_markdown
 from ..support.paths import SitePaths
 from ..support.store import NOTEBOOKS
 from . import markup

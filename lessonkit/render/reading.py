@@ -7,7 +7,7 @@ from typing import Any
 
 from ..compute.run import ComputedLesson
 from ..load.syntax import nodes as n
-from ..load.syntax.parser import parse_markdown
+from ..load.syntax import parse_markdown
 from ..support.cjk import count_chinese
 
 

@@ -1,6 +1,7 @@
-"""Files read once across builds: what reading a YAML file gave — site.yaml, a lesson.yaml with the line of each key
-and its problems, the theme's words, the message catalog — is kept in the store (kind READINGS) under the file's
-path and bytes, the reading function, the engine's code and PyYAML's version. A build whose YAML files did not
+"""Files read once across builds: what reading a file gave — site.yaml, a lesson.yaml with the line of each key and
+its problems, the syntax trees of lesson.md and of lesson.yaml's Markdown, the theme's words, the message catalog —
+is kept in the store (kind READINGS) under the file's path and bytes, the reading function, the engine's code and
+the versions of PyYAML and markdown-it-py. A build whose YAML files did not
 change, such as a rebuild after an edit of lesson.md, then neither imports PyYAML (≈25 ms) nor parses (the message
 catalog alone is 95 KB, ≈12 ms).
 
@@ -21,23 +22,27 @@ from .store import READINGS, Store
 T = TypeVar("T")
 
 
-def kept(store: Store | None, reading: Callable[..., T], path: Path, *args: Any, keep: bool = True) -> T:
-    """`reading(path, *args)`, kept in `store` (None: no store). `keep=False`: only look in the store, neither
-    adding nor marking an entry (a command that has not yet checked where its cache may go: cli.py)."""
+def kept(store: Store | None, reading: Callable[..., T], path: Path, *args: Any, keep: bool = True,
+         given: tuple = ()) -> T:
+    """`reading(path, *args, *given)`, kept in `store` (None: no store). `keep=False`: only look in the store,
+    neither adding nor marking an entry (a command that has not yet checked where its cache may go: cli.py).
+    `given`: what the reading is handed that is itself read from the file's bytes (lesson.yaml's data, for the
+    Markdown in it): not part of the key."""
     if store is None or not store.enabled:
-        return reading(path, *args)
+        return reading(path, *args, *given)
     try:
         data = Path(path).read_bytes()
     except OSError:  # missing or unreadable: the reading says so
         return reading(path, *args)
     h = hashlib.sha256(f"{reading.__module__}.{reading.__qualname__}\0{path}\0{args!r}\0"
-                       f"{engine_source_digest()}\0{package_version('yaml')}\0".encode())
+                       f"{engine_source_digest()}\0{package_version('yaml')}\0{package_version('markdown_it')}\0"
+                       f"{package_version('mdit_py_plugins')}\0".encode())
     h.update(data)
     key = h.hexdigest()
     found = store.get_pickle(READINGS, key, mark_used=keep)
     if found is not None:
         return found
-    result = reading(path, *args)
+    result = reading(path, *args, *given)
     if keep:
         store.put_pickle(READINGS, key, result)
     return result

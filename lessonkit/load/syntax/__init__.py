@@ -1,1 +1,33 @@
-"""A lesson's text as one syntax tree (nodes.py), read once at load by parser.py."""
+"""A lesson's text as one syntax tree (nodes.py), read once at load. markdown-it-py is imported by parser.py, and
+parser.py only when a Markdown text is parsed: a build whose readings are all kept (support/readings.py) never
+imports it.
+
+    parse_markdown(text, path, first_line, problems)   a Markdown text (lesson.md, a field of lesson.yaml, a glossary
+                                                       definition, a caption) → block nodes
+    parse_plain(text, path, line, problems)            a plain text (a challenge's title, an alt text) → its words and
+                                                       the values it names (Text and Value nodes)
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...support.errors import Problem
+from ...support.values import pieces
+from . import nodes as n
+
+
+def parse_markdown(text: str, path: Path, first_line: int, problems: list[Problem]) -> tuple:
+    """`text`'s block nodes; its mistakes added to `problems`."""
+    from .parser import parse_markdown as parse
+
+    return parse(text, path, first_line, problems)
+
+
+def parse_plain(text: str, path: Path, line: int, problems: list[Problem]) -> tuple:
+    """A plain text: its words as they are, and the `{{ … }}` on one line that name values."""
+    return tuple(n.Text(line, piece) if type(piece) is str else piece
+                 for piece in pieces(text, line, make_value, comments=False)[0])
+
+
+def make_value(expression: str, spec: str | None, source: str, line: int) -> n.Value:
+    return n.Value(line, expression, spec, source)

@@ -1,12 +1,8 @@
 """A lesson's text read once into its syntax tree (nodes.py): markdown-it-py, the CommonMark parser under MyST and
 Jupyter Book, with GFM tables and strikethrough, mdit-py-plugins' amsmath environments, the CJK-friendly emphasis
 amendment (cjk.py) and lessonkit's own rules (rules.py). Every node knows the line of the file it starts on;
-every mistake a rule finds is a Problem at its line.
-
-    parse_markdown(text, path, first_line, problems)   a Markdown text (a lesson.yaml field, a glossary definition)
-                                                       → block nodes
-    parse_inline(text, path, line, problems)           one line of inline Markdown (a title, a caption) → inline nodes
-"""
+every mistake a rule finds is a Problem at its line. Imported only where a text is parsed (load/syntax/__init__.py):
+a build that keeps every reading never imports markdown-it."""
 from __future__ import annotations
 
 import functools
@@ -20,7 +16,7 @@ from markdown_it.rules_inline import StateInline
 
 from ...support.errors import Problem
 from ...support.messages import Message, msg
-from . import cjk, nodes as n, rules
+from . import cjk, make_value, nodes as n, rules
 from ...support.values import pieces
 
 ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*(?P<body>[#.][^{}\n]*|[A-Za-z][\w-]*=[^{}\n]*)\}[ \t]*$")
@@ -170,7 +166,6 @@ def _inline_with_lines(state) -> None:
             state.md.inline.parse(token.content, state.md, state.env, token.children)
 
 
-# ── entry points ────────────────────────────────────────────────────────────────────────────────────────────────────
 def parse_markdown(text: str, path: Path, first_line: int, problems: list[Problem]) -> tuple:
     """`text`'s block nodes; its mistakes added to `problems`."""
     where = Reading(path, first_line, problems, text)
@@ -178,13 +173,8 @@ def parse_markdown(text: str, path: Path, first_line: int, problems: list[Proble
     return Tree(where).blocks(tokens)
 
 
-def parse_plain(text: str, path: Path, line: int, problems: list[Problem]) -> tuple:
-    """A plain text (a challenge's title, an alt text): its words as they are, and the `{{ … }}` that name values."""
-    return tuple(n.Text(line, p) if type(p) is str else p for p in pieces(text, line, _make_value, comments=False)[0])
-
-
 def parse_inline(text: str, path: Path, line: int, problems: list[Problem]) -> tuple:
-    """One line of inline Markdown (a title, a caption, an objective) → inline nodes."""
+    """One line of inline Markdown (a container's title) → inline nodes."""
     where = Reading(path, line, problems)
     where.inline_line = line
     tokens: list = []
@@ -335,10 +325,10 @@ class Tree:
 
     def values_in(self, text: str, line: int) -> tuple:
         """Code that asked for values: its text in pieces, each `{{ … }}` that names a value a Value."""
-        return pieces(text, line, _make_value, comments=False)[0] or ("",)
+        return pieces(text, line, make_value, comments=False)[0] or ("",)
 
     def maths(self, tex: str, line: int, display: bool, label: str | None, block: bool, label_line: int) -> n.Maths:
-        parts, comments = pieces(tex, line, _make_value)
+        parts, comments = pieces(tex, line, make_value)
         self.literals += comments
         return n.Maths(line, parts, display, label, block, label_line)
 
@@ -362,10 +352,6 @@ class Tree:
 # raw HTML the page's Content-Security-Policy would block, or that would fetch something
 RAW_BLOCKED = re.compile(r"<(?P<tag>script|style|iframe|object|embed|link|img|video|audio|source)\b"
                          r"|<[a-zA-Z][^>]*?\s(?P<attr>style|on[a-z]+)\s*=", re.IGNORECASE)
-
-
-def _make_value(expression: str, spec: str | None, source: str, line: int) -> n.Value:
-    return n.Value(line, expression, spec, source)
 
 
 def _code(text: str) -> str:

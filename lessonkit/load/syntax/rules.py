@@ -13,12 +13,14 @@ text is reported at once. Tokens carry what the tree's nodes need; parser.py tur
 from __future__ import annotations
 
 import re
-
-from markdown_it.rules_block import StateBlock
-from markdown_it.rules_inline import StateInline
+from typing import TYPE_CHECKING
 
 from ...support.messages import msg
 from .maths import closing
+
+if TYPE_CHECKING:
+    from markdown_it.rules_block import StateBlock
+    from markdown_it.rules_inline import StateInline
 
 CONTAINER_OPEN = re.compile(r":::[ \t]*(?P<kind>[\w-]+)(?:[ \t]+(?P<title>.*?))?[ \t]*$")
 CONTAINER_CLOSE = re.compile(r":::[ \t]*$")
