@@ -33,7 +33,8 @@ MATRICES = ("matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix", "sm
 NUMBERING_COMMANDS = ("label", "tag", "eqref", "ref", "notag", "nonumber")
 _TOKEN = re.compile(r"\\(?P<env>begin|end)\s*\{(?P<name>[^{}]*)\}|\\(?P<command>[A-Za-z]+)|(?P<newline>\\\\)"
                     r"|\\.|(?P<amp>&)", re.S)  # `\.`: an escaped sign (`\&`, `\{`) is no token of ours
-_UNKNOWN_COMMAND = re.compile(r"<m[io]>\\([A-Za-z]+)</m[io]>")
+_UNKNOWN_COMMAND = re.compile(r"<m[io](?:\s[^>]*)?>\\([A-Za-z]+)</m[io]>")   # (a sized `\bigr\foo` has attributes)
+_SIZED_BAR = re.compile(r"(\\[bB]igg?[lrm]?)\s*\\([lr])(vert|Vert)(?![A-Za-z])")
 _TABLE = re.compile(r"\scolumnalign=")
 USE_NUMBERS = msg("`$$ … $$ {#eq:NAME}` to number an equation and `@eq:NAME` to refer to it")
 NUMBER_ROWS = msg("`$$ … $$ {#eq:NAME}` to number an equation (its rows aligned by `aligned` inside it) and "
@@ -83,11 +84,27 @@ def latex_problems(latex: str) -> list[LatexProblem]:
     for name in reversed(open_envs):
         problems.append(LatexProblem(len(latex), msg("`\\begin{{name}}` is never closed", name=name),
                                      msg("`\\end{{name}}`", name=name)))
-    return problems
+    return problems + _unbalanced_braces(latex)
+
+
+def _unbalanced_braces(latex: str) -> list[LatexProblem]:
+    """A `{` never closed or a `}` that closes nothing (latex2mathml draws `\\frac{a}{b` as if it were closed);
+    `\\{` and `\\}` are braces drawn, not groups."""
+    opened: list[int] = []
+    for m in re.finditer(r"\\.|[{}]", latex, re.S):
+        if m.group() == "{":
+            opened.append(m.start())
+        elif m.group() == "}" and opened:
+            opened.pop()
+        elif m.group() == "}":
+            return [LatexProblem(m.start(), msg("`}` that closes no `{`"), msg("each `{` closed by its own `}`"))]
+    return [LatexProblem(opened[0], msg("`{` that is never closed"), msg("each `{` closed by its own `}`"))] \
+        if opened else []
 
 
 def prepare(latex: str) -> str:
     """The formula as latex2mathml lays it out right (see the module's doc)."""
+    latex = _SIZED_BAR.sub(lambda m: m.group(1) + ("|" if m.group(3) == "vert" else "\\|"), latex)
     latex = re.sub(r"\\(begin|end)\s*\{aligned\}", r"\\\1{split}", latex)
     names = "|".join(MATRICES)
     latex = re.sub(rf"\\begin\s*\{{({names})\}}", r"{\\begin{\1}", latex)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import html
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any, Callable
 
@@ -110,7 +111,14 @@ class Render:
         return "\n".join(out for out in (n.dispatch(BLOCK_HTML, b)(self, b) for b in blocks) if out)
 
     def inline(self, nodes) -> str:
-        return "".join(n.dispatch(INLINE_HTML, node)(self, node) for node in nodes)
+        out: list[str] = []
+        for k, node in enumerate(nodes):
+            shown_html = n.dispatch(INLINE_HTML, node)(self, node)
+            if k and type(nodes[k - 1]) is n.Narrative and type(node) is n.Text and _ends_wide(out[-1]) \
+                    and _space_then_wide(shown_html):
+                shown_html = shown_html[1:]  # `@key 分析`: the space ended the key; after 「（2020）」 it is a gap
+            out.append(shown_html)
+        return "".join(out)
 
     # ── blocks ──
     def paragraph(self, node: n.Paragraph) -> str:
@@ -294,6 +302,15 @@ INLINE_HTML: dict[type, Callable] = {
     n.FigureRef: Render.figure_ref, n.EquationRef: Render.equation_ref, n.LessonRef: Render.lesson_ref,
     n.Citation: Render.citation, n.Narrative: Render.narrative, n.Term: Render.term,
 }
+
+
+def _ends_wide(shown_html: str) -> bool:
+    """Whether HTML ends with a full-width character (「Xiong 等（2020）」 without its number)."""
+    return bool(shown_html) and unicodedata.east_asian_width(shown_html[-1]) in "WF"
+
+
+def _space_then_wide(text: str) -> bool:
+    return text[:1] == " " and bool(text[1:2].strip()) and unicodedata.east_asian_width(text[1]) in "WF"
 
 
 def _classes(classes: tuple[str, ...]) -> str:
