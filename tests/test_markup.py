@@ -70,6 +70,15 @@ def test_escaped_dollar_and_code_are_literal():
     assert ctx.problems == []
 
 
+def test_a_fence_info_string_reads_its_escapes_and_references():
+    """CommonMark examples 24 and 34: backslash escapes and character references in an info string are read."""
+    ctx = make_ctx()
+    escaped = render_block("``` foo\\+bar\nfoo\n```", ctx, PATH)
+    assert escaped == '<pre><code class="language-foo+bar">foo</code></pre>'
+    assert render_block("``` f&ouml;\nfoo\n```", ctx, PATH) == '<pre><code class="language-fö">foo</code></pre>'
+    assert ctx.problems == []
+
+
 def test_figure_widget_and_reference():
     ctx = make_ctx()
     html = render_block("see @fig:curve.\n\n{{< figure curve >}}\n\n{{< widget mask >}}", ctx, PATH)
