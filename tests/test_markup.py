@@ -70,6 +70,24 @@ def test_escaped_dollar_and_code_are_literal():
     assert ctx.problems == []
 
 
+def test_a_fence_info_string_reads_its_escapes_and_references():
+    """CommonMark examples 24 and 34: backslash escapes and character references in an info string are read."""
+    ctx = make_ctx()
+    escaped = render_block("``` foo\\+bar\nfoo\n```", ctx, PATH)
+    assert escaped == '<pre><code class="language-foo+bar">foo</code></pre>'
+    assert render_block("``` f&ouml;\nfoo\n```", ctx, PATH) == '<pre><code class="language-fö">foo</code></pre>'
+    assert ctx.problems == []
+
+
+def test_code_that_ends_in_blank_lines_shows_them():
+    """CommonMark example 318: the blank lines before a closing fence are the code's. A browser shows no line after
+    the newline that ends a <pre>, so code ending in blank lines keeps that newline; other code is written without."""
+    ctx = make_ctx()
+    assert render_block("```\nb\n\n\n```", ctx, PATH) == "<pre><code>b\n\n\n</code></pre>"
+    assert render_block("    b\n\n    \n", ctx, PATH) == "<pre><code>b</code></pre>"
+    assert render_block("```\nb\n```", ctx, PATH) == "<pre><code>b</code></pre>"
+
+
 def test_figure_widget_and_reference():
     ctx = make_ctx()
     html = render_block("see @fig:curve.\n\n{{< figure curve >}}\n\n{{< widget mask >}}", ctx, PATH)

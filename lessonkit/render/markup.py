@@ -154,7 +154,7 @@ class Render:
         cls = f' class="language-{html.escape(language)}"' if language else ""
         highlighted = self.ctx.converters.highlighter.html(text, language) if language else None
         if highlighted is None:
-            return f"<pre><code{cls}>{html.escape(text)}</code></pre>"
+            return f"<pre><code{cls}>{html.escape(_pre_text(text))}</code></pre>"
         return f'<pre class="highlight" data-widget="{code.KIND}" tabindex="0"><code{cls}>{highlighted}</code></pre>'
 
     def html_block(self, node: n.Html) -> str:
@@ -321,6 +321,12 @@ def _align(aligns: tuple[str, ...], k: int) -> str:
     """A column's alignment as a class the theme styles (a `style=` attribute would break the page's policy)."""
     align = aligns[k] if k < len(aligns) else ""
     return f' class="align-{align}"' if align else ""
+
+
+def _pre_text(text: str) -> str:
+    """A code block's text in its <pre>. The tree leaves off the newline that ends the last line (parser.py `_code`),
+    which a browser does not show; code that ends in blank lines gets it back, or its last blank line would go."""
+    return f"{text}\n" if text.endswith("\n") else text
 
 
 def fence_info(info: str) -> tuple[str, bool]:

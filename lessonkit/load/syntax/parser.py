@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import unescapeAll
 from markdown_it.parser_inline import ParserInline
 from markdown_it.rules_inline import StateInline
 
@@ -217,7 +218,7 @@ class Tree:
             return self.opened(token, inside, line), after
         if kind == "fence":
             self.check_closed(token)
-            text, info = _code(token.content), token.info.strip()
+            text, info = _code(token.content), unescapeAll(token.info).strip()   # `\+`, `&ouml;` read (CommonMark)
             parts = self.values_in(text, line + 1) if VALUES_FLAG in info.split() else ()
             return n.Code(line, info, text, True, parts), i + 1
         if kind == "code_block":
