@@ -9,6 +9,7 @@ notebook writer knows (a figure's number, a citation's, an image attached to the
 """
 from __future__ import annotations
 
+import html
 import unicodedata
 from typing import Callable
 
@@ -36,6 +37,7 @@ class Says(Record):
 class Markdown:
     def __init__(self, says: Says):
         self.says = says
+        self.in_table = False
 
     # ── blocks ──
     def blocks(self, blocks) -> str:
@@ -67,8 +69,10 @@ class Markdown:
         return f"{fence}{language}\n{text}\n{fence}"
 
     def table(self, node: n.Table) -> str:
-        rows = ["| " + " | ".join(self.inline(cell.children).replace("|", "\\|").replace("\n", " ")
-                                  for cell in row.children) + " |" for row in node.children]
+        self.in_table = True
+        rows = ["| " + " | ".join(self.inline(cell.children).replace("\n", " ") for cell in row.children) + " |"
+                for row in node.children]
+        self.in_table = False
         rule = "|" + "|".join(_ALIGN_RULES.get(a, "---") for a in node.aligns) + "|"
         return "\n".join(rows[:1] + [rule] + rows[1:])
 
@@ -109,6 +113,8 @@ class Markdown:
     def code_span(self, node: n.CodeSpan, before: str) -> str:
         text = "".join(p if type(p) is str else self.says.value(p, False) for p in node.parts) if node.parts \
             else node.text
+        if self.in_table and "|" in text:  # GFM reads `\|` in a cell's code as `|`; nbconvert's renderer does not
+            return "<code>" + html.escape(text, quote=False).replace("|", "&#124;") + "</code>"
         ticks = "`" * (_longest_run(text, "`") + 1)
         pad = " " if text.startswith("`") or text.endswith("`") else ""
         return f"{ticks}{pad}{text}{pad}{ticks}"
