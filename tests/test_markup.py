@@ -121,9 +121,11 @@ def test_callout_problems():
 
 def test_bad_latex_is_reported():
     ctx = make_ctx()
-    render_block(r"broken $\frac{1}{$ here", ctx, PATH, first_line=3)
-    [problem] = ctx.problems
-    assert problem.line == 3 and str(problem.message).startswith(r"cannot convert math `\frac{1}{`")
+    html = render_block(r"broken $\frac{1}{$ here, $\left( x$", ctx, PATH, first_line=3)
+    assert [(p.line, str(p.message)) for p in ctx.problems] == [
+        (3, "`{` that is never closed"),                     # (latex2mathml draws it as if it were closed)
+        (3, r"cannot convert math `\left( x`: a `\left` without its `\right`")]
+    assert "<math" not in html                              # the TeX as it is, never a wrong drawing
 
 
 def test_malformed_value_reference_is_reported():

@@ -3,12 +3,13 @@
 of lesson.yaml, a narrative `@key` (the authors and the entry's year, then its number: 「Press 等（2022）[3]」,
 "Press et al. (2022) [3]"; in the glossary's definitions without a number), and each lesson's numbered 参考文献.
 
-    syntax   CITATION: both forms, the one pattern render/markup.py's inline syntax and this module's scan use.
+    syntax   the parser's rules (load/syntax/rules.py): a Citation node holds its (key, locator) items, a
+             Narrative node its key and locator.
 
     load     features/bibtex.py: the course's and the lesson's references.bib as plain `Reference`s.
     model    numbering(texts): the keys in the order a reader meets them (GB/T 7714's 顺序编码制: numbered by first
              citation), from the lesson's texts in page order, code never searched.
-    place    Citer.cite(body) → the links `[1, 3–5]` (or a Miss: an unknown key with did-you-mean, a citation that
+    place    Citer.cite(citation) → the links `[1, 3–5]` (or a Miss: an unknown key with did-you-mean, a citation that
              cannot be read); Citer.narrative(key) → 「Press 等（2022）[3]」; Citer.entries() → the lesson's
              bibliography, each entry as runs of text.
     format   features/bibstyle.py: an entry as runs of text in the site's language's style (GB/T 7714, numbered).
@@ -16,7 +17,6 @@ of lesson.yaml, a narrative `@key` (the authors and the entry's year, then its n
 from __future__ import annotations
 
 import html
-import re
 from typing import Any, Iterable
 
 from ..load.syntax import nodes as n
@@ -26,32 +26,8 @@ from ..support.suggest import did_you_mean
 from .bibstyle import author_year, entry_runs
 from .bibtex import Bibliography
 
-# `[@key]`, `[@a; @b]`, `[@key, locator]`; and a key alone, `@key` (Pandoc's author-in-text form), with a locator
-# `@key [第 2.3 节]`: a letter, digit or _, then those and inner punctuation (`@Boyd.Vandenberghe.2004。` ends at the
-# 4), not after a Latin letter or digit (an e-mail address), never `@fig:` / `@eq:` / `@lesson:` (references of
-# their own)
-KEY = r"[A-Za-z0-9_](?:[A-Za-z0-9_]|[:.#$%&+?~/-](?=[A-Za-z0-9_]))*"
-CITATION = re.compile(r"(?P<cite>\[(?P<cite_body>@(?!fig:|lesson:|eq:)[^\[\]\n]*)\](?!\())"
-                      rf"|(?P<narrative>(?<![A-Za-z0-9_@.\[\\])@(?!fig:|lesson:|eq:)(?P<cite_key>{KEY})"
-                      r"(?: ?\[(?P<cite_locator>[^\[\]@\n]+)\](?!\())?)")
-ITEM = re.compile(r"^\s*@(?P<key>[^\s;,@\[\]{}]+)\s*(?:,\s*(?P<locator>[^;]*?))?\s*$")
-CODE_SPAN = re.compile(r"(`+).+?\1", re.S)
-
 
 # ── model: the order a reader meets the citations ───────────────────────────────────────────────────────────────────
-def keys_in(text: str) -> list[str]:
-    """The keys cited in a text block of lesson Markdown (as load/plan.py parsed it: code blocks are blocks of
-    their own), in order; code spans are never searched."""
-    return [key for m in CITATION.finditer(CODE_SPAN.sub("", text)) for key in keys_of(m)]
-
-
-def keys_of(m: re.Match) -> list[str]:
-    """The keys of one CITATION match, in order."""
-    if m.group("narrative"):
-        return [m.group("cite_key")]
-    return [item.group("key") for item in map(ITEM.match, m.group("cite_body").split(";")) if item]
-
-
 def numbering(texts: Iterable) -> dict[str, int]:
     """key → its number: 1 for the first key a reader meets, and so on (`texts`: the lesson's texts as syntax trees,
     in the page's reading order)."""
@@ -84,20 +60,20 @@ class Citer:
         self.numbers = {k: i for i, k in enumerate(sorted(self.numbers, key=self.numbers.get), start=1)}
         self.cited: dict[str, None] = {}
 
-    def cite(self, body: str) -> str | Miss:
-        """The HTML of one `[@…]`: numbered links, consecutive runs of three or more as a range."""
-        items = [ITEM.match(part) for part in body.split(";")]
-        if not body.strip() or not all(items):
-            return Miss(msg("cannot read the citation `{citation}`", citation=f"[{body}]"),
+    def cite(self, citation: n.Citation) -> str | Miss:
+        """The HTML of one `[@…]` (its items as the parser read them): numbered links, consecutive runs of three or
+        more as a range."""
+        if not citation.items:
+            return Miss(msg("cannot read the citation `{citation}`", citation=f"[{citation.body}]"),
                         "`[@key]`, `[@key1; @key2]` or `[@key, locator]` with keys from content/references.bib")
-        missing = self._unknown([item.group("key") for item in items], f"[@{items[0].group('key')}]")
+        missing = self._unknown([key for key, _ in citation.items], f"[@{citation.items[0][0]}]")
         if missing is not None:
             return missing
         if self.bibliography.unread:
             return "[?]"
-        for item in items:
-            self._count(item.group("key"))
-        return self.shown(body, lambda n: f'<a class="cite" href="#ref-{n}">{n}</a>', html.escape)
+        for key, _ in citation.items:
+            self._count(key)
+        return self.shown(citation, lambda number: f'<a class="cite" href="#ref-{number}">{number}</a>', html.escape)
 
     def narrative(self, key: str, locator: str | None = None) -> str | Miss:
         """The HTML of one `@key`: the authors and year, then the entry's numbered link (「Press 等（2022）[3]」),
@@ -141,19 +117,18 @@ class Citer:
         self.cited.setdefault(key, None)
         self.numbers.setdefault(key, len(self.numbers) + 1)
 
-    def shown(self, body: str, number, text=str) -> str:
+    def shown(self, citation: n.Citation, number, text=str) -> str:
         """A citation the page placed, written with `number(n)` for each number and `text(…)` for its locators
         (the page: links; the notebook: plain numbers): `[1, 3]`, `[2–4]`, `[5, 第 2.3 节]`."""
-        items = [ITEM.match(part) for part in body.split(";")]
-        if any(item is None or item.group("key") not in self.numbers for item in items):
-            return text(f"[{body}]")
-        if any(item.group("locator") for item in items):  # each with its own page or section, in the order written
-            parts = [number(self.numbers[i.group("key")]) + (f", {text(i.group('locator'))}" if i.group("locator")
-                                                             else "") for i in items]
+        items = citation.items
+        if not items or any(key not in self.numbers for key, _ in items):
+            return text(f"[{citation.body}]")
+        if any(locator for _, locator in items):  # each with its own page or section, in the order written
+            parts = [number(self.numbers[key]) + (f", {text(locator)}" if locator else "") for key, locator in items]
         else:
             parts = []
-            for run in _runs(sorted({self.numbers[i.group("key")] for i in items})):
-                parts += [f"{number(run[0])}–{number(run[-1])}"] if len(run) >= 3 else [number(n) for n in run]
+            for run in _runs(sorted({self.numbers[key] for key, _ in items})):
+                parts += [f"{number(run[0])}–{number(run[-1])}"] if len(run) >= 3 else [number(k) for k in run]
         return "[" + ", ".join(parts) + "]"
 
     def entries(self, ui) -> list[dict[str, Any]]:

@@ -1,7 +1,9 @@
 """Hand-typed numbers: every digit an author typed into what a student reads that does not come from a computed
 value. A lesson promises that its numbers are computed (lesson.py, `{{ name }}`); a number typed by hand drifts the
-day the code changes. The report is read from the lesson's source text alone (no Markdown, no Jinja, no lesson code
-run), so a build that takes every page from the cache still reports it, for the cost of a few regular expressions.
+day the code changes. The report reads the lesson's text as load parsed it — lesson.md's syntax tree and lesson.yaml's
+Markdown fields (load/syntax/), which say what is code, maths, a value or a citation — and its other files' text (no
+Jinja, no lesson code run), so a build that takes every page from the cache still reports it. Its rules (what is a
+year, an ordinal, an identifier) read the words of the tree's text nodes.
 
 Where it looks: lesson.md; lesson.yaml's prose (title, summary, intro, objectives, question, challenges, checks,
 sources — not a self-check's value names, units or known wrong answers); the `caption=` and `alt=` of every
@@ -32,8 +34,7 @@ only those numbers pass on that line.
     check    report(source): the findings as warnings (Problems at file:line), errors under --strict
     years    citation_years(source, bibliography): a year typed beside a citation (「Press 等，2021）[@press2022alibi]」)
              that is not its entry's year — the one check that reads references.bib too, so it is not kept by file
-    prose    prose(source): the lesson's Markdown a student reads, piece by piece, with each offset's line (also what
-             features/foreignsyntax.py reads)
+    pieces   tree_pieces(blocks): the prose of a syntax tree as the scan reads it, piece by piece, each at its line
 """
 from __future__ import annotations
 
@@ -51,7 +52,6 @@ from ..support.errors import Problem
 from ..support import pysource
 from ..support.messages import Message, msg
 from ..support.records import Record
-from .citations import CITATION, keys_of
 
 PROSE_KEYS = ("title", "summary", "intro", "objectives", "question", "challenges", "checks", "sources")
 NOT_PROSE = ("id", "unit", "format", "value")   # a self-check's names and a known wrong answer, typed as students do
@@ -72,7 +72,6 @@ BEFORE_YEARS = [
 ANY_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)")             # in a bibliography entry (`sources`)
 YEAR = re.compile(r"(?<=[(（])\s*(?:19|20)\d\d(?!\d)|(?<![\d.])(?:19|20)\d\d(?=\s*(?:年|\)|）|\[@))")
 AFTER_YEARS = [
-    CITATION,                                                          # citations (with their locators), `@key`
     re.compile(r"@(?:fig|eq|tab|sec|lesson):[\w#:.-]+"),               # cross-references
     re.compile(r"\]\([^)]*\)|<https?://[^>]*>|https?://[^\s)>\]]+|www\.[^\s)>\]]+"),  # link targets and URLs
     re.compile(r"</?[A-Za-z][^>]*>", re.S),                            # HTML tags (their attributes)
@@ -136,41 +135,50 @@ def citation_years(source, bibliography) -> list[Problem]:
     if bibliography is None:
         return []
     problems = []
-    for path, text, line_at in prose(source):
-        text = BEFORE_YEARS[1].sub(lambda m: _blank(m.group()), text)  # (code spans)
-        for m in CITATION.finditer(text):
-            before = re.search(r"(?<![\d.])((?:19|20)\d\d)[a-z]?\s*[)）]?\s*$", text[max(0, m.start() - 12):m.start()])
-            after = re.match(r"\s*[(（]\s*((?:19|20)\d\d)(?!\d)", text[m.end():])
-            keys = [k for k in keys_of(m) if k in bibliography.entries]
-            years = sorted({bibliography.entries[k].fields.get("year", "")[:4] for k in keys} - {""})
-            for typed in (before, after):
-                if typed and years and typed.group(1) not in years:
-                    problems.append(Problem(path, line_at(m.start()),
-                                            msg("year {year} beside `{citation}`, but its entry says {entry}",
-                                                year=typed.group(1), citation=m.group(0), entry=" / ".join(years)),
-                                            msg("the entry's year, or `@{key}`: the authors and year from the "
-                                                "references.bib entry", key=keys[0])))
+    for path, blocks in _trees(source):
+        for node in n.walk(blocks):
+            children = _inline_children(node)
+            for k, cited in enumerate(children):
+                if type(cited) not in (n.Citation, n.Narrative):
+                    continue
+                before = children[k - 1].text[-12:] if k and type(children[k - 1]) is n.Text else ""
+                after = children[k + 1].text if k + 1 < len(children) and type(children[k + 1]) is n.Text else ""
+                problems += _wrong_years(path, cited, YEAR_BEFORE.search(before), YEAR_AFTER.match(after),
+                                         bibliography)
     return problems
 
 
-def prose(source) -> Iterator[tuple[Path, str, Callable[[int], int]]]:
-    """Each piece of Markdown a student reads of a lesson — lesson.md's text blocks and container titles,
-    lesson.yaml's prose (PROSE_KEYS) — with a function from an offset in it to its line in the file (a value that
-    does not keep its lines, folded or quoted, is placed at its key)."""
-    for first, piece in _markdown_pieces(source):
-        yield source.body_path, piece, lambda offset, piece=piece, first=first: first + piece.count("\n", 0, offset)
-    raw = _read(source.meta_path)
-    if raw is None or not isinstance(source.meta, dict):
-        return
-    lines = raw.splitlines()
-    for key in PROSE_KEYS:
-        for path, piece in prose_texts(source.meta.get(key), key):
-            start = source.meta_lines.get(path) or source.meta_lines.get(key) or 1
+YEAR_BEFORE = re.compile(r"(?<![\d.])((?:19|20)\d\d)[a-z]?\s*[)）]?\s*$")
+YEAR_AFTER = re.compile(r"\s*[(（]\s*((?:19|20)\d\d)(?!\d)")
 
-            def line_at(offset: int, piece=piece, start=start) -> int:
-                found = Finding(start + piece.count("\n", 0, offset), "", False)
-                return found.line if _in_file(found, piece, start, lines) else start
-            yield source.meta_path, piece, line_at
+
+def _wrong_years(path: Path, cited, before, after, bibliography) -> list[Problem]:
+    """A citation (`[@…]` or `@key`) with a year typed before or after it that no entry of it has."""
+    items = cited.items if type(cited) is n.Citation else ((cited.key, cited.locator),)
+    written = f"[{cited.body}]" if type(cited) is n.Citation else f"@{cited.key}"
+    keys = [key for key, _ in items if key in bibliography.entries]
+    years = sorted({bibliography.entries[k].fields.get("year", "")[:4] for k in keys} - {""})
+    return [Problem(path, cited.line, msg("year {year} beside `{citation}`, but its entry says {entry}",
+                                          year=typed.group(1), citation=written, entry=" / ".join(years)),
+                    msg("the entry's year, or `@{key}`: the authors and year from the references.bib entry",
+                        key=keys[0]))
+            for typed in (before, after) if typed and years and typed.group(1) not in years]
+
+
+def _trees(source) -> Iterator[tuple[Path, tuple]]:
+    """The lesson's texts as load parsed them: each section of lesson.md (its heading too), then lesson.yaml's
+    Markdown fields."""
+    for section in source.sections:
+        yield source.body_path, (n.Paragraph(section.line, section.heading), *section.blocks)
+    for blocks in source.plan.fields.values():
+        yield source.meta_path, blocks
+
+
+def _inline_children(node) -> tuple:
+    if type(node) is n.Container:
+        return node.title
+    children = getattr(node, "children", ())
+    return children if children and type(children[0]) in n.INLINE_ONLY else ()
 
 
 # ── where the text is ───────────────────────────────────────────────────────────────────────────────────────────────
@@ -207,12 +215,11 @@ SCANNED = {
     n.InlineHtml: lambda node: node.text, n.Value: lambda node: " ", n.CodeSpan: lambda node: " ",
     n.Maths: lambda node: ("$$" if node.display else "$")
     + "".join(p if type(p) is str else " " for p in node.tex) + ("$$" if node.display else "$"),
-    n.Citation: lambda node: f"[{node.body}]",
-    n.Narrative: lambda node: f"@{node.key}" + (f" [{node.locator}]" if node.locator else ""),
-    n.FigureRef: lambda node: f"@fig:{node.name}", n.EquationRef: lambda node: f"@eq:{node.name}",
-    n.LessonRef: lambda node: f"@lesson:{node.slug}", n.Term: lambda node: node.shown or node.name,
-    n.Link: lambda node: f"[{_scanned(node.children)}]({node.href})",
-    n.Image: lambda node: f"![{node.alt}]({node.src})",
+    n.Citation: lambda node: "[@]",                   # (a year before it is a year: YEAR)
+    n.Narrative: lambda node: " ",
+    n.FigureRef: lambda node: " ", n.EquationRef: lambda node: " ", n.LessonRef: lambda node: " ",
+    n.Term: lambda node: node.shown or node.name,
+    n.Link: lambda node: _scanned(node.children) + " ", n.Image: lambda node: node.alt,
     n.Emphasis: lambda node: _scanned(node.children), n.Strong: lambda node: _scanned(node.children),
     n.Strike: lambda node: _scanned(node.children),
 }
@@ -259,10 +266,21 @@ def _yaml_fields(source) -> list[Problem]:
         for path, text in prose_texts(source.meta.get(key), key):
             start = source.meta_lines.get(path) or source.meta_lines.get(key) or 1
             found += [(path, f if _in_file(f, text, start, lines) else Finding(start, f.number, f.in_math))
-                      for f in findings(text, start, bibliography=key == "sources")]
+                      for first, piece in _field_pieces(source.plan.fields.get(path), text, start)
+                      for f in findings(piece, first, bibliography=key == "sources")]
     kept = set(_unmarked([f for _, f in found], lines))
     return [_problem(source.meta_path, f, msg("maths in `{key}`", key=key) if f.in_math else msg("`{key}`", key=key))
             for key, f in found if f in kept]
+
+
+def _field_pieces(nodes: tuple | None, text: str, start: int) -> list[tuple[int, str]]:
+    """What the scan reads of a lesson.yaml text: its Markdown as load parsed it (tree_pieces), a plain text's words
+    (its values left out), or a text that is no Markdown (a title) as it is."""
+    if nodes is None:
+        return [(start, text)]
+    if nodes and type(nodes[0]) in n.INLINE_ONLY:
+        return [(start, _scanned(nodes))]
+    return list(tree_pieces(nodes))
 
 
 def _in_file(finding: Finding, text: str, start: int, lines: list[str]) -> bool:

@@ -64,8 +64,8 @@ class MarkupContext(Mutable):
     mark_term: Callable[[str, str | None], "str | Miss"] = lambda name, shown: Miss(
         msg("glossary term `[[{name}]]` outside a lesson's text", name=name), "`[[term]]` only in lesson.md and lesson.yaml")
     # `[@key]`, `[@a; @b]`: the numbered links, or a Miss (features.citations.Citer.cite)
-    cite: Callable[[str], "str | Miss"] = lambda body: Miss(
-        msg("citation `{citation}` outside a lesson's text", citation=f"[{body}]"),
+    cite: Callable[[n.Citation], "str | Miss"] = lambda citation: Miss(
+        msg("citation `{citation}` outside a lesson's text", citation=f"[{citation.body}]"),
         "`[@key]` only in lesson.md and lesson.yaml")
     # `@key`: the authors and year (and the number), or a Miss (features.citations.Citer.narrative)
     cite_narrative: Callable[[str, "str | None"], "str | Miss"] = lambda key, locator=None: Miss(
@@ -274,7 +274,7 @@ class Render:
         return self.missed(node.line, self.ctx.link_lesson(node.slug, node.target), html.escape(written))
 
     def citation(self, node: n.Citation) -> str:
-        return self.missed(node.line, self.ctx.cite(node.body), html.escape(f"[{node.body}]"))
+        return self.missed(node.line, self.ctx.cite(node), html.escape(f"[{node.body}]"))
 
     def narrative(self, node: n.Narrative) -> str:
         written = f"@{node.key}" + (f" [{node.locator}]" if node.locator else "")

@@ -103,6 +103,11 @@ LATEX_ERRORS = {
     "MissingSuperScriptOrSubscriptError": msg("`^` or `_` with nothing after it"),
     "DoubleSuperscriptsError": msg("two superscripts in a row (use braces: `x^{ab}`)"),
     "DoubleSubscriptsError": msg("two subscripts in a row (use braces: `x_{ab}`)"),
+    "ExtraLeftOrMissingRightError": msg("a `\\left` without its `\\right`"),
+    "MissingEndError": msg("a `\\begin{…}` without its `\\end{…}`"),
+    "NumeratorNotFoundError": msg("`\\frac` without its numerator"),
+    "DenominatorNotFoundError": msg("`\\frac` without its denominator"),
+    "LimitsMustFollowMathOperatorError": msg("`\\limits` after something that is no operator"),
 }
 
 

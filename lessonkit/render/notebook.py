@@ -324,7 +324,7 @@ class NotebookWriter:
         return target["title"] if target else f"@lesson:{node.slug}"
 
     def citation(self, node: n.Citation) -> str:
-        return escape(self.citer.shown(node.body, str), brackets=True)
+        return escape(self.citer.shown(node, str), brackets=True)
 
     def narrative(self, node: n.Narrative) -> str:
         return escape(self.citer.narrative_shown(node.key, str, str, node.locator), brackets=True)

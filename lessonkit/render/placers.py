@@ -174,8 +174,9 @@ def _no_mark(where: Message):
 
 
 def _no_cite(where: Message, narrative: bool = False):
-    def refuse(body: str, locator: str | None = None) -> Miss:
-        return Miss(msg("citation `{citation}` in {where}", citation=f"@{body}" if narrative else f"[{body}]",
+    """A citation refused where other pages repeat the text (`[@…]`: its node; `@key`: its key and locator)."""
+    def refuse(cited, locator: str | None = None) -> Miss:
+        return Miss(msg("citation `{citation}` in {where}", citation=f"@{cited}" if narrative else f"[{cited.body}]",
                         where=where), "the citation in the text below it")
     return refuse
 
