@@ -59,9 +59,7 @@ EXPECTED = {
         " or `{{< widget NAME >}}` alone on a line)",
     ],
     "md-bad-latex": [
-        "md-bad-latex/lesson.md:5: cannot convert math `\\frac{1}{`: the formula ends too early (an unclosed "
-        "`{` or a command missing its argument) (expected valid LaTeX)",
-    ],
+        "md-bad-latex/lesson.md:5: `{` that is never closed (expected each `{` closed by its own `}`)"],
     "md-duplicate-section-id": [
         "md-duplicate-section-id/lesson.md:5: duplicate section id `first` (first at line 1) (expected a "
         "unique `{#id}` per section)",
