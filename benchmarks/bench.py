@@ -10,7 +10,7 @@ them alike; the table shows medians. Scenarios:
   c  lessonkit rebuild after editing one paragraph of lesson.md (in a temporary copy of the content)
   b2 lessonkit warm rebuild of the whole site (every lesson, index, glossary), nothing changed
   c2 the whole site after editing one paragraph of one lesson
-  d  the floor: python -c "import jinja2, markdown, yaml, numpy"
+  d  the floor: python -c "import jinja2, markdown_it, yaml, numpy"
   e  MkDocs 1.6 on the same Markdown, the figures as ready SVG files
   f  a plain matplotlib script drawing the same figures, then MkDocs
   g  Hugo (Debian package) on the same Markdown, the figures as ready files
@@ -300,8 +300,8 @@ def lesson_scenarios(work: Path, peers: dict[str, str], env: dict, warm_from: Pa
                  [site + ["--out", str(work / "out-b2"), "--cache-dir", str(cache)]], prepare=restore),
         Scenario("c2", "the whole site after editing one paragraph",
                  [site + ["--out", str(work / "out-c2"), "--cache-dir", str(cache)]], prepare=edit_paragraph),
-        Scenario("d", "floor: python -c \"import jinja2, markdown, yaml, numpy\"",
-                 [[py, "-c", "import jinja2, markdown, yaml, numpy"]], prepare=restore),
+        Scenario("d", "floor: python -c \"import jinja2, markdown_it, yaml, numpy\"",
+                 [[py, "-c", "import jinja2, markdown_it, yaml, numpy"]], prepare=restore),
     ]
     markdown, order, blocks = lesson_markdown(content, "figures")
 

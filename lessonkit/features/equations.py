@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html
 import re
-import xml.etree.ElementTree as ET
 
 from ..support.messages import Message, msg
 from ..support.records import Record
@@ -124,6 +123,8 @@ def primes_beside_the_base(mathml: str) -> str:
     both up and right of f), `f'_i` → f′ with subscript i, `f''` and `f^{\\prime\\prime}` → f″."""
     if not any(p in mathml for p in PRIMES):
         return mathml
+    import xml.etree.ElementTree as ET  # (only a formula with a prime is rewritten)
+
     root = ET.fromstring(mathml)
     _move_primes(root)
     return ET.tostring(root, encoding="unicode")
@@ -155,6 +156,8 @@ def _primes_moved(script):
     count = next((n for n, t in enumerate(tokens) if not _is_prime(t)), len(tokens))
     if count == 0:
         return script
+    import xml.etree.ElementTree as ET
+
     strokes = sum(PRIMES[c] for t in tokens[:count] for c in t.text)
     base = ET.Element("mrow")
     base.append(script[0])

@@ -19,12 +19,15 @@ import keyword
 import math
 import operator
 import re
-import tokenize
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from token import NAME as NAME_TOKEN, NUMBER
+from typing import TYPE_CHECKING, Any
 
 from .messages import Message, msg
 from .suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from tokenize import TokenInfo
 
 FUNCTIONS = {"len": len, "min": min, "max": max, "abs": abs, "round": round, "sum": sum, "int": int,
              "float": float, "sqrt": math.sqrt, "exp": math.exp, "log": math.log, "log10": math.log10}
@@ -113,6 +116,10 @@ def _with_indexes(text: str) -> str:
     """`probs.0` → `probs[0]`, `a.b.1.2` → `a.b[1][2]`. Python reads `.0` there as the number 0.0 (`probs.0` is
     NAME `probs`, NUMBER `.0`), so the number is an index only written right after a name, `]`, `)` or another such
     index; `0.9` is one number and stays one, and so does a string's `'a.0'`."""
+    if not any(char == "." and text[k + 1:k + 2].isdigit() for k, char in enumerate(text)):
+        return text  # no `.0` to read: the tokenizer (its patterns compiled on first use) only where one may be
+    import tokenize
+
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, SyntaxError):
@@ -136,13 +143,13 @@ def _with_indexes(text: str) -> str:
     return "".join(pieces) + text[done:]
 
 
-def _is_dotted_index(token: tokenize.TokenInfo, previous: tokenize.TokenInfo | None,
+def _is_dotted_index(token: TokenInfo, previous: TokenInfo | None,
                      previous_is_index: bool) -> bool | None:
     """True: `.0` after something indexable, with nothing between; False: a number or no number; None: either."""
-    if token.type != tokenize.NUMBER or not token.string.startswith(".") or previous is None:
+    if token.type != NUMBER or not token.string.startswith(".") or previous is None:
         return False
     after_a_value = previous_is_index or previous.string in ("]", ")") or \
-        (previous.type == tokenize.NAME and not keyword.iskeyword(previous.string))
+        (previous.type == NAME_TOKEN and not keyword.iskeyword(previous.string))
     if not after_a_value:
         return False  # `x * .5`, `1 if c else .5`
     return True if previous.end == token.start and token.string[1:].isdigit() else None

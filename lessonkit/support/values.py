@@ -126,26 +126,31 @@ def pieces(tex: str, line: int, make_value, comments: bool = True) -> tuple[tupl
     out: list = []
     found: list[tuple[int, str]] = []
     text, at = "", 0
-    while at < len(tex):
-        if comments and tex.startswith("<!--", at):
-            end = tex.find("-->", at + 4)
+    while True:
+        value_at = tex.find("{{", at)
+        comment_at = tex.find("<!--", at) if comments else -1
+        if value_at < 0 and comment_at < 0:
+            break
+        if comment_at >= 0 and (value_at < 0 or comment_at < value_at):
+            end = tex.find("-->", comment_at + 4)
             end = len(tex) if end < 0 else end + 3
-            found.append((line + tex.count("\n", 0, at), tex[at + 4:end - 3]))
+            text += tex[at:comment_at]
+            found.append((line + tex.count("\n", 0, comment_at), tex[comment_at + 4:end - 3]))
             at = end
             continue
-        if tex.startswith("{{", at):
-            end = tex.find("}}", at + 2)
-            body = tex[at + 2:end] if end >= 0 else ""
-            if end >= 0 and "\n" not in body and mentions_a_value(split_spec(body)[0]):
-                if text:
-                    out.append(text)
-                    text = ""
-                expression, spec = split_spec(body)
-                out.append(make_value(expression, spec, tex[at:end + 2], line + tex.count("\n", 0, at)))
-                at = end + 2
-                continue
-        text += tex[at]
-        at += 1
+        end = tex.find("}}", value_at + 2)
+        body = tex[value_at + 2:end] if end >= 0 else ""
+        if end < 0 or "\n" in body or not mentions_a_value(body):
+            text += tex[at:value_at + 1]   # TeX's braces (`x^{{2}}`): read on from the second one
+            at = value_at + 1
+            continue
+        if text + tex[at:value_at]:
+            out.append(text + tex[at:value_at])
+        text = ""
+        expression, spec = split_spec(body)
+        out.append(make_value(expression, spec, tex[value_at:end + 2], line + tex.count("\n", 0, value_at)))
+        at = end + 2
+    text += tex[at:]
     if text:
         out.append(text)
     return tuple(out), found

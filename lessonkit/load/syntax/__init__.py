@@ -9,6 +9,7 @@ imports it.
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from ...support.errors import Problem
@@ -17,10 +18,19 @@ from . import nodes as n
 
 
 def parse_markdown(text: str, path: Path, first_line: int, problems: list[Problem]) -> tuple:
-    """`text`'s block nodes; its mistakes added to `problems`."""
+    """`text`'s block nodes; its mistakes added to `problems`. A text is parsed once per process (a caption of
+    lesson.py is read for the citations' order, the page and the notebook)."""
+    blocks, found = _parsed(text, path, first_line)
+    problems.extend(found)
+    return blocks
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(text: str, path: Path, first_line: int) -> tuple[tuple, tuple[Problem, ...]]:
     from .parser import parse_markdown as parse
 
-    return parse(text, path, first_line, problems)
+    problems: list[Problem] = []
+    return parse(text, path, first_line, problems), tuple(problems)
 
 
 def parse_plain(text: str, path: Path, line: int, problems: list[Problem]) -> tuple:

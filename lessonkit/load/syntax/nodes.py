@@ -223,12 +223,19 @@ INLINE_ONLY = tuple(kind for kind in INLINE if kind not in BLOCKS)
 
 def walk(nodes) -> Iterator[Any]:
     """Every node under `nodes` in reading order, each before its children (a container's title before its body)."""
-    for node in nodes:
+    stack = [iter(nodes)]
+    while stack:
+        node = next(stack[-1], None)
+        if node is None:
+            stack.pop()
+            continue
         yield node
-        title = getattr(node, "title", ())
+        children = getattr(node, "children", ())
         if type(node) is Container:
-            yield from walk(title)
-        yield from walk(getattr(node, "children", ()))
+            stack.append(iter(children))
+            stack.append(iter(node.title))
+        elif children:
+            stack.append(iter(children))
 
 
 def dispatch(table: Mapping[type, Callable], node: Any) -> Callable:

@@ -54,12 +54,16 @@ class LineState(StateInline):
 
     def __init__(self, src, md, env, tokens):
         super().__init__(src, md, env, tokens)
-        self._counted = (0, env["reading"].inline_line)
+        self._first = env["reading"].inline_line
+        self._one_line = "\n" not in src   # (most paragraphs of Chinese prose: every token on the first line)
+        self._counted = (0, self._first)
 
     def line_at(self, pos: int) -> int:
+        if self._one_line:
+            return self._first
         done, line = self._counted
         if pos < done:
-            done, line = 0, self.env["reading"].inline_line
+            done, line = 0, self._first
         line += self.src.count("\n", done, pos)
         self._counted = (pos, line)
         return line

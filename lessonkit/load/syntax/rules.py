@@ -138,8 +138,7 @@ def display_maths(state: StateBlock, start: int, end: int, silent: bool) -> bool
     opener = "$$" if text.startswith("$$") else "\\[" if text.startswith("\\[") else None
     if opener is None:
         return False
-    source = state.getLines(start, end, state.blkIndent, False).lstrip(" \t")[len(opener):]
-    shut = closing(source, opener)
+    source, shut = _to_closing(state, start, end, opener)
     if shut is None:
         if not silent:
             reading(state).problem(start, msg("display maths `{opener}` is never closed", opener=opener),
@@ -160,6 +159,20 @@ def display_maths(state: StateBlock, start: int, end: int, silent: bool) -> bool
     token.map = [start, end_line + 1]
     state.line = end_line + 1
     return True
+
+
+def _to_closing(state: StateBlock, start: int, end: int, opener: str) -> tuple[str, int | None]:
+    """The text after `opener` up to the line holding its closing delimiter (each line as the block's indent leaves
+    it), and the closing delimiter's offset in it (None: never closed)."""
+    lines = [_line_text(state, start)[len(opener):]]
+    for line in range(start, end):
+        if line > start:
+            lines.append(state.getLines(line, line + 1, state.blkIndent, False))
+        source = "\n".join(lines)
+        shut = closing(source, opener)
+        if shut is not None:
+            return source, shut
+    return "\n".join(lines), None
 
 
 _CLOSER = {"$$": "$$", "\\[": "\\]", "$": "$", "\\(": "\\)"}
