@@ -1,7 +1,7 @@
-"""render/containers.py: lesson.md's `:::` containers on the page — toggles and tabs numbered in reading order (a
-container with a mistake takes no number and says so at its line), callouts, speaker notes — and the SCORM names of
-self-checks. The containers are the parts markup hands on (kind, title, body HTML, parts, line), written here by
-hand; rendered with the built-in theme's templates and components, in English."""
+"""render/containers.py: lesson.md's `:::` containers on the page — toggles and tabs with the ids the numbering pass
+gave them (render/numbering.py), a container with a mistake said at its line, callouts, speaker notes — and the
+SCORM names of self-checks. The containers are the parts markup hands on (kind, title, body HTML, parts, line,
+file, copy), written here by hand; rendered with the built-in theme's templates and components, in English."""
 import json
 import re
 from pathlib import Path
@@ -10,6 +10,7 @@ import pytest
 
 from lessonkit.features.components import Components
 from lessonkit.render.containers import Containers, scorm_id
+from lessonkit.render.numbering import PageNumbers
 from lessonkit.render.questions import LessonPackage, Question
 from lessonkit.render.templates import make_env
 from lessonkit.support.i18n import load_ui
@@ -21,8 +22,9 @@ ENV = make_env(DIRS)
 BODY = Path("content/demo/lesson.md")
 
 
-def part(kind: str, arg: str, line: int, body: str = "", parts=()) -> dict:
-    return {"kind": kind, "title": arg, "body": body, "parts": list(parts), "line": line, "arg": arg}
+def part(kind: str, arg: str, line: int, body: str = "", parts=(), copy: str = "") -> dict:
+    return {"kind": kind, "title": arg, "body": body, "parts": list(parts), "line": line, "arg": arg, "path": BODY,
+            "copy": copy}
 
 
 def state(title: str, line: int) -> dict:
@@ -33,8 +35,11 @@ def tab(label: str, line: int) -> dict:
     return part("tab", label, line, f"<p>{label} code</p>")
 
 
-def containers(folder: Path = Path("content/demo"), teacher: bool = False) -> Containers:
-    return Containers(ENV, UI, Components(DIRS), folder, BODY, [], teacher)
+def containers(folder: Path = Path("content/demo"), teacher: bool = False, **ids: int) -> Containers:
+    """Containers of a page whose numbering pass gave the toggle or tab set at line L the number ids[f"kindL"]."""
+    numbers = {(key.rstrip("0123456789"), BODY, int(key.lstrip("abcdefghijklmnopqrstuvwxyz"))): k
+               for key, k in ids.items()}
+    return Containers(ENV, UI, Components(DIRS), folder, BODY, [], teacher, PageNumbers({}, numbers))
 
 
 def said(c: Containers) -> list[tuple[int, str]]:
@@ -55,8 +60,8 @@ def test_scorm_id(cid, k, name):
     assert scorm_id(cid, k) == name
 
 
-def test_toggles_are_numbered_in_reading_order():
-    c = containers()
+def test_toggles_take_the_ids_the_numbering_gave_them():
+    c = containers(toggle3=1, toggle12=2)
     first = c.container(part("toggle", "View", 3, parts=[state("Before", 4), state("After", 7)]))
     second = c.container(part("toggle", "", 12, parts=[state("A", 13), state("B", 15), state("C", 17)]))
     assert c.problems == []
@@ -69,16 +74,20 @@ def test_toggles_are_numbered_in_reading_order():
     assert f'aria-label="{UI.toggle_label}"' in second   # no title: the theme's word
 
 
-def test_a_toggle_with_one_state_is_a_problem_at_its_line_and_takes_no_number():
-    c = containers()
+def test_a_toggle_with_one_state_is_a_problem_at_its_line():
+    c = containers(toggle9=1)
     assert c.container(part("toggle", "View", 9, parts=[state("Only", 10)])) == ""
     assert said(c) == [(9, "a toggle needs at least two `::: state` blocks, found 1")]
-    later = c.container(part("toggle", "View", 20, parts=[state("A", 21), state("B", 23)]))
-    assert 'id="toggle-1"' in later
 
 
-def test_tab_sets_are_numbered_and_carry_their_group():
-    c = containers()
+def test_the_printed_copy_of_a_toggle_has_ids_of_its_own():
+    c = containers(toggle4=3)
+    printed = c.container(part("toggle", "View", 4, parts=[state("A", 5), state("B", 7)], copy="print"))
+    assert 'id="toggle-3-print"' in printed and 'id="toggle-3-print-state-1"' in printed
+
+
+def test_tab_sets_take_their_ids_and_carry_their_group():
+    c = containers(tabs2=1, tabs10=2)
     first = c.container(part("tabs", "framework", 2, parts=[tab("PyTorch", 3), tab(" JAX  ", 6)]))
     second = c.container(part("tabs", "framework", 10, parts=[tab("PyTorch", 11)]))
     assert c.problems == []
@@ -95,11 +104,10 @@ def test_tab_sets_are_numbered_and_carry_their_group():
     ("g", [tab("A", 3), tab("", 5)], [(5, "`::: tab` without a label")]),
     ("g", [tab("A", 3), tab("B", 5), tab(" A ", 7)], [(7, "two tabs labelled `A` in one set (first at line 3)")]),
 ])
-def test_a_tab_set_with_a_mistake_is_reported_and_takes_no_number(group, tabs, problems):
-    c = containers()
+def test_a_tab_set_with_a_mistake_is_reported(group, tabs, problems):
+    c = containers(tabs2=1)
     assert c.container(part("tabs", group, 2, parts=tabs)) == ""
     assert said(c) == problems
-    assert 'id="tabs-1"' in c.container(part("tabs", "g", 30, parts=[tab("A", 31)]))
 
 
 def test_a_callout_and_cards_use_their_partials():
@@ -108,7 +116,6 @@ def test_a_callout_and_cards_use_their_partials():
     assert note.startswith('<aside class="callout callout-note">')
     assert '<p class="callout-title"><em>Mind</em></p>' in note                # the title is HTML already
     assert '<div class="callout-body"><p>text</p></div>' in note
-    assert c.toggles == 0 and c.tab_sets == 0
 
 
 def test_speaker_notes_are_hidden_for_students_and_labelled_for_the_teacher():
@@ -133,10 +140,10 @@ def test_a_lesson_s_own_toggle_component_wins_and_its_mistake_is_the_author_s(tm
     own = tmp_path / "demo" / "widgets" / "toggle"
     own.mkdir(parents=True)
     (own / "widget.html").write_text("<p>{{ widget.data.states | length }} states</p>\n{% if %}\n", encoding="utf-8")
-    c = containers(tmp_path / "demo")
+    c = containers(tmp_path / "demo", toggle1=1)
     assert c.container(part("toggle", "", 1, parts=[state("A", 2), state("B", 3)])) == ""
     assert [(p.path, p.line) for p in c.problems] == [(own / "widget.html", 2)]
     (own / "widget.html").write_text("<p>{{ widget.data.states | length }} states</p>\n", encoding="utf-8")
-    c = containers(tmp_path / "demo")
+    c = containers(tmp_path / "demo", toggle1=1)
     html = c.container(part("toggle", "", 1, parts=[state("A", 2), state("B", 3)]))
     assert c.problems == [] and "<p>2 states</p>" in html and 'id="toggle-1"' in html

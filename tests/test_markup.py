@@ -10,7 +10,7 @@ PATH = Path("content/demo/lesson.md")
 
 
 def make_ctx(**values):
-    def place_figure(name, args):
+    def place_figure(name, args, at=None):
         if name != "curve":
             return Miss(f"unknown figure `{name}`", "a figure defined in lesson.py")
         return '<figure id="fig-curve">SVG</figure>'
@@ -18,7 +18,7 @@ def make_ctx(**values):
     return MarkupContext(
         values=values,
         figure_numbers={"curve": 1},
-        placers={"figure": place_figure, "widget": lambda name, args: f'<div data-widget="{name}"></div>'},
+        placers={"figure": place_figure, "widget": lambda name, args, at: f'<div data-widget="{name}"></div>'},
         render_callout=lambda c: f'<aside class="{c["kind"]}"><p>{c["title"]}</p>{c["body"]}</aside>',
         figure_label="图",  # the theme's ui.figure, as a lesson page passes it
     )

@@ -190,14 +190,22 @@ def test_a_self_check_is_placed_once(lesson):
                                             "an `id` in lesson.yaml's `checks:` list: quiz")
 
 
-def test_tables_are_numbered_and_a_value_that_is_no_table_says_why(lesson):
+def test_tables_take_their_ids_from_the_numbering_and_a_value_that_is_no_table_says_why(lesson):
+    from lessonkit.render.numbering import PageNumbers
+
     r = renderer_of(lesson)
-    first, second = widget_page.place_table(r, "rows", ()), widget_page.place_table(r, "captioned", ())
+    md = r.lesson.source.body_path
+    r.numbers = PageNumbers({}, {("table", md, 7): 1, ("table", md, 9): 2})   # (what the pass gives two tables)
+    first, second = (widget_page.place_table(r, "rows", (), at=(md, 7)),
+                     widget_page.place_table(r, "captioned", (), at=(md, 9)))
     assert re.findall(r"<t[hd][^>]*>(\d)</t[hd]>", first) == ["1", "2", "3", "4"]
     assert 'id="table-1' not in first                        # without a caption nothing refers to its id …
     assert '<p class="table-caption" id="table-2-caption">Two rows of 1024</p>' in second   # … the second table
-    assert missed(widget_page.place_table(r, "row", ()))[0] == "unknown value `row` for a table; did you mean `rows`?"
-    assert missed(widget_page.place_table(r, "n", ()))[0].startswith("value `n` cannot be shown as a table: ")
+    assert missed(widget_page.place_table(r, "row", (), at=(md, 7)))[0] == \
+        "unknown value `row` for a table; did you mean `rows`?"
+    assert missed(widget_page.place_table(r, "n", (), at=(md, 7)))[0].startswith("value `n` cannot be shown as a table: ")
+    printed = widget_page.place_table(r, "captioned", (), at=(md, 9), copy="print")
+    assert 'id="table-2-print-caption"' in printed
 
 
 # ── terms and links ─────────────────────────────────────────────────────────────────────────────────────────────────

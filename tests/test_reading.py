@@ -157,15 +157,17 @@ sources:
 def test_reading_texts_in_the_page_order(tmp_path):
     source = lesson(tmp_path, MD, YAML, PY)
     computed = ComputedLesson(source, {}, {}, load_lesson_module(source.code_path))
-    assert [plain(nodes) for nodes in reading_texts(computed)] == [
+    assert [plain(nodes) for _, nodes in reading_texts(computed) if plain(nodes)] == [
         "开场白。",
         "目标一", "目标二",
         "课堂问题？",
         # a section: its title, its blocks, a placed figure's caption where it stands, a container's title and the
         # blocks inside it …
         "一", "第一段。", "曲线的图注", "注意", "框里的话。",
-        # … a figure function's code: its figure's caption; a value's code: nothing to read; a widget: not text
-        "二", "柱的图注", "",
+        # … a figure function's code: its figure's caption; a value's code and a widget: nothing to read
+        "二", "柱的图注",
         "题一的问题", "提示一", "答案的话。", "答案的图注",    # a challenge: question, hints, answer
         "文献一",
     ]
+    kinds = [type(nodes[0]).__name__ for _, nodes in reading_texts(computed) if nodes]
+    assert kinds.count("Directive") == 5 and kinds.count("Container") == 1   # each placed where it stands

@@ -360,10 +360,8 @@ def test_what_the_sections_before_left_is_in_the_key(content):
     _section(renderer, renderer.lesson.source.sections[0], 1)
     assert memo.inputs(renderer, section_part(second, 2)).state != untouched
     for change in (lambda r: r.ledger.widgets.add("x"), lambda r: r.ledger.checks.add("x"),
-                   lambda r: r.ledger.code.add("x"), lambda r: setattr(r.ledger, "tables", r.ledger.tables + 1),
-                   lambda r: setattr(r.containers, "toggles", 9), lambda r: setattr(r.containers, "tab_sets", 9),
-                   lambda r: r.ledger.terms_used.setdefault("x"), lambda r: r.ledger.terms_marked.setdefault("x"),
-                   lambda r: r.citer.cited.setdefault("x"), lambda r: r.citer.numbers.setdefault("x", 99)):
+                   lambda r: r.ledger.code.add("x"), lambda r: r.ledger.terms_used.setdefault("x"),
+                   lambda r: r.ledger.terms_marked.setdefault("x"), lambda r: r.citer.cited.setdefault("x")):
         state = memo.inputs(renderer, section_part(second, 2)).state
         change(renderer)
         assert memo.inputs(renderer, section_part(second, 2)).state != state
@@ -426,9 +424,8 @@ def test_rendering_a_section_changes_nothing_but_what_the_memo_keeps(content):
     """What state_of records, the problem lists, the standalone self-checks and the figure holes (marked again when
     a section is taken): anything else a section's rendering changed would be lost when it is taken from the memo.
 """
-    kept = {"ledger.widgets", "ledger.checks", "ledger.code", "ledger.tables",
-            "containers.toggles", "containers.tab_sets", "ledger.terms_used", "ledger.terms_marked",
-            "citer.cited", "citer.numbers", "ctx.problems", "containers.problems", "ctx.warnings",
+    kept = {"ledger.widgets", "ledger.checks", "ledger.code", "ledger.terms_used", "ledger.terms_marked",
+            "ledger.cited", "citer.cited", "ctx.problems", "containers.problems", "ctx.warnings",
             "ledger.alone_checks", "setting.holes",
             "ctx.converters", "setting.converters",  # (memos of MathML and highlighted code: they only save work)
             "course.glossary",                        # (its pattern, compiled when first used)

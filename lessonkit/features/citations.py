@@ -54,11 +54,21 @@ class Citer:
     """One lesson's citations: numbers in reading order (a key met only where the scan did not look gets the next
     number when it is placed), links to its bibliography, and the bibliography itself."""
 
-    def __init__(self, bibliography: Bibliography | None, numbers: dict[str, int], ui=None):
+    def __init__(self, bibliography: Bibliography | None, numbers: dict[str, int], ui=None,
+                 cited: dict[str, None] | None = None):
+        """`numbers`: the keys in reading order (render/numbering.py); `cited`: where the keys placed are noted (the
+        page's Ledger)."""
         self.bibliography, self.ui = bibliography, ui
-        self.numbers = {k: n for k, n in numbers.items() if bibliography and k in bibliography.entries}
-        self.numbers = {k: i for i, k in enumerate(sorted(self.numbers, key=self.numbers.get), start=1)}
-        self.cited: dict[str, None] = {}
+        known = {k: n for k, n in numbers.items() if bibliography and k in bibliography.entries}
+        self.base = {k: i for i, k in enumerate(sorted(known, key=known.get), start=1)}
+        self.cited: dict[str, None] = {} if cited is None else cited
+
+    @property
+    def numbers(self) -> dict[str, int]:
+        """Each key's number: its place in reading order, or after all of those, in the order placed (a key the
+        reading order does not meet: in a widget's caption)."""
+        late = [key for key in self.cited if key not in self.base]
+        return {**self.base, **{key: len(self.base) + k for k, key in enumerate(late, start=1)}}
 
     def cite(self, citation: n.Citation) -> str | Miss:
         """The HTML of one `[@…]` (its items as the parser read them): numbered links, consecutive runs of three or
@@ -115,7 +125,6 @@ class Citer:
 
     def _count(self, key: str) -> None:
         self.cited.setdefault(key, None)
-        self.numbers.setdefault(key, len(self.numbers) + 1)
 
     def shown(self, citation: n.Citation, number, text=str) -> str:
         """A citation the page placed, written with `number(n)` for each number and `text(…)` for its locators

@@ -272,7 +272,7 @@ def plain(code: str) -> str:
     return html.escape(code, quote=False)
 
 
-def place(page, name: str, args: tuple[str, ...]) -> str | Miss:
+def place(page, name: str, args: tuple[str, ...], at=None) -> str | Miss:
     """`{{< code NAME … >}}` on the page (features/placing.py Page): the source of lesson.py's function NAME (or of
     several, or of a cell), then what it computed — a value as the page writes it, what a cell printed, the figure
     or the widget placed right here."""

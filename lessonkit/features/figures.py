@@ -12,7 +12,7 @@ from ..support.suggest import did_you_mean
 from .placing import Page
 
 
-def place(page: Page, name: str, args: tuple[str, ...], copy: str = "") -> str | Miss:
+def place(page: Page, name: str, args: tuple[str, ...], copy: str = "", at=None) -> str | Miss:
     """The figure; `copy` names a second copy of it on the page (a challenge answer's figure printed again with the
     answers), whose ids differ."""
     lesson = page.lesson

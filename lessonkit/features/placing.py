@@ -13,14 +13,28 @@ from ..support.records import Mutable, fresh
 
 
 class Ledger(Mutable):
-    """What one page placed so far, in reading order."""
+    """What one page's rendering noted so far, in reading order: the page's whole render state (its numbers and ids
+    are render/numbering.py's, made before). A part of the page taken from the memo (render/sectionmemo.py) sets it
+    as rendering the part would have left it, field by field, whatever the fields are."""
     widgets: set[str] = fresh(set)
     checks: set[str] = fresh(set)
     code: set[str] = fresh(set)       # the functions and cells whose listing is shown
     alone_checks: list[dict] = fresh(list)  # the standalone self-checks' contexts
-    tables: int = 0
     terms_used: dict[str, None] = fresh(dict)    # term ids in reading order (sections, then yaml)
     terms_marked: dict[str, None] = fresh(dict)  # those marked with [[…]] anywhere
+    cited: dict[str, None] = fresh(dict)         # citation keys placed, in reading order (the bibliography's)
+
+    def state(self) -> tuple:
+        """Every field but the self-checks (a part's own output), as plain data."""
+        return tuple((field, sorted(value) if isinstance(value, set) else list(value))
+                     for field in self._fields if field != "alone_checks" for value in (getattr(self, field),))
+
+    def restore(self, state: tuple) -> None:
+        """Set every field to `state` (Ledger.state), in place: other objects hold these sets and dicts."""
+        for field, value in state:
+            held = getattr(self, field)
+            held.clear()
+            held.update(value if isinstance(held, set) else dict.fromkeys(value))
 
 
 class Page(Protocol):
@@ -31,6 +45,7 @@ class Page(Protocol):
     ui: Any
     ctx: Any                # render.markup.MarkupContext of lesson.md
     ledger: Ledger
+    numbers: Any            # render.numbering.PageNumbers: the page's ids, numbered before rendering
     figure_order: list[str]
     problems: list[Problem]
 

@@ -115,7 +115,7 @@ class Placement:
                        "feedback": feedback, "letters": [c["letter"] for c in shown]}
 
 
-def place_check(page, name: str, args: tuple[str, ...]) -> str | Miss:
+def place_check(page, name: str, args: tuple[str, ...], at=None) -> str | Miss:
     """`{{< check ID >}}`: an entry of lesson.yaml's `checks:` placed in the text (features/placing.py Page; its
     self-check is `page.checks`, this lesson's Placement)."""
     src = page.lesson.source

@@ -15,7 +15,7 @@ from .placing import Page
 CAPTIONED = ("explorer", "bars")  # the builders' kinds whose caption (plain text) may hold `{{ value }}`
 
 
-def place(page: Page, name: str, args: tuple[str, ...]) -> str | Miss:
+def place(page: Page, name: str, args: tuple[str, ...], at=None) -> str | Miss:
     lesson = page.lesson
     if name not in lesson.registry.widgets:
         return unknown("widget", name, lesson.registry.widgets)
@@ -43,9 +43,10 @@ def place(page: Page, name: str, args: tuple[str, ...]) -> str | Miss:
     return page.mounted(component, context, widget, name, script)
 
 
-def place_table(page: Page, name: str, args: tuple[str, ...]) -> str | Miss:
+def place_table(page: Page, name: str, args: tuple[str, ...], at=None, copy: str = "") -> str | Miss:
     """A value as a table; its caption and column names are Markdown like a figure's caption ($math$,
-    {{ values }}), its cells text."""
+    {{ values }}), its cells text. `at`: where the directive stands (its id is numbered there: render/numbering.py);
+    `copy`: the copy it is in (`print`: the answers printed at the end)."""
     lesson = page.lesson
     try:
         value = lookup(name, lesson.values)
@@ -64,5 +65,4 @@ def place_table(page: Page, name: str, args: tuple[str, ...]) -> str | Miss:
     where = lesson.source.code_path, first_line(func) if func else None
     data["caption"] = page.inline(data["caption"], *where) if data["caption"] else ""
     data["columns"] = [page.inline(column, *where) for column in data["columns"]]
-    page.ledger.tables += 1
-    return page.template("partials/table.html", table=spoken(data, page.ui), id=f"table-{page.ledger.tables}")
+    return page.template("partials/table.html", table=spoken(data, page.ui), id=page.numbers.id("table", *at, copy))

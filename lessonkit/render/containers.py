@@ -1,5 +1,6 @@
 """Lesson.md's `:::` containers placed on the page — callouts and cards, toggles, tabs, speaker notes — and the
-`scorm` component of a page for a learning platform. Each counts its own ids in reading order."""
+`scorm` component of a page for a learning platform. Their ids are numbered before rendering
+(render/numbering.py)."""
 from __future__ import annotations
 
 import re
@@ -16,6 +17,7 @@ from .component import render_component
 from .mount import mount
 
 if TYPE_CHECKING:  # only an LMS edition's pages have one
+    from .numbering import PageNumbers
     from .questions import LessonPackage
 
 CALLOUT_TEMPLATES = {"cards": "partials/cards.html", "card": "partials/card.html", "state": "partials/state.html"}
@@ -32,11 +34,9 @@ class Containers:
     """Renders the containers of one lesson; problems go to the lesson's list."""
 
     def __init__(self, env: jinja2.Environment, ui, components: Components, folder: Path, body_path: Path,
-                 problems: list[Problem], teacher: bool):
+                 problems: list[Problem], teacher: bool, numbers: PageNumbers):
         self.env, self.ui, self.components, self.folder = env, ui, components, folder
-        self.body_path, self.problems, self.teacher = body_path, problems, teacher
-        self.toggles = 0
-        self.tab_sets = 0
+        self.body_path, self.problems, self.teacher, self.numbers = body_path, problems, teacher, numbers
 
     def container(self, block: dict[str, Any]) -> str:
         kind = block["kind"]
@@ -57,8 +57,7 @@ class Containers:
                                              n=len(states)),
                                          "`::: state TITLE` … `:::` blocks inside `::: toggle`"))
             return ""
-        self.toggles += 1
-        root = f"toggle-{self.toggles}"
+        root = self.numbers.id("toggle", block["path"], block["line"], block["copy"])
         inner = self._component("toggle", root, {"title": block["title"], "states": states})
         return "" if inner is None else mount("toggle", root, inner, {"states": [s["title"] for s in states]})
 
@@ -69,8 +68,7 @@ class Containers:
         self.problems.extend(Problem(self.body_path, line, message, expected) for line, message, expected in found)
         if found:
             return ""
-        self.tab_sets += 1
-        root = f"tabs-{self.tab_sets}"
+        root = self.numbers.id("tabs", block["path"], block["line"], block["copy"])
         panes = [{"label": p["title"], "key": tabs.key(p["arg"]), "body": p["body"]}
                  for p in block["parts"] if p["kind"] == tabs.PART]
         data = {"group": block["arg"].strip(), "tabs": panes}

@@ -83,6 +83,7 @@ class MarkupContext(Mutable):
     # the LaTeX (values filled in) for the platform's TeX filter, and `picture(mime, data, alt)` places an image
     math: str = "mathml"
     picture: Callable[[str, bytes, str], str] | None = None
+    copy: str = ""          # the copy of a text rendered twice (`print`: the answers printed at the end): its ids
     # `{{ expression }}` at (file, line): a warning when the text shows a value before the reader meets the cell that
     # gives it (compute/cellrun.py read_too_early), else None
     read_value: Callable[[str, Path, int], "Problem | None"] = lambda expression, path, line: None
@@ -206,7 +207,7 @@ class Render:
                 pieces.append(self.ctx.render_callout(part))
         title = self.inline(node.title) if node.title and node.kind != "tabs" else ""
         return {"kind": node.kind, "title": title, "body": "\n".join(pieces), "parts": parts, "line": node.line,
-                "arg": node.title_text}
+                "arg": node.title_text, "path": self.path, "copy": self.ctx.copy}
 
     def directive(self, node: n.Directive) -> str:
         place = self.ctx.placers.get(node.kind)
@@ -214,7 +215,7 @@ class Render:
             self.problem(node.line, msg("unknown directive `{name}`", name=node.kind),
                          msg("one of: {items}", items=", ".join(sorted(self.ctx.placers))))
             return ""
-        return self.missed(node.line, place(node.name, node.args), "")
+        return self.missed(node.line, place(node.name, node.args, at=(self.path, node.line)), "")
 
     # ── inline ──
     def text(self, node: n.Text) -> str:

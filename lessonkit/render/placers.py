@@ -30,6 +30,7 @@ from .component import render_component
 from .containers import Containers
 from .draft import FigureDataHole, FigureHole, Holes
 from .mount import mount
+from .numbering import page_numbers
 from .reading import reading_texts
 
 
@@ -71,7 +72,8 @@ class LessonRenderer:
         self.figure_places = src.plan.figure_places   # (load/plan.py: figure numbers have one source)
         self.figure_order = [place.name for place in self.figure_places]
         self.ledger = Ledger()
-        self.citer = citations.Citer(setting.bibliography, citations.numbering(reading_texts(lesson)), self.ui)
+        self.numbers = page_numbers(reading_texts(lesson))   # (before anything is rendered)
+        self.citer = citations.Citer(setting.bibliography, self.numbers.citations, self.ui, self.ledger.cited)
         self.ctx = markup.MarkupContext(
             values=lesson.values,
             figure_numbers=src.plan.figures,
@@ -93,7 +95,7 @@ class LessonRenderer:
 
             self.ctx.read_value = read_too_early(lesson.cells, src.plan.places, src.body_path)
         self.containers = Containers(self.env, self.ui, setting.components, src.folder, src.body_path,
-                                     self.ctx.problems, setting.teacher)
+                                     self.ctx.problems, setting.teacher, self.numbers)
         self._field_contexts()
         self.checks = Placement(lesson.checks, self.ui, self.md, self.plain, keys=setting.release.answers,
                                 teacher=setting.teacher)
@@ -116,8 +118,9 @@ class LessonRenderer:
         # a challenge's answer may place a figure; the page shows the answer twice (on screen, and printed with the
         # answers at the end), the second time with a copy of the figure whose ids differ
         self.answer_ctx = self.yaml_ctx._replace(placers={**self.yaml_placers, "figure": ctx.placers["figure"]})
-        self.print_ctx = self.yaml_ctx._replace(placers={
-            **self.yaml_placers, "figure": lambda name, args: figures.place(self, name, args, copy="print")})
+        self.print_ctx = self.yaml_ctx._replace(copy="print", placers={
+            **self.yaml_placers, "figure": lambda name, args, at=None: figures.place(self, name, args, copy="print"),
+            "table": lambda name, args, at=None: widget_page.place_table(self, name, args, at, copy="print")})
 
     @property
     def problems(self) -> list[Problem]:
@@ -181,7 +184,7 @@ def _no_cite(where: Message, narrative: bool = False):
     return refuse
 
 
-def _not_in_yaml(name: str, args: tuple[str, ...]) -> Miss:
+def _not_in_yaml(name: str, args: tuple[str, ...], at=None) -> Miss:
     return Miss(msg("`{name}` placed outside lesson.md", name=name),
                 "figures and widgets placed in lesson.md only (numbered in reading order; refer to a figure with @fig:NAME)")
 

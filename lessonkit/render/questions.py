@@ -100,7 +100,7 @@ class TexText:
         render: Callable = markup.render_inline if inline else markup.render_blocks
         return render(self.renderer.field(key, text), self.ctx, self.lesson.source.meta_path)
 
-    def figure(self, name: str, args: tuple[str, ...]) -> str:
+    def figure(self, name: str, args: tuple[str, ...], at=None) -> str:
         spec = self.lesson.registry.figures.get(name)
         if spec is None:
             return ""  # the page reports it

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 from ..compute.run import ComputedLesson
@@ -18,44 +19,56 @@ def challenges_of(meta: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def reading_texts(lesson: ComputedLesson):
-    """The lesson's texts as syntax trees, in the order the page shows them — head, sections (a placed figure's
-    caption where it stands), challenges, the sources — for the citations' numbers."""
+    """The lesson's texts as syntax trees, (file, nodes), in the order the page shows them — head, sections (a placed
+    figure's caption where it stands, a placed self-check's question and answer), challenges, the sources: what
+    numbers its citations, tables, toggles and tab sets (render/numbering.py)."""
     src, meta, plan = lesson.source, lesson.source.meta, lesson.source.plan
-    figures = lesson.registry.figures
+    figures, yaml = lesson.registry.figures, src.meta_path
 
-    def caption(name: str) -> tuple:
+    def caption(name: str):
         spec = figures.get(name)
-        return parse_markdown(spec.caption, src.code_path or src.body_path, spec.line or 1, []) \
-            if spec is not None and spec.caption else ()
+        if spec is not None and spec.caption:
+            path = src.code_path or src.body_path
+            yield path, parse_markdown(spec.caption, path, spec.line or 1, [])
 
-    def read(blocks, kinds=("figure", "code")):
+    def check(name: str):
+        entries = meta.get("checks") if isinstance(meta.get("checks"), list) else []
+        for i, entry in enumerate(entries):
+            if isinstance(entry, dict) and entry.get("id") == name:
+                yield from read(yaml, plan.blocks(f"checks.{i}.question"))
+                yield from read(yaml, plan.blocks(f"checks.{i}.answer"))
+
+    def read(path: Path, blocks, kinds=("figure", "code", "check")):
         for block in blocks:
             if type(block) is n.Directive:
-                if block.kind in kinds:
-                    yield caption(plan.figure_functions.get(block.name, block.name) if block.kind == "code"
-                                  else block.name)
-            elif type(block) is n.Container:
-                yield block.title
-                yield from read(block.children, kinds)
+                yield path, (block,)   # (what it places is numbered where it stands: a table)
+                if block.kind == "check" and "check" in kinds:
+                    yield from check(block.name)
+                elif block.kind in kinds:
+                    yield from caption(plan.figure_functions.get(block.name, block.name) if block.kind == "code"
+                                       else block.name)
+            elif type(block) is n.Container:   # the container with its title, then what it holds, one by one
+                yield path, (block._replace(children=()),)
+                yield from read(path, block.children, kinds)
             else:
-                yield (block,)
+                yield path, (block,)
 
     def items(key: str):
         value = meta.get(key)
         for i, _ in enumerate(value if isinstance(value, list) else ()):
-            yield plan.blocks(f"{key}.{i}")
+            yield yaml, plan.blocks(f"{key}.{i}")
 
-    yield from read(plan.blocks("intro"))
+    yield from read(yaml, plan.blocks("intro"))
     yield from items("objectives")
-    yield from read(plan.blocks("question"))
+    yield from read(yaml, plan.blocks("question"))
     for section in src.sections:
-        yield section.heading
-        yield from read(section.blocks)
+        yield src.body_path, section.heading
+        yield from read(src.body_path, section.blocks)
     for k, challenge in enumerate(challenges_of(meta)):
-        yield from read(plan.blocks(f"challenges.{k}.question"))
+        yield from read(yaml, plan.blocks(f"challenges.{k}.question"))
         for j, _ in enumerate(challenge.get("hints") if isinstance(challenge.get("hints"), list) else ()):
-            yield from read(plan.blocks(f"challenges.{k}.hints.{j}"))
-        yield from read(plan.blocks(f"challenges.{k}.answer"), kinds=("figure",))
+            yield from read(yaml, plan.blocks(f"challenges.{k}.hints.{j}"))
+        yield from read(yaml, plan.blocks(f"challenges.{k}.answer"), kinds=("figure",))
     yield from items("sources")
 
 

@@ -6,8 +6,9 @@ A part is a lesson.md section, or lesson.yaml's fields (rendered after the secti
 kept in the store (support/store.py SECTIONS) under a key over everything it is made from (support/cachekeys.py
 SectionInputs): the part's own text (a section's; lesson.yaml's is among the lesson's files), the lesson's files but
 lesson.md (values, captions, lesson.yaml's text and self-checks, components), its numbering (figures, equations,
-placements in reading order), what the parts before it left (widgets, checks and code placed, tables, toggles and
-tabs counted, glossary terms met, citations numbered), its release and the edition, and what
+placements in reading order, and the page's numbers made before rendering: render/numbering.py), what the parts
+before it left (the page's Ledger: widgets, checks and code placed, glossary terms met, citations placed), its
+release and the edition, and what
 every page shares (engine, packages, theme and its words, site.yaml, glossary.yaml, the course's lessons). An entry
 holds what the rest of the page reads of it: its rendering as plain data (a section's title and body HTML with
 glossary first uses marked, and its search text: features/search.py plain_text), the problems and warnings its
@@ -72,7 +73,7 @@ class SectionMemo(Mutable):
             files = folder_digest(src.folder, leave_out=(src.body_path.relative_to(src.folder).as_posix(),))
             lesson = f"{src.slug}\0{src.folder}\0{files}"
             plan = src.plan
-            numbering = repr((plan.places, plan.figure_functions, plan.equations, plan.figures))
+            numbering = repr((plan.places, plan.figure_functions, plan.equations, plan.figures, renderer.numbers))
             release = repr((renderer.setting.release, renderer.setting.teacher, renderer.setting.lms, renderer.address))
             self._lessons[src.slug] = tuple(hashlib.sha256(part.encode()).hexdigest()
                                             for part in (lesson, numbering, release))
@@ -86,29 +87,13 @@ def section_part(source, number: int) -> str:
 
 def state_of(renderer) -> tuple:
     """What rendering a part (a section, lesson.yaml's fields) changes of the lesson's renderer besides its problem
-    lists and self-checks (a test checks that nothing else changes), as plain data."""
-    ledger = renderer.ledger
-    return (("widgets", sorted(ledger.widgets)), ("checks", sorted(ledger.checks)),
-            ("code", sorted(ledger.code)), ("tables", ledger.tables),
-            ("toggles", renderer.containers.toggles), ("tab_sets", renderer.containers.tab_sets),
-            ("terms_used", list(ledger.terms_used)), ("terms_marked", list(ledger.terms_marked)),
-            ("cited", list(renderer.citer.cited)), ("numbers", list(renderer.citer.numbers.items())))
+    lists and self-checks: its Ledger, whole (a test checks that nothing else changes), as plain data."""
+    return renderer.ledger.state()
 
 
 def restore(renderer, state: tuple) -> None:
-    """Set the renderer's state to `state` (state_of), in place (other objects hold these sets and dicts)."""
-    found, ledger = dict(state), renderer.ledger
-    for name, attribute in (("widgets", ledger.widgets), ("checks", ledger.checks), ("code", ledger.code)):
-        attribute.clear()
-        attribute.update(found[name])
-    ledger.tables = found["tables"]
-    renderer.containers.toggles, renderer.containers.tab_sets = found["toggles"], found["tab_sets"]
-    for name, attribute in (("terms_used", ledger.terms_used), ("terms_marked", ledger.terms_marked),
-                            ("cited", renderer.citer.cited)):
-        attribute.clear()
-        attribute.update(dict.fromkeys(found[name]))
-    renderer.citer.numbers.clear()
-    renderer.citer.numbers.update(found["numbers"])
+    """Set the renderer's state to `state` (state_of), in place."""
+    renderer.ledger.restore(state)
 
 
 def record(renderer, render: Callable[[], Any]) -> tuple[PartEntry | None, Any]:

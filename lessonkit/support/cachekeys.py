@@ -217,8 +217,8 @@ class SectionInputs(Record):
                      # references.bib)
     numbering: str   # the lesson's plan (load/plan.py): figure and equation numbers, every placement in reading order
     release: str     # the lesson's release and the edition: answers shown, a draft, teacher, LMS
-    state: str       # what the parts before it left: widgets, checks and code placed, tables, toggles and tabs
-                     # counted, glossary terms met and marked, citations numbered and cited, equation labels met
+    state: str       # what the parts before it left (the page's Ledger): widgets, checks and code placed,
+                     # glossary terms met and marked, citations placed
     part: str        # the part itself: a section's id, number, title, first line and parsed blocks (text and
                      # lines); for lesson.yaml's fields, their name (their text is in `lesson`)
 
