@@ -23,6 +23,7 @@ from .features.bibtex import Bibliography, lesson_references, load_references
 from .features.coursenav import in_course_order
 from .features.glossary import Glossary, load_glossary
 from .load.lessons import LessonSource, find_lessons, lesson_budget, order_ties, read_lesson
+from .load import formats
 from .load.release import Edition, Publication, build_day, release_of
 from .load.siteconfig import Budget, SiteConfig, check_parts, load_site_config
 from .load.theme import theme_dirs
@@ -52,9 +53,8 @@ class Options(Mutable):
     strict: bool = False            # warnings (two lessons with one `order` …) are errors
     figure_png: bool = False        # also every lesson figure as a PNG picture (for the slides), cached like the SVG
     date: dt.date | None = None     # the build's day (releases, answers shown from a day); None: today, site.yaml's zone
-    teacher: bool = False           # the teacher's edition: every lesson, answers, keys and speaker notes shown
+    format: str = "site"            # what the build makes (load/formats.py FORMATS): site, teacher or lms
     drafts: bool = False            # drafts built too, marked
-    lms: bool = False               # pages for a learning platform's package (`export`, load/release.py Edition.lms)
 
     def __post_init__(self) -> None:
         """Paths made absolute once, here: component templates are found by absolute path and every problem names
@@ -79,7 +79,7 @@ class BuildReport(Record):
     warnings: list[Problem]          # what the build let pass; errors under --strict
     figure_png: dict[str, dict[str, bytes]]  # slug → figure → PNG (Options.figure_png)
     pages_kept: int                  # lesson pages taken as an earlier build wrote them (their inputs unchanged)
-    packages: dict                   # slug → what its LMS package needs (Options.lms; lessonkit/export)
+    packages: dict                   # slug → what its LMS package needs (the `lms` format; lessonkit/export)
 
 
 class Gathered(Mutable):
@@ -146,7 +146,7 @@ def gather(options: Options, session: Session, problems: list[Problem]) -> Gathe
     words, the bibliography. The author's problems are added to `problems`."""
     config = load_site_config(options.content, problems, session.cache)  # (each YAML file's reading kept)
     glossary = load_glossary(options.content, problems, session.cache)
-    edition = Edition(options.teacher, options.drafts, options.lms)
+    edition = formats.edition(options.format, options.drafts)
     today = functools.cache(lambda: options.date or build_day(config.timezone))   # only if some day decides
     sources, course, publication = load_sources(options.content, options.lesson, problems,
                                                 lambda meta: release_of(meta, config.answers, edition, today),

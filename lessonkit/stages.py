@@ -16,6 +16,7 @@ from .draw.drawing import DrawStats, cell_figure_style, start_drawing
 from .features.components import Components
 from .features.palette import PageColors, builtin_page_colors, page_colors
 from .features.scriptcheck import check_scripts
+from .load.formats import FORMATS, Format
 from .load.lessons import LessonSource
 from .load.theme import asset_path
 from .render import markup
@@ -58,7 +59,7 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     with start_drawing(computed, session.cache, options.jobs, page, options.figure_png,          # draw, while …
                        options.drawing_start) as drawing:
         env = make_env(gathered.dirs, session.templates_folder)
-        rendered = render_all(computed, gathered, env, session, problems)                         # … render
+        rendered = render_all(computed, gathered, env, session, problems, FORMATS[options.format])  # … render
         problems += check_component_scripts(rendered.drafts, computed, gathered.dirs, session)
         drawn = drawing.finish()
     problems += drawn.problems
@@ -118,7 +119,7 @@ def compute_all(sources: list[LessonSource], cache: Store, problems: list[Proble
 
 
 def render_all(computed: list[ComputedLesson], gathered, env: jinja2.Environment, session: Session,
-               problems: list[Problem]) -> Rendered:
+               problems: list[Problem], format: Format = FORMATS["site"]) -> Rendered:
     """Every page's draft (but the kept lessons'), with MathML conversions and highlighted code taken from (and
     added to) the cache."""
     session.mathml = memo(session.cache, MATHML, "latex2mathml")
@@ -126,7 +127,7 @@ def render_all(computed: list[ComputedLesson], gathered, env: jinja2.Environment
     converters = markup.Converters(session.mathml, memo(session.cache, HIGHLIGHTS, "pygments"))
     sections = SectionMemo(session.cache, session.shared_inputs) if session.shared_inputs is not None else None
     renderer = Renderer(env, gathered.ui, Components(gathered.dirs), Holes(), converters, gathered.bibliography,
-                        session.cache, gathered.publication, sections)
+                        session.cache, gathered.publication, sections, format=format)
     kept = {slug: k.summary for slug, k in gathered.kept.items()}
     rendered = render_site(computed, renderer, gathered.config, problems, gathered.course, gathered.glossary, kept)
     if len(session.mathml) > known_math:

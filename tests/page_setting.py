@@ -64,10 +64,14 @@ def computed(folder: Path) -> ComputedLesson:
     return lesson
 
 
-def setting(course: Course | None = None, **options) -> PageSetting:
-    """A lesson page's setting with this module's theme; `options`: release, teacher, lms, bibliography."""
+def setting(course: Course | None = None, teacher: bool = False, lms: bool = False, **options) -> PageSetting:
+    """A lesson page's setting with this module's theme; `options`: release, bibliography; `teacher`, `lms`: the
+    edition of the teacher's or the learning platform's format (load/formats.py)."""
+    from lessonkit.load.formats import edition
+
+    name = "teacher" if teacher else "lms" if lms else "site"
     return PageSetting(ENV, UI, Components(DIRS), course or Course(), Holes(nonce=NONCE), markup.Converters(),
-                       **options)
+                       edition=edition(name), **options)
 
 
 def course_of(*sources: LessonSource, left_out: tuple[str, ...] = ()) -> Course:

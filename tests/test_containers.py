@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from lessonkit.features.components import Components
+from lessonkit.load.release import Edition
 from lessonkit.render.containers import Containers, scorm_id
 from lessonkit.render.numbering import PageNumbers
 from lessonkit.render.questions import LessonPackage, Question
@@ -39,7 +40,7 @@ def containers(folder: Path = Path("content/demo"), teacher: bool = False, **ids
     """Containers of a page whose numbering pass gave the toggle or tab set at line L the number ids[f"kindL"]."""
     numbers = {(key.rstrip("0123456789"), BODY, int(key.lstrip("abcdefghijklmnopqrstuvwxyz"))): k
                for key, k in ids.items()}
-    return Containers(ENV, UI, Components(DIRS), folder, BODY, [], teacher, PageNumbers({}, numbers))
+    return Containers(ENV, UI, Components(DIRS), folder, BODY, [], Edition(teacher=teacher), PageNumbers({}, numbers))
 
 
 def said(c: Containers) -> list[tuple[int, str]]:

@@ -182,8 +182,10 @@ def test_the_teacher_s_edition_shows_the_speaker_notes(tmp_path):
 
 
 def test_a_page_for_a_learning_platform_carries_its_package_and_the_scorm_component(tmp_path):
-    context, _ = context_of(tmp_path, lms=True)
-    package = context["package"]
+    from lessonkit.render.lesson import render_lesson
+
+    rendered = render_lesson(computed(write_lesson(tmp_path, md=MD, yaml=YAML, py=PY)), setting(lms=True))
+    context, package = rendered.context, rendered.package
     assert (package.slug, package.title, package.mastery) == ("demo", "Tiny lesson", 60)
     assert package.check_ids == ["check-quiz"]        # the challenge has no self-check
     data = json.loads(re.search(r'id="lms-scorm-data">(.*?)</script>', context["scorm"])[1])

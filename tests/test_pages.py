@@ -29,8 +29,11 @@ def lessons(tmp_path, second_md: str = SECOND_MD):
     return [alpha, beta]
 
 
-def renderer(env=ENV, publication=None) -> Renderer:
-    return Renderer(env, UI, Components(DIRS), Holes(nonce=NONCE), markup.Converters(), publication=publication)
+def renderer(env=ENV, publication=None, format="site") -> Renderer:
+    from lessonkit.load.formats import FORMATS
+
+    return Renderer(env, UI, Components(DIRS), Holes(nonce=NONCE), markup.Converters(), publication=publication,
+                    format=FORMATS[format])
 
 
 def text_of(draft) -> str:
@@ -93,7 +96,7 @@ def test_a_kept_lesson_is_listed_and_linked_but_not_rendered(tmp_path):
 
 def test_a_page_for_a_learning_platform_stands_alone(tmp_path):
     publication = Publication(Edition(lms=True), {})
-    rendered, _ = render(lessons(tmp_path), renderer=renderer(publication=publication))
+    rendered, _ = render(lessons(tmp_path), renderer=renderer(publication=publication, format="lms"))
     alpha = text_of(rendered.drafts[0])
     assert 'rel="next"' not in alpha and "scorm" in rendered.drafts[0].components
     assert sorted(rendered.packages) == ["alpha", "beta"]

@@ -120,7 +120,7 @@ def edition(args: argparse.Namespace) -> dict:
     from ..load.release import day_option
 
     return {"date": day_option(args.date) if getattr(args, "date", None) else None,
-            "teacher": getattr(args, "teacher", False), "drafts": getattr(args, "drafts", False)}
+            "format": "teacher" if getattr(args, "teacher", False) else "site", "drafts": getattr(args, "drafts", False)}
 
 
 def print_warnings(warnings: list, say) -> None:

@@ -16,11 +16,12 @@ import argparse
 import tempfile
 from pathlib import Path
 
+from ..load.formats import FORMATS as ALL_FORMATS
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg
 from . import build as build_command
 
-FORMATS = ("scorm", "moodle")
+FORMATS = tuple(name for name, made in ALL_FORMATS.items() if made.built_from == "lms")   # scorm, moodle
 OUTPUT = "lms_output"  # the project's folder for --out (support/project.py Project.lms_output)
 HELP = msg("export the course for a learning platform: SCORM 1.2 packages or a Moodle question bank")
 DESCRIPTION = msg("Build the course as the students' site is built, then write it for a learning platform (LMS) "
@@ -97,7 +98,7 @@ def build_for_platform(args: argparse.Namespace, figure_png: bool):
         return build(Options(content=args.content.resolve(), out=Path(folder) / "site",
                              themes=args.themes_dir.resolve(), theme=args.theme, lesson=args.lesson,
                              cache=None if args.no_cache else args.cache_dir.expanduser().resolve(), jobs=args.jobs,
-                             strict=args.strict, figure_png=figure_png, lms=True, **build_command.edition(args)))
+                             strict=args.strict, figure_png=figure_png, **{**build_command.edition(args), "format": "lms"}))
 
 
 def scorm_files(report, packages) -> dict[str, bytes]:

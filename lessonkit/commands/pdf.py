@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..load.formats import FORMATS
 from ..support import chromium
 from ..support.errors import UsageError
 from ..support.messages import NOTHING, msg
@@ -30,8 +31,9 @@ def run(args: argparse.Namespace) -> int:
     if reason:
         raise UsageError(msg("cannot print PDFs: {reason}", reason=reason))
     build_command.say_renamed(args)
+    made = FORMATS["teacher-pdf" if args.teacher else "pdf"]   # (the pages of its `built_from` format's build)
     report, out = build_command.build_site(args)
-    written = print_lessons(out, report.lessons, args.teacher)
+    written = print_lessons(out, report.lessons, made.edition.teacher)
     if not args.quiet:
         print(args.say("printed {n} lesson(s) into {out}{editions}", n=len(report.lessons), out=out,
                        editions=msg(" (the teacher's edition)") if args.teacher else NOTHING))

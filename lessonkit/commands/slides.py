@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..load.formats import FORMATS
 from ..support import chromium
 from ..support.errors import UsageError
 from ..support.messages import Message, msg
@@ -39,9 +40,10 @@ def run(args: argparse.Namespace) -> int:
     if reason:
         raise UsageError(msg("cannot make slides: {reason}", reason=reason))
     build_command.say_renamed(args)
+    made = FORMATS["teacher-slides" if args.teacher else "slides"]   # (the pages of its `built_from` format's build)
     report, out = build_command.build_site(args, figure_png=True)
     slugs = report.lessons
-    written = write_decks(out, slugs, report, args.teacher, theme_words(args))
+    written = write_decks(out, slugs, report, made.edition.teacher, theme_words(args))
     if not args.quiet:
         print(say("wrote the slides of {n} lesson(s) into {out}", n=len(slugs), out=out))
         for path, screens in written:

@@ -122,6 +122,6 @@ def _numbered(page, target: dict[str, Any], slug: str, url: str, title: str, kin
 def _ref(page, href: str, inner: str) -> str:
     """A link to (a place in) a lesson; on a page for a learning platform, which stands alone, the same words
     without a link, unless the place is on the page itself."""
-    if page.setting.lms and not href.startswith("#"):
+    if page.setting.edition.lms and not href.startswith("#"):
         return f'<span class="lesson-ref">{inner}</span>'
     return f'<a class="lesson-ref" href="{href}">{inner}</a>'

@@ -133,7 +133,7 @@ def place_check(page, name: str, args: tuple[str, ...], at=None) -> str | Miss:
     page.ledger.checks.add(name)
     key, text = f"checks.{i}", lambda field: entry.get(field) if isinstance(entry.get(field), str) else ""
     answer = page.md(f"{key}.answer", text("answer")) if entry.get("answer") else ""
-    teacher = page.setting.teacher
+    teacher = page.setting.edition.teacher
     context = {"id": f"selfcheck-{name}", "key": key, "name": name, "entry": entry,
                "question": page.md(f"{key}.question", text("question")),
                "answer": answer if page.setting.release.answers else "",  # (checked all the same)

@@ -17,6 +17,7 @@ from .component import render_component
 from .mount import mount
 
 if TYPE_CHECKING:  # only an LMS edition's pages have one
+    from ..load.release import Edition
     from .numbering import PageNumbers
     from .questions import LessonPackage
 
@@ -34,9 +35,9 @@ class Containers:
     """Renders the containers of one lesson; problems go to the lesson's list."""
 
     def __init__(self, env: jinja2.Environment, ui, components: Components, folder: Path, body_path: Path,
-                 problems: list[Problem], teacher: bool, numbers: PageNumbers):
+                 problems: list[Problem], edition: Edition, numbers: PageNumbers):
         self.env, self.ui, self.components, self.folder = env, ui, components, folder
-        self.body_path, self.problems, self.teacher, self.numbers = body_path, problems, teacher, numbers
+        self.body_path, self.problems, self.edition, self.numbers = body_path, problems, edition, numbers
 
     def container(self, block: dict[str, Any]) -> str:
         kind = block["kind"]
@@ -45,7 +46,7 @@ class Containers:
         if kind == "tabs":
             return self.tabs(block)
         if kind == notes.KIND:
-            return notes.notes_html(block, self.ui.presenter_notes if self.teacher else None)
+            return notes.notes_html(block, self.ui.presenter_notes if self.edition.teacher else None)
         template = CALLOUT_TEMPLATES.get(kind, "partials/callout.html")
         return self.env.get_template(template).render(callout=block, ui=self.ui)
 

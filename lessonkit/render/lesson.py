@@ -10,23 +10,40 @@ from typing import Any
 from ..compute.run import ComputedLesson
 from ..features import figures, notes
 from ..features.bibstyle import runs_html
+from ..features.citations import Citer
 from ..features import glossary as terms
 from ..features.glossary import glossary_entry
 from ..features.search import plain_text
 from ..load.document import SectionSource
 from ..support.errors import ContentError
 from ..support.paths import SitePaths
+from ..support.records import Record
 from . import markup
 from .placers import LessonRenderer, PageSetting, _str
 from .reading import challenges_of, reading_minutes
 from .sectionmemo import section_part
 
 
+class RenderedLesson(Record):
+    """A lesson rendered once: what each of its outputs reads (render/pages.py LESSON_PARTS) — the page's template
+    context, the citations as the page numbered them, whether answers are shown, and, for a learning platform, its
+    package (render/questions.py). No output reads another's template context."""
+    context: dict[str, Any]
+    citations: Citer
+    answers: bool
+    package: Any = None          # render/questions.py LessonPackage (the `lms` format's edition)
+
+
 def lesson_context(lesson: ComputedLesson, setting: PageSetting) -> dict[str, Any]:
-    """Everything lesson.html displays. Fields lesson.yaml got wrong (already reported) are left out, so the
-    Markdown of the rest is still checked. Worked answers are rendered and checked either way, and left out when
-    the release hides them; a page for a learning platform gets `package` (what the export needs:
-    render/questions.py) and its `scorm` component. `warnings`: what rendering let pass."""
+    """Everything lesson.html displays (render_lesson)."""
+    return render_lesson(lesson, setting).context
+
+
+def render_lesson(lesson: ComputedLesson, setting: PageSetting) -> RenderedLesson:
+    """The lesson rendered: everything lesson.html displays, and what its other outputs read. Fields lesson.yaml
+    got wrong (already reported) are left out, so the Markdown of the rest is still checked. Worked answers are
+    rendered and checked either way, and left out when the release hides them; a page for a learning platform
+    mounts its `scorm` component. The context's `warnings`: what rendering let pass."""
     src, renderer = lesson.source, LessonRenderer(lesson, setting)
     renderer.problems.extend(figures.placed_twice(renderer.figure_places))
     renderer.problems.extend(notes.misplaced(src.sections, src.body_path))
@@ -37,16 +54,15 @@ def lesson_context(lesson: ComputedLesson, setting: PageSetting) -> dict[str, An
                "sources": fields["sources"], **_edition(renderer)}
     context["references"] = [{**entry, "html": runs_html(entry["runs"])}
                              for entry in renderer.citer.entries(renderer.ui)]
-    context["cited"] = renderer.citer  # the notebook writes the same numbers (render/notebook.py)
     context["glossary"] = _glossary(renderer)
     renderer.problems.extend(renderer.unplaced())
     if renderer.problems:
         raise ContentError(renderer.problems)
-    if setting.lms:
-        context["package"] = _package(renderer)
-        context["scorm"] = renderer.containers.scorm(context["package"])
+    package = _package(renderer) if setting.edition.lms else None
+    if package is not None:
+        context["scorm"] = renderer.containers.scorm(package)
     context["warnings"] = list(dict.fromkeys(renderer.ctx.warnings))
-    return context
+    return RenderedLesson(context, renderer.citer, setting.release.answers, package)
 
 
 def _sections(renderer: LessonRenderer) -> list[dict[str, Any]]:
@@ -137,7 +153,7 @@ def _edition(renderer: LessonRenderer) -> dict[str, Any]:
         "draft": release.draft,
         "answers": release.answers,
         "answers_from": release.answers_from.isoformat() if release.answers_from else None,
-        "teacher": renderer.setting.teacher,
+        "teacher": renderer.setting.edition.teacher,
         "scorm": "",
     }
 

@@ -29,11 +29,12 @@ from .notebookparts import NotebookParts
 from .notebooktext import Markdown, Says, escape
 
 
-def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course, cache=None,
+def lesson_notebook(lesson: ComputedLesson, rendered, ui, course, cache=None,
                     bibliography: Bibliography | None = None) -> tuple[tuple[str, str], tuple[str, ...]]:
-    """((output path, .ipynb text), the cache entries it is made from) of the lesson's notebook; `context` is its
-    page's (render/lesson.py). From the cache when nothing it is made of changed; else its parts made of lesson.py
-    and the engine alone (the setup, lesson.py's cells) and the texts converted before from there (NotebookParts)."""
+    """((output path, .ipynb text), the cache entries it is made from) of the lesson's notebook; `rendered`: the
+    lesson as rendered once (render/lesson.py RenderedLesson: its citations' numbers, its answers shown or not).
+    From the cache when nothing it is made of changed; else with its parts made of lesson.py and the engine alone
+    (the setup, lesson.py's cells: NotebookParts)."""
     path = SitePaths.notebook(lesson.slug)
     store = cache if cache is not None and cache.enabled else None
     parts = NotebookParts(store, lesson, ui)
@@ -45,11 +46,11 @@ def lesson_notebook(lesson: ComputedLesson, context: dict[str, Any], ui, course,
                                     _bytes(src.code_path) if src.code_path else "",  # (its comments too)
                                     bibliography.digest if bibliography else "",
                                     course.lessons, ui.lang, {k: ui[k] for k in ui.keys()},
-                                    context.get("answers", True))  # (hidden answers leave it without them)
+                                    rendered.answers)  # (hidden answers leave it without them)
         saved = store.get_text(NOTEBOOKS, key)
         if saved is not None:   # its parts: what the next edit of its text reads, kept as long as it is
             return (path, saved), (NOTEBOOKS.entry(key), *parts.kept_with(key))
-    text = notebook.notebook_text(NotebookWriter(lesson, context, ui, course, parts).cells(), ui.lang)
+    text = notebook.notebook_text(NotebookWriter(lesson, rendered, ui, course, parts).cells(), ui.lang)
     if key is None:
         return (path, text), parts.entries()
     store.put_text(NOTEBOOKS, key, text)
@@ -70,12 +71,12 @@ def _bytes(path: Path) -> str:
 
 
 class NotebookWriter:
-    def __init__(self, lesson: ComputedLesson, context: dict[str, Any], ui, course,
-                 parts: NotebookParts | None = None):
-        self.lesson, self.context, self.ui, self.course = lesson, context, ui, course
+    def __init__(self, lesson: ComputedLesson, rendered, ui, course, parts: NotebookParts | None = None):
+        self.lesson, self.ui, self.course = lesson, ui, course
+        self.answers = rendered.answers
         self.parts = parts or NotebookParts(None, lesson, ui)
         self.figure_numbers = lesson.source.plan.figures
-        self.citer: citations.Citer = context["cited"]
+        self.citer: citations.Citer = rendered.citations
         self.ctx = markup.MarkupContext(values=lesson.values, figure_numbers=self.figure_numbers, placers={},
                                         render_callout=lambda block: "")  # its problems: the page reported them
         self.equation_numbers = lesson.source.plan.equations
@@ -160,15 +161,16 @@ class NotebookWriter:
                 self.markdown(f"**{ui.notebook_hints}**\n\n" + "\n".join(
                     f"{k}. {self.inline_field(f'challenges.{number - 1}.hints.{i}')}"
                     for k, i in enumerate(hints, start=1)))
-            if self.context.get("answers", True):  # hidden answers are in no file of the students' site
+            if self.answers:  # hidden answers are in no file of the students' site
                 self.markdown(f"**{ui.notebook_answer}**")
                 self.field(f"challenges.{number - 1}.answer")
 
     def references(self) -> None:
         ui = self.ui
-        if self.context.get("references"):
+        references = self.citer.entries(ui) if self.citer.bibliography is not None else []
+        if references:
             self.markdown(f"## {ui.references}\n\n" + "\n".join(
-                f"- \\[{e['number']}\\] {runs_markdown(e['runs'])}" for e in self.context["references"]))
+                f"- \\[{e['number']}\\] {runs_markdown(e['runs'])}" for e in references))
         sources = self.lesson.source.meta.get("sources")
         sources = [i for i, s in enumerate(sources) if isinstance(s, str)] if isinstance(sources, list) else []
         if sources:
@@ -249,7 +251,7 @@ class NotebookWriter:
         if found is not None:
             self.markdown(f"**{self.ui.selfcheck}**")
             self.field(f"checks.{found}.question")
-            if _str(entries[found].get("answer")) and self.context.get("answers", True):
+            if _str(entries[found].get("answer")) and self.answers:
                 self.markdown(f"**{self.ui.notebook_answer}**")
                 self.field(f"checks.{found}.answer")
 

@@ -15,6 +15,7 @@ from ..features.coursenav import Course, course_entry, course_parts, in_course_o
 from ..features.bibtex import Bibliography, lesson_references
 from ..features.glossary import glossary_entry
 from ..load.lessons import LessonSource
+from ..load.formats import FORMATS, Format
 from ..load.release import Edition, Publication
 from ..load.siteconfig import SiteConfig
 from ..support.errors import ContentError, Problem
@@ -26,7 +27,7 @@ from ..support.records import Mutable, Record
 from .draft import HEAD, POLICY, SCRIPTS, STYLE, Holes, PageDraft
 from ..support.store import Store
 from .definitions import kept_definitions
-from .lesson import lesson_context
+from .lesson import RenderedLesson, render_lesson
 from .placers import PageSetting
 from .notebook import lesson_notebook
 from .templates import theme_problem
@@ -48,6 +49,7 @@ class Renderer(Mutable):
     cache: Store | None = None
     publication: Publication | None = None    # load/release.py: the edition and each lesson's release
     sections: Any = None                      # render/sectionmemo.py SectionMemo (None: every part rendered)
+    format: Format = FORMATS["site"]          # what the build makes (load/formats.py): each lesson's parts
     made_of: tuple[str, ...] = ()             # the cache entries every lesson page is made from (its definitions)
 
 
@@ -89,7 +91,7 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     ordered = in_course_order(computed, config.course_order())
     everyone = in_course_order(sources, config.course_order()) if sources else [c.source for c in ordered]
     course = _course(everyone, glossary, renderer, config, publication, problems)
-    contexts, entries, warnings = _lesson_contexts(ordered, course, renderer, publication, problems)
+    contexts, parts, entries, warnings = _lesson_contexts(ordered, course, renderer, publication, problems)
     fresh = {slug: lesson_summary(context, renderer.ui) for slug, context in contexts.items()}
     built = {**kept, **fresh}
     lessons = [built[s.slug] for s in everyone if s.slug in built]  # in course order
@@ -98,7 +100,7 @@ def _render_site(computed: list[ComputedLesson], renderer: Renderer, config: Sit
     if has_glossary:
         text = glossary_page(renderer.env, course, lessons, common)
         drafts.append(renderer.holes.draft(text, SitePaths.GLOSSARY, "glossary.html"))
-    packages = {slug: context["package"] for slug, context in contexts.items() if "package" in context}
+    packages = {slug: made["package"] for slug, made in parts.items() if "package" in made}
     return Rendered(drafts, fresh, entries, warnings, packages)
 
 
@@ -125,28 +127,53 @@ def _course(everyone: list[LessonSource], glossary: terms.Glossary | None, rende
 
 def _lesson_contexts(ordered: list[ComputedLesson], course: Course, renderer: Renderer, publication: Publication,
                      problems: list[Problem]):
-    """Each lesson's page context (render/lesson.py) and notebook; what rendering let pass, per lesson."""
-    contexts, entries, warnings = {}, {}, {}
-    edition = publication.edition
+    """Each lesson rendered once (render/lesson.py), then the parts the build's format makes of it (LESSON_PARTS):
+    each lesson's page context, its parts beside the page, the cache entries they are made of, what rendering let
+    pass."""
+    contexts, parts, entries, warnings = {}, {}, {}, {}
     for lesson in ordered:
         bibliography = lesson_references(renderer.bibliography, lesson.source.folder, problems, renderer.cache)
         setting = PageSetting(renderer.env, renderer.ui, renderer.components, course, renderer.holes,
-                              renderer.converters, bibliography, publication.of(lesson.slug), edition.teacher,
-                              edition.lms, renderer.sections)
+                              renderer.converters, bibliography, publication.of(lesson.slug), publication.edition,
+                              renderer.sections)
         try:
-            context = lesson_context(lesson, setting)
+            rendered = render_lesson(lesson, setting)
         except ContentError as err:
             problems += err.problems
             continue
+        context = rendered.context
         warnings[lesson.slug] = context.pop("warnings")
         if lesson.source.problems:  # its Markdown was checked; a lesson.yaml with problems cannot fill the page
             continue
-        notebook, made_of = lesson_notebook(lesson, context, renderer.ui, course, renderer.cache, bibliography)
-        context["files"] = (notebook,)
+        made = {part: LESSON_PARTS[part](lesson, rendered, renderer, course, bibliography)
+                for part in renderer.format.lesson_parts if part != "page"}
+        context["files"] = tuple(file for part in made.values() for file in part.files)
         sections = renderer.sections.used.get(lesson.slug, []) if renderer.sections is not None else []
+        made_of = tuple(entry for part in made.values() for entry in part.made_of)
         entries[context["slug"]] = made_of + tuple(sections) + renderer.made_of
         contexts[context["slug"]] = context
-    return contexts, entries, warnings
+        parts[context["slug"]] = {name: part.value for name, part in made.items() if part.value is not None}
+    return contexts, parts, entries, warnings
+
+
+class LessonPart(Record):
+    """What one of a lesson's outputs made beside its page."""
+    files: tuple = ()            # (path, content) written beside the page (render/draft.py PageDraft.files)
+    made_of: tuple[str, ...] = ()  # the cache entries it is made of (a kept page keeps them)
+    value: Any = None            # what a later command reads of it (a learning platform's package: lessonkit/export)
+
+
+def _notebook(lesson: ComputedLesson, rendered: RenderedLesson, renderer: Renderer, course: Course,
+              bibliography: Bibliography | None) -> LessonPart:
+    file, made_of = lesson_notebook(lesson, rendered, renderer.ui, course, renderer.cache, bibliography)
+    return LessonPart((file,), made_of)
+
+
+# what a build renders of each lesson beside its page (load/formats.py Format.lesson_parts), and who renders it
+LESSON_PARTS = {
+    "notebook": _notebook,
+    "package": lambda lesson, rendered, renderer, course, bibliography: LessonPart(value=rendered.package),
+}
 
 
 def _lesson_drafts(lessons: list[dict[str, Any]], contexts: dict[str, dict[str, Any]], course: Course,

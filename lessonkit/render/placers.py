@@ -20,7 +20,7 @@ from ..features.components import Components
 from ..features.coursenav import Course
 from ..features.placing import Ledger, Placer
 from ..features.selfcheck_page import Placement
-from ..load.release import Release
+from ..load.release import Edition, Release
 from ..support.errors import Miss, Problem
 from ..support.messages import Message, msg
 from ..support.paths import SitePaths
@@ -37,9 +37,9 @@ from .reading import reading_texts
 class PageSetting(Record):
     """What every lesson page of one edition is rendered with: the theme (templates, words, components), the
     course (other lessons to link to, the glossary), the draft's holes, the Markdown converters, the bibliography,
-    this lesson's release (load/release.py: answers shown, a draft …), and the edition: `teacher` (answers open,
-    keys and speaker notes shown), `lms` (a page for a learning platform's package: it stands alone); the memo of
-    rendered parts (sections, lesson.yaml's fields)."""
+    this lesson's release (load/release.py: answers shown, a draft …), and the edition the build's format implies
+    (load/formats.py): `teacher` (answers open, keys and speaker notes shown), `lms` (a page for a learning
+    platform's package: it stands alone); the memo of rendered parts (sections, lesson.yaml's fields)."""
     env: jinja2.Environment
     ui: Any
     components: Components
@@ -48,8 +48,7 @@ class PageSetting(Record):
     converters: markup.Converters
     bibliography: Bibliography | None = None
     release: Release = Release()
-    teacher: bool = False
-    lms: bool = False
+    edition: Edition = Edition()
     sections: Any = None    # render/sectionmemo.py SectionMemo: parts rendered by an earlier build (None: none)
 
 
@@ -95,10 +94,10 @@ class LessonRenderer:
 
             self.ctx.read_value = read_too_early(lesson.cells, src.plan.places, src.body_path)
         self.containers = Containers(self.env, self.ui, setting.components, src.folder, src.body_path,
-                                     self.ctx.problems, setting.teacher, self.numbers)
+                                     self.ctx.problems, setting.edition, self.numbers)
         self._field_contexts()
         self.checks = Placement(lesson.checks, self.ui, self.md, self.plain, keys=setting.release.answers,
-                                teacher=setting.teacher)
+                                teacher=setting.edition.teacher)
 
     def _field_contexts(self) -> None:
         """The contexts lesson.yaml's fields and the titles are rendered in: same values and problem list, but

@@ -74,7 +74,7 @@ class SectionMemo(Mutable):
             lesson = f"{src.slug}\0{src.folder}\0{files}"
             plan = src.plan
             numbering = repr((plan.places, plan.figure_functions, plan.equations, plan.figures, renderer.numbers))
-            release = repr((renderer.setting.release, renderer.setting.teacher, renderer.setting.lms, renderer.address))
+            release = repr((renderer.setting.release, renderer.setting.edition, renderer.address))
             self._lessons[src.slug] = tuple(hashlib.sha256(part.encode()).hexdigest()
                                             for part in (lesson, numbering, release))
         return self._lessons[src.slug]
