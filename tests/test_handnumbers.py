@@ -204,6 +204,16 @@ def test_a_literal_comment_lets_the_numbers_it_lists_pass(make_lesson):
     assert [(p.path.name, p.line, p.message.params[0][1]) for p in problems] == [("lesson.md", 5, "34")]
 
 
+def test_maths_is_maths_whatever_its_delimiters_and_a_literal_inside_it_is_no_tex(make_lesson):
+    """`\\(x^2\\)` is notation as `$x^2$` is (the old reader took its 2 for a typed number); a decimal in `\\[…\\]` is
+    a number as in `$$…$$`; a `<!-- literal -->` on a line inside display maths lets that line's number pass, and the
+    page's formula holds no comment."""
+    folder = make_lesson(md="## 第一节 {#first}\n\n"
+                            "设 \\(x^2 + y_1\\)，则 \\[ z = 1.5 \\]\n\n"
+                            "$$\nw = 2.75 <!-- literal -->\n+ 0.125\n$$\n")
+    assert [(p.line, p.message.params[0][1]) for p in report(read_lesson(folder))] == [(3, "1.5"), (7, "0.125")]
+
+
 def test_a_template_comment_marks_a_template_line(make_lesson):
     folder = make_lesson()
     (folder / "widgets" / "shelf").mkdir(parents=True)
