@@ -16,7 +16,9 @@ from typing import Callable
 from ..load.syntax import nodes as n
 from ..support.records import Record
 
-SPECIAL = frozenset("\\`*_<>$|~")            # read as markup anywhere in a line (`[` only before `](` or `][`)
+SPECIAL = "\\`*_<>$|~"                    # read as markup anywhere in a line (`[` only before `](` or `][`)
+ESCAPED = str.maketrans({c: f"\\{c}" for c in SPECIAL})
+BRACKETS = str.maketrans({c: f"\\{c}" for c in SPECIAL + "[]"})
 LINE_START = frozenset("#>+-=")              # read as markup at a line's start
 
 
@@ -94,8 +96,11 @@ class Markdown:
         """Inline nodes as Markdown; an emphasis whose delimiters stock CommonMark would not read as such beside
         what stands around it (punctuation inside, a Chinese character outside) as HTML (<strong>, <em>)."""
         parts: list = []
+        last = ""   # the last character written so far (a line starts where it is "" or a line break)
         for node in nodes:
-            parts.append(n.dispatch(INLINE_MD, node)(self, node, "".join(p if type(p) is str else "x" for p in parts)))
+            part = n.dispatch(INLINE_MD, node)(self, node, last)
+            parts.append(part)
+            last = (part[-1:] or last) if type(part) is str else "x"
         out = ""
         for k, part in enumerate(parts):
             if type(part) is Emphasis:
@@ -105,7 +110,7 @@ class Markdown:
         return out
 
     def text(self, node: n.Text, before: str) -> str:
-        return escape(node.text, at_line_start=not before or before.endswith("\n"))
+        return escape(node.text, at_line_start=before in ("", "\n"))
 
     def emphasis(self, node, before: str, mark: str, tag: str) -> "Emphasis":
         return Emphasis(self.inline(node.children), mark, tag)
@@ -148,7 +153,7 @@ def escape(text: str, at_line_start: bool = False, brackets: bool = False) -> st
     """`text` as Markdown that shows it as it is: characters markup reads are escaped (a `#` or `-` only where a
     line starts; brackets where a link could start, or always: a citation's `[1]` may stand before a `(`)."""
     brackets = brackets or "](" in text or "][" in text
-    out = "".join(f"\\{c}" if c in SPECIAL or brackets and c in "[]" else c for c in text)
+    out = text.translate(BRACKETS if brackets else ESCAPED)
     if at_line_start and out[:1] in LINE_START:
         out = "\\" + out
     if at_line_start and out[:1].isdigit():
