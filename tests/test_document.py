@@ -90,3 +90,10 @@ def test_a_numbered_heading_is_a_heading_not_a_list():
     [section] = parse_lesson_body("## 4. normal equation {#normal}\n\n正文\n", PATH, problems)
     assert (section.id, section.title) == ("normal", "4. normal equation") and problems == []
     assert section.heading == (Text(1, "4. normal equation"),)
+
+
+def test_a_unicode_line_separator_in_a_paragraph_does_not_shift_the_titles():
+    """U+2028 ends a line for str.splitlines(), not for CommonMark: the title is read from the heading's own line."""
+    problems = []
+    sections = parse_lesson_body("## 一 {#one}\n\n甲\u2028乙\n\n## 二 {#two}\n\n丙\n", PATH, problems)
+    assert [(s.id, s.title, s.line) for s in sections] == [("one", "一", 1), ("two", "二", 5)] and problems == []

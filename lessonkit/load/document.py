@@ -5,12 +5,16 @@ each of them."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..support.errors import Problem
 from ..support.messages import msg
 from ..support.records import Record
 from .syntax import nodes as n
-from .syntax import parse_markdown
+from .syntax import markdown_lines, parse_markdown, parse_sections
+
+if TYPE_CHECKING:
+    from ..support.readings import Parts
 
 SHOWS_ONLY = {"toggle": "state", "tabs": "tab"}  # a container that shows only blocks of one kind, one at a time
 
@@ -23,13 +27,15 @@ class SectionSource(Record):
     heading: tuple = ()           # the heading's inline nodes
 
 
-def parse_lesson_body(text: str, path: Path, problems: list[Problem]) -> list[SectionSource]:
+def parse_lesson_body(text: str, path: Path, problems: list[Problem],
+                      parts: Parts | None = None) -> list[SectionSource]:
     """lesson.md → numbered sections. A `##` heading starts a section only at the top level (not inside a
-    container, a list or a quote)."""
-    lines = text.splitlines()
+    container, a list or a quote). `parts`: where each section's reading is kept by its text."""
+    lines = markdown_lines(text)
     sections: list[SectionSource] = []
     before: list = []
-    for node in parse_markdown(text, path, 1, problems):
+    blocks = parse_sections(text, path, problems, parts) if parts else parse_markdown(text, path, 1, problems)
+    for node in blocks:
         if type(node) is n.Heading and node.level == 2:
             section_id = node.id or f"sec-{len(sections) + 1}"
             sections.append(SectionSource(section_id, _title(lines, node), node.line, [], node.children))

@@ -13,7 +13,7 @@ from ..support.records import Record
 from .document import SectionSource, parse_lesson_body
 from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
-from ..support.readings import kept
+from ..support.readings import Parts, kept
 from ..support.store import Store
 from . import lms, release
 from .plan import LessonPlan, make_plan
@@ -85,7 +85,7 @@ def read_lesson(folder: Path, store: Store | None = None) -> LessonSource:
     if not body_path.exists():
         problems.append(Problem(body_path, None, "file is missing", "the lesson body in Markdown"))
     elif _inside(body_path, folder, problems):
-        sections, found = kept(store, body_reading, body_path)
+        sections, found = kept(store, body_reading, body_path, given=(store,))
         problems += found
 
     code_path = folder / "lesson.py"
@@ -98,13 +98,15 @@ def read_lesson(folder: Path, store: Store | None = None) -> LessonSource:
     return LessonSource(slug, folder, meta, meta_lines, sections, body_path, code_path, problems, readable, plan)
 
 
-def body_reading(path: Path) -> tuple[list[SectionSource], list[Problem]]:
-    """lesson.md's sections (load/document.py) and its problems: a function of its bytes, kept across builds."""
+def body_reading(path: Path, store: Store | None = None) -> tuple[list[SectionSource], list[Problem]]:
+    """lesson.md's sections (load/document.py) and its problems: a function of its bytes, kept across builds; when
+    they changed, each section unchanged is taken from `store` (support/readings.py Parts)."""
     problems: list[Problem] = []
     text = read_text(path, problems)
     if text is not None and not text.strip():
         problems.append(Problem(path, 1, "file is empty", "sections starting with `## Section title {#id}`"))
-    return (parse_lesson_body(text, path, problems) if text and text.strip() else []), problems
+    parts = Parts(store, body_reading, path) if store is not None and store.enabled else None
+    return (parse_lesson_body(text, path, problems, parts) if text and text.strip() else []), problems
 
 
 def _budget_problems(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:

@@ -6,6 +6,8 @@ change, such as a rebuild after an edit of lesson.md, then neither imports PyYAM
 catalog alone is 95 KB, ≈12 ms).
 
     kept(store, reading, path, *args)   reading(path, *args), from the store when the same bytes were read before
+    Parts(store, reading, path)         the parts of one reading kept by their own text: lesson.md's sections, so
+                                        an edit of one paragraph reads one section again, not the file
 
 A reading is a function of the file's bytes and its arguments only, returning data pickle can store; one that
 raises is not kept (the error is reported again next time, by reading again).
@@ -34,11 +36,7 @@ def kept(store: Store | None, reading: Callable[..., T], path: Path, *args: Any,
         data = Path(path).read_bytes()
     except OSError:  # missing or unreadable: the reading says so
         return reading(path, *args)
-    h = hashlib.sha256(f"{reading.__module__}.{reading.__qualname__}\0{path}\0{args!r}\0"
-                       f"{engine_source_digest()}\0{package_version('yaml')}\0{package_version('markdown_it')}\0"
-                       f"{package_version('mdit_py_plugins')}\0".encode())
-    h.update(data)
-    key = h.hexdigest()
+    key = _key(reading, path, args, data)
     found = store.get_pickle(READINGS, key, mark_used=keep)
     if found is not None:
         return found
@@ -46,3 +44,25 @@ def kept(store: Store | None, reading: Callable[..., T], path: Path, *args: Any,
     if keep:
         store.put_pickle(READINGS, key, result)
     return result
+
+
+class Parts:
+    """The parts of one reading kept by their own text and arguments (what a part reads besides its text: where it
+    starts): `get(text, *args)` is what `put(value, text, *args)` kept, or None."""
+
+    def __init__(self, store: Store, reading: Callable[..., Any], path: Path):
+        self.store, self.reading, self.path = store, reading, path
+
+    def get(self, text: str, *args: Any) -> Any | None:
+        return self.store.get_pickle(READINGS, _key(self.reading, self.path, args, text.encode()))
+
+    def put(self, value: Any, text: str, *args: Any) -> None:
+        self.store.put_pickle(READINGS, _key(self.reading, self.path, args, text.encode()), value)
+
+
+def _key(reading: Callable[..., Any], path: Path, args: tuple, data: bytes) -> str:
+    h = hashlib.sha256(f"{reading.__module__}.{reading.__qualname__}\0{path}\0{args!r}\0"
+                       f"{engine_source_digest()}\0{package_version('yaml')}\0{package_version('markdown_it')}\0"
+                       f"{package_version('mdit_py_plugins')}\0".encode())
+    h.update(data)
+    return h.hexdigest()

@@ -4,6 +4,8 @@ imports it.
 
     parse_markdown(text, path, first_line, problems)   a Markdown text (lesson.md, a field of lesson.yaml, a glossary
                                                        definition, a caption) → block nodes
+    parse_sections(text, path, problems, parts)        lesson.md → block nodes, each `##` section's kept in `parts`
+                                                       by its own text (support/readings.py Parts)
     parse_plain(text, path, line, problems)            a plain text (a challenge's title, an alt text) → its words and
                                                        the values it names (Text and Value nodes)
 """
@@ -12,9 +14,14 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from ...support.errors import Problem
 from ...support.values import pieces
 from . import nodes as n
+
+if TYPE_CHECKING:
+    from ...support.readings import Parts
 
 
 def parse_markdown(text: str, path: Path, first_line: int, problems: list[Problem]) -> tuple:
@@ -33,6 +40,12 @@ def _parsed(text: str, path: Path, first_line: int) -> tuple[tuple, tuple[Proble
     return parse(text, path, first_line, problems), tuple(problems)
 
 
+def parse_sections(text: str, path: Path, problems: list[Problem], parts: "Parts") -> tuple:
+    from .parser import parse_sections as parse
+
+    return parse(text, path, problems, parts)
+
+
 def parse_plain(text: str, path: Path, line: int, problems: list[Problem]) -> tuple:
     """A plain text: its words as they are, and the `{{ … }}` on one line that name values."""
     return tuple(n.Text(line, piece) if type(piece) is str else piece
@@ -41,3 +54,9 @@ def parse_plain(text: str, path: Path, line: int, problems: list[Problem]) -> tu
 
 def make_value(expression: str, spec: str | None, source: str, line: int) -> n.Value:
     return n.Value(line, expression, spec, source)
+
+
+def markdown_lines(text: str) -> list[str]:
+    """`text`'s lines as markdown-it counts them (\\r\\n, \\r and \\n end a line; not str.splitlines()'s
+    \\u2028, \\x0c and the like)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")

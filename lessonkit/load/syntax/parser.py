@@ -8,23 +8,27 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import unescapeAll
 from markdown_it.parser_inline import ParserInline
+from markdown_it.rules_core.text_join import text_join
 from markdown_it.rules_inline import StateInline
 
 from ...support.errors import Problem
 from ...support.messages import Message, msg
-from . import cjk, make_value, nodes as n, rules
+from . import cjk, make_value, markdown_lines, nodes as n, rules
 from ...support.values import pieces
+
+if TYPE_CHECKING:
+    from ...support.readings import Parts
 
 ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*(?P<body>[#.][^{}\n]*|[A-Za-z][\w-]*=[^{}\n]*)\}[ \t]*$")
 ATTRIBUTE = re.compile(r"#(?P<id>[^\s#.]+)|\.(?P<cls>[^\s#.=]+)|(?P<key>[A-Za-z][\w-]*)=(?P<value>\"[^\"]*\"|'[^']*'|\S*)")
 ID = re.compile(r"[A-Za-z][\w-]*")
-BLOCKED_ATTRIBUTES = re.compile(r"style|on[a-z]+", re.I)
 VALUES_FLAG = "{values}"
+BLOCKS_ONLY = "lessonkit: blocks only"     # env key: read the blocks, leave the inline text (parse_sections)
 ID_EXPECTED = msg("`{#id}` at the end of the heading: ASCII letters, digits, - and _")
 
 
@@ -37,7 +41,7 @@ class Reading:
 
     def line_text(self, line: int) -> str:
         """The text's line `line` (0-based) as written, for a message."""
-        lines = self.text.splitlines()
+        lines = markdown_lines(self.text)
         return lines[line].strip() if 0 <= line < len(lines) else ""
 
     def problem(self, line: int, message: Message | str, expected: Message | str | None = None) -> None:
@@ -150,7 +154,7 @@ def _read_attributes(body: str, where: Reading, line: int) -> dict[str, Any]:
                               ID_EXPECTED)
         elif found.group("cls"):
             read["classes"] += (found.group("cls"),)
-        elif BLOCKED_ATTRIBUTES.fullmatch(found.group("key")):
+        elif re.fullmatch(r"style|on[a-z]+", found.group("key"), re.I):   # (compiled when a key is met)
             where.problem(line, blocked_html(msg("attribute `{name}`", name=f"{found.group('key').lower()}=")),
                           "Markdown, `![alt](file.png)` for images, or a widget")
     return read
@@ -162,13 +166,19 @@ def blocked_html(what: Message | str) -> Message:
 
 
 def _inline_with_lines(state) -> None:
-    """markdown-it's `inline` core rule, telling each inline parse the file line its text starts on."""
-    where = state.env["reading"]
-    for token in state.tokens:
+    """markdown-it's `inline` core rule, telling each inline parse the file line its text starts on (none when only
+    the blocks are read: parse_sections reads each section's inline text itself)."""
+    if not state.env.get(BLOCKS_ONLY):
+        _read_inline(state.md, state.tokens, state.env)
+
+
+def _read_inline(md: MarkdownIt, tokens: list, env: dict) -> None:
+    where = env["reading"]
+    for token in tokens:
         if token.type == "inline":
             where.inline_line = where.first + (token.map[0] if token.map else 0)
             token.children = []
-            state.md.inline.parse(token.content, state.md, state.env, token.children)
+            md.inline.parse(token.content, md, env, token.children)
 
 
 def parse_markdown(text: str, path: Path, first_line: int, problems: list[Problem]) -> tuple:
@@ -176,6 +186,46 @@ def parse_markdown(text: str, path: Path, first_line: int, problems: list[Proble
     where = Reading(path, first_line, problems, text)
     tokens = parser().parse(text, {"reading": where})
     return Tree(where).blocks(tokens)
+
+
+def parse_sections(text: str, path: Path, problems: list[Problem], parts: Parts) -> tuple:
+    """lesson.md's block nodes, each top-level `##` section's inline text and nodes kept in `parts` by the section's
+    own text and first line: an edit of one paragraph reads that section's inline text again, not the file's. The
+    blocks are read whole every time (≈ a third of a parse): a section starts where nothing is open, so the same
+    text at the same line reads the same; a link's target may be defined in another section, so the links'
+    definitions are part of the key."""
+    env = {"reading": Reading(path, 1, problems, text), BLOCKS_ONLY: True}
+    md = parser()
+    tokens = md.parse(text, env)
+    lines = markdown_lines(text)
+    starts = [0] + [i for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h2" and t.level == 0]
+    ends = starts[1:] + [len(tokens)]
+    definitions = sorted((label, d["href"], d["title"]) for label, d in env.get("references", {}).items())
+    out: list = []
+    for start, end in zip(starts, ends):
+        if start == end:
+            continue
+        first = tokens[start].map[0] if start else 0
+        last = tokens[end].map[0] if end < len(tokens) else len(lines)
+        own = "\n".join(lines[first:last])
+        found = parts.get(own, first + 1, definitions)
+        if found is None:
+            found_problems: list[Problem] = []
+            section = Reading(path, 1, found_problems, text)
+            _read_inline(md, tokens[start:end], {**env, "reading": section})
+            text_join(_Tokens(tokens[start:end]))
+            found = Tree(section).blocks(tokens[start:end]), tuple(found_problems)
+            parts.put(found, own, first + 1, definitions)
+        out += found[0]
+        problems += found[1]
+    return tuple(out)
+
+
+class _Tokens:
+    """What markdown-it's core rules read of their state: its tokens."""
+
+    def __init__(self, tokens: list):
+        self.tokens = tokens
 
 
 def parse_inline(text: str, path: Path, line: int, problems: list[Problem]) -> tuple:
@@ -193,7 +243,6 @@ class Tree:
 
     def __init__(self, where: Reading):
         self.where = where
-        self.literals: list[tuple[int, str]] = []   # comments inside maths: (line, text)
 
     def line(self, token) -> int:
         return self.where.first + token.map[0] if token.map else self.where.first
@@ -333,8 +382,7 @@ class Tree:
         return pieces(text, line, make_value, comments=False)[0] or ("",)
 
     def maths(self, tex: str, line: int, display: bool, label: str | None, block: bool, label_line: int) -> n.Maths:
-        parts, comments = pieces(tex, line, make_value)
-        self.literals += comments
+        parts = pieces(tex, line, make_value)[0]   # (a `literal` comment inside maths: handnumbers reads lines)
         return n.Maths(line, parts, display, label, block, label_line)
 
     def inline_maths(self, token, line: int) -> n.Maths:
@@ -342,7 +390,7 @@ class Tree:
         return self.maths(token.content, line, token.meta["display"], token.meta["label"], False, label_line)
 
     def check_html(self, text: str, line: int) -> None:
-        for found in RAW_BLOCKED.finditer(text):
+        for found in _raw_blocked().finditer(text):
             what = f"`<{found.group('tag').lower()}>`" if found.group("tag") else \
                 msg("attribute `{name}`", name=f"{found.group('attr').lower()}=")
             self.where.problems.append(Problem(self.where.path, line + text.count("\n", 0, found.start()),
@@ -354,9 +402,11 @@ class Tree:
         return n.InlineHtml(line, token.content)
 
 
-# raw HTML the page's Content-Security-Policy would block, or that would fetch something
-RAW_BLOCKED = re.compile(r"<(?P<tag>script|style|iframe|object|embed|link|img|video|audio|source)\b"
-                         r"|<[a-zA-Z][^>]*?\s(?P<attr>style|on[a-z]+)\s*=", re.IGNORECASE)
+@functools.cache   # (compiled when a text has raw HTML)
+def _raw_blocked() -> re.Pattern:
+    """Raw HTML the page's Content-Security-Policy would block, or that would fetch something."""
+    return re.compile(r"<(?P<tag>script|style|iframe|object|embed|link|img|video|audio|source)\b"
+                      r"|<[a-zA-Z][^>]*?\s(?P<attr>style|on[a-z]+)\s*=", re.IGNORECASE)
 
 
 def _code(text: str) -> str:
