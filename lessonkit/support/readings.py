@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from .cachekeys import engine_source_digest, package_version
-from .store import READINGS, Store
+from .store import READING_PARTS, READINGS, Store
 
 T = TypeVar("T")
 
@@ -54,10 +54,10 @@ class Parts:
         self.store, self.reading, self.path = store, reading, path
 
     def get(self, text: str, *args: Any) -> Any | None:
-        return self.store.get_pickle(READINGS, _key(self.reading, self.path, args, text.encode()))
+        return self.store.get_pickle(READING_PARTS, _key(self.reading, self.path, args, text.encode()))
 
     def put(self, value: Any, text: str, *args: Any) -> None:
-        self.store.put_pickle(READINGS, _key(self.reading, self.path, args, text.encode()), value)
+        self.store.put_pickle(READING_PARTS, _key(self.reading, self.path, args, text.encode()), value)
 
 
 def _key(reading: Callable[..., Any], path: Path, args: tuple, data: bytes) -> str:

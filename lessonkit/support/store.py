@@ -21,8 +21,11 @@ support/prune.py.
   NOTEBOOK_PARTS notebooks/<key>.json         json     beside them, their parts: the setup's code, lesson.py's cells,
                                                        a lesson's inline Markdown memo, what a notebook was made with
   DEFINITIONS   definitions/<key>.pickle       pickle   the glossary's definitions and problems (render/definitions.py)
-  READINGS      readings/<key>.pickle          pickle   what reading a YAML file gave: its data, lines, problems
-                                                        (support/readings.py)
+  READINGS      readings/<key>.pickle          pickle   what reading a file gave: a YAML file's data, lines, problems;
+                                                        lesson.md's sections (support/readings.py)
+  READING_PARTS readings/<key>.part.pickle     pickle   beside them, a part of one: a lesson.md section's nodes, read
+                                                        only when lesson.md changed (so a build that changed nothing
+                                                        leaves them unread, and pruning takes them in time)
   MATHML        mathml-<version>.json          json     LaTeX → MathML conversions, for a latex2mathml version
   HIGHLIGHTS    highlight-<version>.json       json     highlighted code, for a Pygments version (features/code.py)
   FONT          font.json                      json     the figures' font (support/font.py)
@@ -109,12 +112,13 @@ NOTEBOOKS = Kind("notebooks", ".ipynb", TEXT)
 NOTEBOOK_PARTS = Kind("notebooks", ".json", JSON)
 DEFINITIONS = Kind("definitions", ".pickle", PICKLE)
 READINGS = Kind("readings", ".pickle", PICKLE)
+READING_PARTS = Kind("readings", ".part.pickle", PICKLE)   # support/readings.py Parts: read only when their file changed
 MATHML = Kind("", ".json", JSON, prefix="mathml-", keys=r".+")        # key: latex2mathml's version
 HIGHLIGHTS = Kind("", ".json", JSON, prefix="highlight-", keys=r".+")  # key: Pygments' version
 FONT = Kind("", ".json", JSON, prefix="font", keys="")                # one entry, key ""
 TEMPLATES = Kind("templates", ".cache", None, prefix="__jinja2_", keys=r".+")
 KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS,
-         NOTEBOOK_PARTS, DEFINITIONS, READINGS, MATHML, HIGHLIGHTS, FONT, TEMPLATES)
+         NOTEBOOK_PARTS, DEFINITIONS, READINGS, READING_PARTS, MATHML, HIGHLIGHTS, FONT, TEMPLATES)
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
 
