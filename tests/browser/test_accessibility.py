@@ -84,7 +84,9 @@ def test_keyboard_focus_is_always_visible(open_page, site, slug):
     seen = []
     for _ in range(400):
         page.keyboard.press("Tab")
-        stop = page.evaluate("""() => {
+        # (two frames: a section under content-visibility lays out when focus enters it, and the scroll follows)
+        stop = page.evaluate("""async () => {
+            await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
             const el = document.activeElement;
             if (!el || el === document.body) return null;
             const s = getComputedStyle(el), r = el.getBoundingClientRect();
