@@ -11,12 +11,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
-from markdown_it.parser_inline import ParserInline
 from markdown_it.rules_inline import StateInline
 
 from lessonkit.load.syntax import nodes as n
 from lessonkit.load.syntax.cjk import CJK_CHARACTERS, is_cjk, scan_delims
-from lessonkit.load.syntax.parser import parse_markdown
+from lessonkit.load.syntax.parser import LineInline, parse_markdown
 
 SPEC = Path(__file__).parent / "fixtures" / "commonmark" / "spec-0.31.2-examples.txt"   # its README: source, licence
 FENCE = "`" * 32
@@ -52,15 +51,9 @@ class CjkState(StateInline):
     scanDelims = scan_delims
 
 
-class CjkInline(ParserInline):
-    """markdown-it's inline parser with the amended scanDelims, as parser.LineInline wires it."""
-
-    def parse(self, src, md, env, tokens):
-        state = CjkState(src, md, env, tokens)
-        self.tokenize(state)
-        for rule in self.ruler2.getRules(""):
-            rule(state)
-        return state.tokens
+class CjkInline(LineInline):
+    """markdown-it's inline parser with the amended scanDelims, wired as lessonkit's parser wires it."""
+    State = CjkState
 
 
 def commonmark(amended: bool, *extras: str) -> MarkdownIt:

@@ -86,8 +86,10 @@ class LineState(StateInline):
 
 
 class LineInline(ParserInline):
+    State = LineState
+
     def parse(self, src, md, env, tokens):
-        state = LineState(src, md, env, tokens)
+        state = self.State(src, md, env, tokens)
         self.tokenize(state)
         for rule in self.ruler2.getRules(""):
             rule(state)
