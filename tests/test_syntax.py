@@ -8,7 +8,7 @@ from lessonkit.load.document import parse_lesson_body
 from lessonkit.load.plan import equation_labels
 from lessonkit.load.syntax.nodes import Maths
 from lessonkit.load.syntax.parser import parse_markdown
-from lessonkit.load.syntax.rules import LABEL_NAME
+from lessonkit.load.syntax.maths import LABEL_NAME
 
 PATH = Path("lesson.md")
 

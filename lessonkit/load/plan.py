@@ -22,7 +22,7 @@ from ..support.records import Record
 from .document import SectionSource, misplaced_parts
 from .syntax import nodes as n
 from .syntax import parse_markdown, parse_plain
-from .syntax.rules import LABEL_NAME
+from .syntax.maths import LABEL_NAME
 
 # lesson.yaml's fields written in Markdown (a list's items each their own field: `challenges.0.answer`)
 BLOCK_FIELDS = ("intro", "question")

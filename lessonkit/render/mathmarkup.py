@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from ..features import equations
-from ..load.syntax.rules import LABEL_NAME
+from ..load.syntax.maths import LABEL_NAME
 from ..support.errors import Problem
 from ..support.messages import msg
 from ..support.suggest import did_you_mean

@@ -1,8 +1,13 @@
 """The inside of a formula as the parser reads it: where it closes; the values written in it (`0.9^{ {{ n }} }`) and
 the HTML comments on its lines (`<!-- literal -->` marks a number typed on purpose; a comment is never TeX) are read
-by support/values.py `pieces`, which reads the values of a plain text and of code too."""
+by support/values.py `pieces`, which reads the values of a plain text and of code too; what names an equation
+(LABEL_NAME: also read by load/plan.py and render/, which need not load the parser's rules)."""
 from __future__ import annotations
 
+import re
+
+NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?"  # an equation's name: ASCII, so the Chinese after it is text
+LABEL_NAME = re.compile(rf"eq:(?P<name>{NAME})")   # what `{#…}` after a display equation must say
 CLOSERS = {"$": "$", "$$": "$$", "\\(": "\\)", "\\[": "\\]"}
 
 

@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...support.messages import msg
-from .maths import closing
+from .maths import LABEL_NAME, NAME, closing
 
 if TYPE_CHECKING:
     from markdown_it.rules_block import StateBlock
@@ -35,8 +35,6 @@ CITATION = re.compile(r"\[(?P<body>@(?!fig:|lesson:|eq:)[^\[\]\n]*)\](?!\()")
 CITATION_ITEM = re.compile(r"\s*@(?P<key>[^\s;,@\[\]{}]+)\s*(?:,\s*(?P<locator>[^;]*?))?\s*$")
 NARRATIVE = re.compile(rf"@(?!fig:|lesson:|eq:)(?P<key>{KEY})(?: ?\[(?P<locator>[^\[\]@\n]+)\](?!\())?")
 NOT_BEFORE_NARRATIVE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@.[\\")
-NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9_])?"  # an equation's name: ASCII, so the Chinese after it is text
-LABEL_NAME = re.compile(rf"eq:(?P<name>{NAME})")   # what `{#…}` after a display equation must say
 REFERENCE = re.compile(r"@fig:(?P<fig>[\w-]*\w)|@eq:(?P<eq>" + NAME + r")"
                        r"|@lesson:(?P<slug>[a-z0-9][a-z0-9-]*[a-z0-9]|[a-z0-9])"
                        r"(?:#(?P<target>eq:" + NAME + r"|fig:[\w-]*\w|[A-Za-z][\w-]*\w|[A-Za-z]))?")
