@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...support.errors import Problem
-from ...support.values import pieces
 from . import nodes as n
 
 if TYPE_CHECKING:
@@ -48,6 +47,8 @@ def parse_sections(text: str, path: Path, problems: list[Problem], parts: "Parts
 
 def parse_plain(text: str, path: Path, line: int, problems: list[Problem]) -> tuple:
     """A plain text: its words as they are, and the `{{ … }}` on one line that name values."""
+    from ...support.values import pieces   # (not imported by a build whose readings are all kept)
+
     return tuple(n.Text(line, piece) if type(piece) is str else piece
                  for piece in pieces(text, line, make_value, comments=False)[0])
 
