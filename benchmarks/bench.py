@@ -501,7 +501,7 @@ def machine(peers: dict[str, str]) -> list[tuple[str, str]]:
     except (OSError, StopIteration):
         pass
     import jinja2
-    import markdown
+    import markdown_it
     import matplotlib
     import numpy
 
@@ -517,8 +517,8 @@ def machine(peers: dict[str, str]) -> list[tuple[str, str]]:
         ("OS", platform.platform()),
         ("Python", platform.python_version()),
         ("lessonkit", lessonkit.__version__),
-        ("numpy / matplotlib / jinja2 / markdown",
-         f"{numpy.__version__} / {matplotlib.__version__} / {jinja2.__version__} / {markdown.__version__}"),
+        ("numpy / matplotlib / jinja2 / markdown-it-py",
+         f"{numpy.__version__} / {matplotlib.__version__} / {jinja2.__version__} / {markdown_it.__version__}"),
         ("MkDocs", peer_version("mkdocs", ["--version"])),
         ("Hugo", peer_version("hugo", ["version"])),
         ("Jupyter Book", peer_version("jupyter-book", ["--version"])),

@@ -249,15 +249,15 @@ def test_the_same_lesson_gives_the_same_notebook_bytes(book_site, fixture_course
 
 def jupyter_heading_ids(markdown_cells: list[str]) -> list[str]:
     """The ids Jupyter gives the headings of Markdown cells, found independently of the engine: each cell rendered
-    by Python-Markdown, each heading's text content with spaces as `-` (JupyterLab's renderMarkdown.createHeaderId,
-    nbconvert's _convert_header_id)."""
+    by mistune (nbconvert's Markdown renderer), each heading's text content with spaces as `-` (JupyterLab's
+    renderMarkdown.createHeaderId, nbconvert's _convert_header_id)."""
     import html as html_module
 
-    import markdown
+    import mistune
 
     ids = []
     for cell in markdown_cells:
-        rendered = markdown.markdown(cell)
+        rendered = mistune.html(cell)
         for m in re.finditer(r"<h[1-6]>(.*?)</h[1-6]>", rendered, re.S):
             text = html_module.unescape(re.sub(r"<[^>]+>", "", m.group(1)))
             ids.append(text.replace(" ", "-"))
