@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..features import code, equations
+from ..load.document import SHOWS_ONLY
 from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
 from ..load.syntax import nodes as n
 from ..load.syntax import parse_markdown, parse_plain
@@ -30,7 +31,6 @@ from .mathmarkup import equation_ref, math_html, numbered, slim_mathml
 IMAGE_TYPES = {".png": ("image/png", (b"\x89PNG",)), ".jpg": ("image/jpeg", (b"\xff\xd8\xff",)),
                ".jpeg": ("image/jpeg", (b"\xff\xd8\xff",)), ".gif": ("image/gif", (b"GIF87a", b"GIF89a")),
                ".webp": ("image/webp", (b"RIFF",)), ".svg": ("image/svg+xml", (b"<",))}
-VALUES_FLAG = "{values}"
 
 
 class Converters:
@@ -150,7 +150,7 @@ class Render:
     def code(self, node: n.Code) -> str:
         """A code block: its `{{ values }}` filled in only when the fence asks (`{values}`), highlighted when Pygments
         knows its language (then it mounts the `code` component, whose CSS colours it)."""
-        language, _ = fence_info(node.info)
+        language = node.language
         text = self.filled(node.parts) if node.parts else node.text
         cls = f' class="language-{html.escape(language)}"' if language else ""
         highlighted = self.ctx.converters.highlighter.html(text, language) if language else None
@@ -165,9 +165,8 @@ class Render:
         return "<hr>"
 
     def table(self, node: n.Table) -> str:
-        rows = [r for r in node.children]
-        head = [r for r in rows if r.header]
-        body = [r for r in rows if not r.header]
+        head = [r for r in node.children if r.header]
+        body = [r for r in node.children if not r.header]
         out = ["<table>"]
         if head:
             out += ["<thead>", *(self.row(r, node.aligns, "th") for r in head), "</thead>"]
@@ -286,8 +285,6 @@ class Render:
                            html.escape(node.shown or node.name))
 
 
-SHOWS_ONLY = {"toggle": "state", "tabs": "tab"}
-
 BLOCK_HTML: dict[type, Callable] = {
     n.Paragraph: Render.paragraph, n.Heading: Render.heading, n.Quote: Render.quote, n.List: Render.list,
     n.Code: Render.code, n.Html: Render.html_block, n.Rule: Render.rule, n.Table: Render.table,
@@ -328,12 +325,6 @@ def _pre_text(text: str) -> str:
     """A code block's text in its <pre>. The tree leaves off the newline that ends the last line (parser.py `_code`),
     which a browser does not show; code that ends in blank lines gets it back, or its last blank line would go."""
     return f"{text}\n" if text.endswith("\n") else text
-
-
-def fence_info(info: str) -> tuple[str, bool]:
-    """A fence's language and whether it asks for values (```` ```python {values} ````)."""
-    words = info.split()
-    return next((w for w in words if w != VALUES_FLAG), ""), VALUES_FLAG in words
 
 
 # ── entry points ────────────────────────────────────────────────────────────────────────────────────────────────────

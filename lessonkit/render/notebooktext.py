@@ -64,11 +64,14 @@ class Markdown:
         return ("\n" if node.tight else "\n\n").join(items)
 
     def code(self, node: n.Code) -> str:
-        text = "".join(p if type(p) is str else self.says.value(p, False) for p in node.parts) if node.parts \
-            else node.text
+        text = self.filled(node)
         fence = "`" * max(3, _longest_run(text, "`") + 1)
-        language = next((w for w in node.info.split() if w != "{values}"), "")
-        return f"{fence}{language}\n{text}\n{fence}"
+        return f"{fence}{node.language}\n{text}\n{fence}"
+
+    def filled(self, node: n.Code | n.CodeSpan) -> str:
+        """Code's text, its values filled in when it asked for them (`{values}`)."""
+        return "".join(p if type(p) is str else self.says.value(p, False) for p in node.parts) if node.parts \
+            else node.text
 
     def table(self, node: n.Table) -> str:
         self.in_table = True
@@ -116,8 +119,7 @@ class Markdown:
         return Emphasis(self.inline(node.children), mark, tag)
 
     def code_span(self, node: n.CodeSpan, before: str) -> str:
-        text = "".join(p if type(p) is str else self.says.value(p, False) for p in node.parts) if node.parts \
-            else node.text
+        text = self.filled(node)
         if self.in_table and "|" in text:  # GFM reads `\|` in a cell's code as `|`; nbconvert's renderer does not
             return "<code>" + html.escape(text, quote=False).replace("|", "&#124;") + "</code>"
         ticks = "`" * (_longest_run(text, "`") + 1)

@@ -22,6 +22,8 @@ from . import nodes as n
 if TYPE_CHECKING:
     from ...support.readings import Parts
 
+VALUES_FLAG = "{values}"   # after a code fence or a code span: its `{{ … }}` are values, filled in
+
 
 def parse_markdown(text: str, path: Path, first_line: int, problems: list[Problem]) -> tuple:
     """`text`'s block nodes; its mistakes added to `problems`. A text is parsed once per process (a caption of

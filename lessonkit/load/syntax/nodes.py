@@ -10,7 +10,7 @@ Blocks                                           Inline
   Quote      children                               Emphasis / Strong / Strike   children
   List       ordered, start, tight, children        CodeSpan    text, parts (`…`{values})
   Item       children                               Link        href, title, children
-  Code       info, text (a fence or indented)       Image       src, alt, title
+  Code       language, text (fenced or indented)    Image       src, alt, title
   Html       text (raw HTML block)                  InlineHtml  text
   Rule                                              Maths       tex, display (inline, `$$…$$` or `\\[…\\]`)
   Table      aligns, children (Row: children Cell)  Value       expression, spec (`{{ … }}`)
@@ -63,7 +63,7 @@ class Item(Record):
 
 class Code(Record):
     line: int                       # the opening fence's line (the code starts on the next)
-    info: str = ""                  # what follows the fence: a language, `{values}`
+    language: str = ""              # the fence's language (its info string without `{values}`)
     text: str = ""
     fenced: bool = True
     parts: tuple = ()               # `{values}` in its info: the text as str and Value pieces

@@ -18,7 +18,7 @@ from markdown_it.rules_inline import StateInline
 
 from ...support.errors import Problem
 from ...support.messages import Message, msg
-from . import cjk, make_value, markdown_lines, nodes as n, rules
+from . import VALUES_FLAG, cjk, make_value, markdown_lines, nodes as n, rules
 from ...support.values import pieces
 
 if TYPE_CHECKING:
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 ATTRIBUTES = re.compile(r"[ \t]*\{:?[ \t]*(?P<body>[#.][^{}\n]*|[A-Za-z][\w-]*=[^{}\n]*)\}[ \t]*$")
 ATTRIBUTE = re.compile(r"#(?P<id>[^\s#.]+)|\.(?P<cls>[^\s#.=]+)|(?P<key>[A-Za-z][\w-]*)=(?P<value>\"[^\"]*\"|'[^']*'|\S*)")
 ID = re.compile(r"[A-Za-z][\w-]*")
-VALUES_FLAG = "{values}"
 BLOCKS_ONLY = "lessonkit: blocks only"     # env key: read the blocks, leave the inline text (parse_sections)
 ID_EXPECTED = msg("`{#id}` at the end of the heading: ASCII letters, digits, - and _")
 
@@ -274,8 +273,10 @@ class Tree:
         if kind == "fence":
             self.check_closed(token)
             text, info = _code(token.content), unescapeAll(token.info).strip()   # `\+`, `&ouml;` read (CommonMark)
-            parts = self.values_in(text, line + 1) if VALUES_FLAG in info.split() else ()
-            return n.Code(line, info, text, True, parts), i + 1
+            words = info.split()
+            language = next((w for w in words if w != VALUES_FLAG), "")
+            parts = self.values_in(text, line + 1) if VALUES_FLAG in words else ()
+            return n.Code(line, language, text, True, parts), i + 1
         if kind == "code_block":
             return n.Code(line, "", _code(token.content), False), i + 1
         if kind == "html_block":

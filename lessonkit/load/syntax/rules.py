@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...support.messages import msg
-from .maths import LABEL_NAME, NAME, closing
+from .maths import CLOSERS, LABEL_NAME, NAME, closing
 
 if TYPE_CHECKING:
     from markdown_it.rules_block import StateBlock
@@ -140,7 +140,7 @@ def display_maths(state: StateBlock, start: int, end: int, silent: bool) -> bool
     if shut is None:
         if not silent:
             reading(state).problem(start, msg("display maths `{opener}` is never closed", opener=opener),
-                                   msg("a closing `{closer}`", closer=_CLOSER[opener]))
+                                   msg("a closing `{closer}`", closer=CLOSERS[opener]))
         return False
     end_of_line = source.find("\n", shut)
     after = source[shut + 2:] if end_of_line < 0 else source[shut + 2:end_of_line]
@@ -173,9 +173,6 @@ def _to_closing(state: StateBlock, start: int, end: int, opener: str) -> tuple[s
     return "\n".join(lines), None
 
 
-_CLOSER = {"$$": "$$", "\\[": "\\]", "$": "$", "\\(": "\\)"}
-
-
 # ── inline ──────────────────────────────────────────────────────────────────────────────────────────────────────────
 def value(state: StateInline, silent: bool) -> bool:
     """`{{ expression:spec }}` on one line (`{{<` inside a paragraph is a directive that is not alone on its line)."""
@@ -186,17 +183,16 @@ def value(state: StateInline, silent: bool) -> bool:
         if not silent:
             end = src.find(">}}", pos)
             shown = src[pos:end + 3] if end >= 0 and "\n" not in src[pos:end] else src[pos:pos + 3] + "…"
-            state.env["reading"].problem_inline(state, msg("cannot read directive `{text}`", text=shown),
-                                                msg("`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a "
-                                                    "line"))
+            reading(state).problem_inline(state, msg("cannot read directive `{text}`", text=shown),
+                                          msg("`{{< figure NAME >}}` or `{{< widget NAME >}}` alone on a line"))
         return False
     end = src.find("}}", pos + 2)
     newline = src.find("\n", pos + 2)
     if end < 0 or 0 <= newline < end or not src[pos + 2:end].strip():
         if not silent:
-            state.env["reading"].problem_inline(state, msg("cannot read value reference `{{`…"),
-                                                msg("`{{ name }}`, `{{ name:spec }}` or `{{ expression:spec }}` "
-                                                    "starting with a name, on one line"))
+            reading(state).problem_inline(state, msg("cannot read value reference `{{`…"),
+                                          msg("`{{ name }}`, `{{ name:spec }}` or `{{ expression:spec }}` "
+                                              "starting with a name, on one line"))
         return False
     if not silent:
         token = state.push("value", "", 0)
@@ -224,14 +220,13 @@ def maths(state: StateInline, silent: bool) -> bool:
         return False
     if opener == "$" and "\n" in body[:shut]:
         return False
-    after = pos + len(opener) + shut + len(_CLOSER[opener])
+    after = pos + len(opener) + shut + len(CLOSERS[opener])
     display = opener in ("$$", "\\[")
     label = LABEL.match(src, after) if display else None
     if not silent:
         token = state.push("maths_inline", "", 0)
         token.content, token.markup = body[:shut], opener
-        token.meta = {"display": display, "label": label.group("label") if label else None,
-                      "label_offset": label.start() if label else 0}
+        token.meta = {"display": display, "label": label.group("label") if label else None}
     state.pos = label.end() if label else after
     return True
 
