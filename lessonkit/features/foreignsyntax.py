@@ -33,18 +33,14 @@ def lessonkit_form(role: str, target: str) -> str:
 
 def report(source) -> list[Problem]:
     """The roles of one lesson (load.lessons.LessonSource): lesson.md, then lesson.yaml's Markdown."""
-    found = [problem for section in source.sections
-             for problem in roles((n.Paragraph(section.line, section.heading), *section.blocks), source.body_path)]
-    for blocks in source.plan.fields.values():
-        found += roles(blocks, source.meta_path)
-    return found
+    return [problem for path, blocks in source.trees() for problem in roles(blocks, path)]
 
 
 def roles(blocks, path) -> list[Problem]:
     """A role is a text ending in its name followed by a code span (a role inside a code span is code)."""
     found = []
     for node in n.walk(blocks):
-        inline = _inline(node)
+        inline = n.inline_children(node)
         for before, after in zip(inline, inline[1:]):
             role = ROLE.search(before.text) if type(before) is n.Text and type(after) is n.CodeSpan else None
             if role is None:
@@ -58,10 +54,3 @@ def roles(blocks, path) -> list[Problem]:
                                      "`[text](#id)`, `{#eq:NAME}`")))
     return found
 
-
-def _inline(node) -> tuple:
-    """A node's inline children (a paragraph's, a heading's, a cell's, a container's title)."""
-    if type(node) is n.Container:
-        return node.title
-    children = getattr(node, "children", ())
-    return children if children and type(children[0]) in n.INLINE_ONLY else ()

@@ -135,9 +135,9 @@ def citation_years(source, bibliography) -> list[Problem]:
     if bibliography is None:
         return []
     problems = []
-    for path, blocks in _trees(source):
+    for path, blocks in source.trees():
         for node in n.walk(blocks):
-            children = _inline_children(node)
+            children = n.inline_children(node)
             for k, cited in enumerate(children):
                 if type(cited) not in (n.Citation, n.Narrative):
                     continue
@@ -163,22 +163,6 @@ def _wrong_years(path: Path, cited, before, after, bibliography) -> list[Problem
                     msg("the entry's year, or `@{key}`: the authors and year from the references.bib entry",
                         key=keys[0]))
             for typed in (before, after) if typed and years and typed.group(1) not in years]
-
-
-def _trees(source) -> Iterator[tuple[Path, tuple]]:
-    """The lesson's texts as load parsed them: each section of lesson.md (its heading too), then lesson.yaml's
-    Markdown fields."""
-    for section in source.sections:
-        yield source.body_path, (n.Paragraph(section.line, section.heading), *section.blocks)
-    for blocks in source.plan.fields.values():
-        yield source.meta_path, blocks
-
-
-def _inline_children(node) -> tuple:
-    if type(node) is n.Container:
-        return node.title
-    children = getattr(node, "children", ())
-    return children if children and type(children[0]) in n.INLINE_ONLY else ()
 
 
 # ── where the text is ───────────────────────────────────────────────────────────────────────────────────────────────

@@ -75,8 +75,8 @@ def misplaced_parts(blocks, path: Path, parent: str | None = None) -> list[Probl
     problems = []
     for block in blocks:
         if type(block) is not n.Container:
-            problems += misplaced_parts(getattr(block, "children", ()), path, None) if type(block) in (n.Quote, n.List,
-                                                                                                       n.Item) else []
+            if type(block) in (n.Quote, n.List, n.Item):
+                problems += misplaced_parts(block.children, path)
             continue
         for container, part in SHOWS_ONLY.items():
             if block.kind == part and parent != container:

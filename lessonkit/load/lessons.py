@@ -4,13 +4,14 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:  # (PyYAML is imported where a text is read afresh)
     import yaml
 
 from ..support.records import Record
 from .document import SectionSource, parse_lesson_body
+from .syntax import nodes as n
 from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
 from ..support.readings import Parts, kept
@@ -56,6 +57,14 @@ class LessonSource(Record):
     @property
     def meta_path(self) -> Path:
         return self.folder / "lesson.yaml"
+
+    def trees(self) -> Iterator[tuple[Path, tuple]]:
+        """Its texts as load parsed them, (file, block nodes): each section of lesson.md, its heading as a paragraph
+        first, then lesson.yaml's Markdown fields (what the reports read: features/handnumbers.py, foreignsyntax.py)."""
+        for section in self.sections:
+            yield self.body_path, (n.Paragraph(section.line, section.heading), *section.blocks)
+        for blocks in self.plan.fields.values():
+            yield self.meta_path, blocks
 
 
 def find_lessons(content_dir: Path) -> list[Path]:

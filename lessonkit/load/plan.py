@@ -48,8 +48,7 @@ class LessonPlan(Record):
                                                     # text field (a title, a feedback) as Text and Value nodes
     places: tuple[Place, ...] = ()                  # in reading order
     figure_functions: dict[str, str] = NONE         # lesson.py: figure function → figure name
-    equations: dict[str, int] = NONE                # `{#eq:NAME}` → its number
-    equation_lines: dict[str, int] = NONE           # `{#eq:NAME}` → the line of its first use
+    equation_lines: dict[str, int] = NONE           # `{#eq:NAME}` → the line of its first use, in reading order
 
     def placed(self, kind: str) -> list[Place]:
         return [p for p in self.places if p.kind == kind]
@@ -66,6 +65,11 @@ class LessonPlan(Record):
                 found.append(Place("figure", self.figure_functions[place.name], (), place.path, place.line,
                                    place.challenge))
         return found
+
+    @property
+    def equations(self) -> dict[str, int]:
+        """`{#eq:NAME}` → its number: the order of first use."""
+        return {name: k for k, name in enumerate(self.equation_lines, start=1)}
 
     @property
     def figures(self) -> dict[str, int]:
@@ -88,9 +92,7 @@ def make_plan(meta: dict[str, Any], lines: dict[str, int], sections: list[Sectio
                    if type(b) is n.Directive]
     # lesson.py is read only when a place shows code (parsing it costs)
     figure_functions = declared_figures(code_path) if any(p.kind == "code" for p in places) else {}
-    labels = equation_labels(sections, body_path, problems)
-    return LessonPlan(fields, tuple(places), figure_functions, {name: k for k, name in enumerate(labels, start=1)},
-                      labels)
+    return LessonPlan(fields, tuple(places), figure_functions, equation_labels(sections, body_path, problems))
 
 
 def fields_reading(path: Path, meta: dict[str, Any], lines: dict[str, int]) -> tuple[dict[str, tuple], list[Problem]]:

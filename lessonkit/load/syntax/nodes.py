@@ -238,6 +238,14 @@ def walk(nodes) -> Iterator[Any]:
             stack.append(iter(children))
 
 
+def inline_children(node) -> tuple:
+    """A node's inline children: a paragraph's, a heading's, a cell's, a container's title (() for other blocks)."""
+    if type(node) is Container:
+        return node.title
+    children = getattr(node, "children", ())
+    return children if children and type(children[0]) in INLINE_ONLY else ()
+
+
 def dispatch(table: Mapping[type, Callable], node: Any) -> Callable:
     """The handler `table` has for `node`'s class: a class it lacks is our bug, never silence."""
     try:
