@@ -1,4 +1,4 @@
-"""render/lesson.py: lesson_context, everything lesson.html shows of one computed lesson — figures numbered in
+"""render/lesson.py: render_lesson, everything lesson.html shows of one computed lesson — figures numbered in
 reading order (sections, then the challenges' answers, an answer's figure printed again with other ids), answers
 left out when the release hides them yet still checked, what must be placed and what may not be placed where, the
 edition's parts (teacher, learning platform). One small lesson computed in tmp_path (no figure drawn); the figure
@@ -11,7 +11,7 @@ import pytest
 from lessonkit.features.coursenav import Course
 from lessonkit.load.release import Release
 from lessonkit.render.draft import FigureDataHole
-from lessonkit.render.lesson import lesson_context
+from lessonkit.render.lesson import render_lesson
 from lessonkit.support.errors import ContentError
 from page_setting import UI, computed, course_of, setting, write_lesson
 
@@ -81,7 +81,7 @@ checks:
 def context_of(tmp_path, md=MD, yaml=YAML, py=PY, **options):
     lesson = computed(write_lesson(tmp_path, md=md, yaml=yaml, py=py))
     page = setting(**options)
-    return lesson_context(lesson, page), page
+    return render_lesson(lesson, page).context, page
 
 
 def problems_of(tmp_path, md=MD, yaml=YAML, py=PY, **options) -> list[tuple[str, int | None, str]]:
@@ -164,7 +164,7 @@ def test_a_link_to_a_lesson_not_published_yet_is_a_warning(tmp_path):
     md = MD.replace("Two to the ten is {{ n }}.", "Later: @lesson:later.")
     lesson = computed(write_lesson(tmp_path, md=md, yaml=YAML, py=PY))
     # a lesson the build leaves out is not among the course's lessons, only named as left out
-    context = lesson_context(lesson, setting(course_of(lesson.source, left_out=("later",))))
+    context = render_lesson(lesson, setting(course_of(lesson.source, left_out=("later",)))).context
     assert [str(w.message) for w in context["warnings"]] == [
         "link to `@lesson:later`, which this site does not publish yet (a draft, or released later): the page shows "
         f"“{UI.coming_soon}”"]
@@ -194,6 +194,6 @@ def test_a_page_for_a_learning_platform_carries_its_package_and_the_scorm_compon
 
 def test_a_lesson_without_challenges_or_checks(tmp_path):
     lesson = computed(write_lesson(tmp_path))
-    context = lesson_context(lesson, setting(Course()))
+    context = render_lesson(lesson, setting(Course())).context
     assert context["challenges"] == [] and context["checks"] == []
     assert context["minutes"] == 1 and "Two to the ten is 1024." in context["sections"][0]["body"]

@@ -12,7 +12,7 @@ import pytest
 
 from lessonkit.render.lesson import _render_fields, _section
 from lessonkit.render.placers import LessonRenderer
-from lessonkit.render.sectionmemo import SectionMemo, section_part, state_of
+from lessonkit.render.sectionmemo import SectionMemo, section_part
 from lessonkit.site import Options, build
 from lessonkit.support.cachekeys import SectionInputs, section_key
 from lessonkit.support.errors import ContentError
@@ -421,7 +421,7 @@ def everything(renderer: LessonRenderer) -> dict[str, bytes]:
 
 
 def test_rendering_a_section_changes_nothing_but_what_the_memo_keeps(content):
-    """What state_of records, the problem lists, the standalone self-checks and the figure holes (marked again when
+    """What the memo keeps of the renderer (its Ledger's state), the problem lists, the standalone self-checks and the figure holes (marked again when
     a section is taken): anything else a section's rendering changed would be lost when it is taken from the memo.
 """
     kept = {"ledger.widgets", "ledger.checks", "ledger.code", "ledger.terms_used", "ledger.terms_marked",
@@ -440,11 +440,11 @@ def test_rendering_a_section_changes_nothing_but_what_the_memo_keeps(content):
     parts = [functools.partial(_section, renderer, section, n)
              for n, section in enumerate(renderer.lesson.source.sections, start=1)]
     for render in parts + [functools.partial(_render_fields, renderer)]:
-        before, state = everything(renderer), state_of(renderer)
+        before, state = everything(renderer), renderer.ledger.state()
         render()
         after = everything(renderer)
         assert {name for name in after if before.get(name) != after[name]} <= kept
-        assert state_of(renderer) != state
+        assert renderer.ledger.state() != state
     assert renderer.problems and renderer.ledger.terms_used and renderer.ledger.terms_marked
     assert any(getattr(hole, "figure_id", "") == "fig-growth-print" for hole in renderer.setting.holes.known)  # the answer's
 

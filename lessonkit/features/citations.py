@@ -129,21 +129,22 @@ class Citer:
     def shown(self, citation: n.Citation, number, text=str) -> str:
         """A citation the page placed, written with `number(n)` for each number and `text(…)` for its locators
         (the page: links; the notebook: plain numbers): `[1, 3]`, `[2–4]`, `[5, 第 2.3 节]`."""
-        items = citation.items
-        if not items or any(key not in self.numbers for key, _ in items):
+        items, numbers = citation.items, self.numbers
+        if not items or any(key not in numbers for key, _ in items):
             return text(f"[{citation.body}]")
         if any(locator for _, locator in items):  # each with its own page or section, in the order written
-            parts = [number(self.numbers[key]) + (f", {text(locator)}" if locator else "") for key, locator in items]
+            parts = [number(numbers[key]) + (f", {text(locator)}" if locator else "") for key, locator in items]
         else:
             parts = []
-            for run in _runs(sorted({self.numbers[key] for key, _ in items})):
+            for run in _runs(sorted({numbers[key] for key, _ in items})):
                 parts += [f"{number(run[0])}–{number(run[-1])}"] if len(run) >= 3 else [number(k) for k in run]
         return "[" + ", ".join(parts) + "]"
 
     def entries(self, ui) -> list[dict[str, Any]]:
         """The bibliography: each cited entry with its number and its runs, in number order."""
-        cited = sorted(self.cited, key=self.numbers.get)
-        return [{"number": self.numbers[k], "id": f"ref-{self.numbers[k]}", "key": k,
+        numbers = self.numbers
+        cited = sorted(self.cited, key=numbers.get)
+        return [{"number": numbers[k], "id": f"ref-{numbers[k]}", "key": k,
                  "runs": entry_runs(self.bibliography.entries[k], ui)} for k in cited]
 
 

@@ -190,7 +190,7 @@ def collapse(text: str) -> str:
 
 # ── the index ───────────────────────────────────────────────────────────────────────────────────────────────────────
 def lesson_entry(context: Mapping[str, Any], ui=None) -> dict:
-    """{slug, title, sections} for search_index from the context lesson.html renders (render.pages.lesson_context):
+    """{slug, title, sections} for search_index from the context lesson.html renders (render/lesson.py render_lesson):
     the lesson's head (summary, intro, objectives, question) as a section without id (linking to the page's top),
     each section (`page`: its element on the lesson page holds its heading and exactly this text, so that page
     reads its text there), each challenge's question (not its answer), the sources. `ui`: the UI strings naming

@@ -34,11 +34,6 @@ class RenderedLesson(Record):
     package: Any = None          # render/questions.py LessonPackage (the `lms` format's edition)
 
 
-def lesson_context(lesson: ComputedLesson, setting: PageSetting) -> dict[str, Any]:
-    """Everything lesson.html displays (render_lesson)."""
-    return render_lesson(lesson, setting).context
-
-
 def render_lesson(lesson: ComputedLesson, setting: PageSetting) -> RenderedLesson:
     """The lesson rendered: everything lesson.html displays, and what its other outputs read. Fields lesson.yaml
     got wrong (already reported) are left out, so the Markdown of the rest is still checked. Worked answers are

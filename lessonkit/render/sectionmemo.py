@@ -36,7 +36,7 @@ class PartEntry(Record):
     problems: tuple               # what its rendering reported, in order
     warnings: tuple
     checks: tuple                 # the standalone self-checks it placed (the ledger's alone_checks)
-    state: tuple                  # the renderer's state after it (state_of)
+    state: tuple                  # the renderer's state after it (its Ledger.state())
 
 
 class SectionMemo(Mutable):
@@ -64,7 +64,7 @@ class SectionMemo(Mutable):
     def inputs(self, renderer, what: str) -> SectionInputs:
         lesson, numbering, release = self._lesson(renderer)
         return SectionInputs(shared=self.shared, lesson=lesson, numbering=numbering,
-                             release=release, state=repr(state_of(renderer)), part=what)
+                             release=release, state=repr(renderer.ledger.state()), part=what)
 
     def _lesson(self, renderer) -> tuple[str, str, str]:
         """The parts of the key every part of the lesson's page shares, made once."""
@@ -85,17 +85,6 @@ def section_part(source, number: int) -> str:
     return repr((source.id, number, source.title, source.line, source.blocks))
 
 
-def state_of(renderer) -> tuple:
-    """What rendering a part (a section, lesson.yaml's fields) changes of the lesson's renderer besides its problem
-    lists and self-checks: its Ledger, whole (a test checks that nothing else changes), as plain data."""
-    return renderer.ledger.state()
-
-
-def restore(renderer, state: tuple) -> None:
-    """Set the renderer's state to `state` (state_of), in place."""
-    renderer.ledger.restore(state)
-
-
 def record(renderer, render: Callable[[], Any]) -> tuple[PartEntry | None, Any]:
     """Render the part and what an entry keeps of it (None when the rendering is not plain data: then it is
     rendered on every build, never taken wrong)."""
@@ -112,7 +101,7 @@ def record(renderer, render: Callable[[], Any]) -> tuple[PartEntry | None, Any]:
     except NotPlain:
         return None, value
     entry = PartEntry(kept, tuple(holes.known[i] for i in found), tuple(ctx.problems[problems:]),
-                      tuple(ctx.warnings[warnings:]), tuple(renderer.ledger.alone_checks[checks:]), state_of(renderer))
+                      tuple(ctx.warnings[warnings:]), tuple(renderer.ledger.alone_checks[checks:]), renderer.ledger.state())
     return entry, value
 
 
@@ -125,7 +114,7 @@ def replay(renderer, entry: PartEntry) -> Any:
     renderer.ctx.problems.extend(entry.problems)
     renderer.ctx.warnings.extend(entry.warnings)
     renderer.ledger.alone_checks.extend(entry.checks)
-    restore(renderer, entry.state)
+    renderer.ledger.restore(entry.state)
     return each_text(entry.value, unmark)
 
 
