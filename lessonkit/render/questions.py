@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import html
-from typing import Any, Callable
+from typing import Any
 
 from ..features.search import plain_text
 from ..features.selfcheck_page import Placement
@@ -97,8 +97,7 @@ class TexText:
             mark_term=lambda name, shown: html.escape((shown or name).strip() or name))
 
     def markdown(self, key: str, text: str, inline: bool = False) -> str:
-        render: Callable = markup.render_inline if inline else markup.render_blocks
-        return render(self.renderer.field(key, text), self.ctx, self.lesson.source.meta_path)
+        return self.renderer.md(key, text, inline, context=self.ctx)
 
     def figure(self, name: str, args: tuple[str, ...], at=None) -> str:
         spec = self.lesson.registry.figures.get(name)
