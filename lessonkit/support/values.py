@@ -115,16 +115,16 @@ def filled(text: str, values: dict[str, Any]) -> tuple[str, list[Miss]]:
             return "?"
         return result
 
-    return "".join(pieces(text, 1, fill, comments=False)[0]), misses
+    return "".join(pieces(text, 1, fill, comments=False)), misses
 
 
-def pieces(tex: str, line: int, make_value, comments: bool = True) -> tuple[tuple, list[tuple[int, str]]]:
-    """(a text in pieces — its text, and `make_value(expression, spec, source, line)` for each `{{ … }}` on one line
-    that names a value (in a formula `x^{{2}}` is TeX's braces) —, the comments it held as (line, text)). With
-    `comments` (a formula) they are cut out: a `<!-- literal -->` on a formula's line is a marker, never TeX. It
-    reads the values of a formula, of a plain text (an alt text, a title) and of code that asked for them."""
+def pieces(tex: str, line: int, make_value, comments: bool = True) -> tuple:
+    """A text in pieces: its text, and `make_value(expression, spec, source, line)` for each `{{ … }}` on one line
+    that names a value (in a formula `x^{{2}}` is TeX's braces). With `comments` (a formula) its HTML comments are
+    cut out: a `<!-- literal -->` on a formula's line is a marker (features/handnumbers.py reads it on the line),
+    never TeX. It reads the values of a formula, of a plain text (an alt text, a title) and of code that asked for
+    them."""
     out: list = []
-    found: list[tuple[int, str]] = []
     text, at = "", 0
     while True:
         value_at = tex.find("{{", at)
@@ -135,7 +135,6 @@ def pieces(tex: str, line: int, make_value, comments: bool = True) -> tuple[tupl
             end = tex.find("-->", comment_at + 4)
             end = len(tex) if end < 0 else end + 3
             text += tex[at:comment_at]
-            found.append((line + tex.count("\n", 0, comment_at), tex[comment_at + 4:end - 3]))
             at = end
             continue
         end = tex.find("}}", value_at + 2)
@@ -153,4 +152,4 @@ def pieces(tex: str, line: int, make_value, comments: bool = True) -> tuple[tupl
     text += tex[at:]
     if text:
         out.append(text)
-    return tuple(out), found
+    return tuple(out)

@@ -52,7 +52,7 @@ def parse_plain(text: str, path: Path, line: int, problems: list[Problem]) -> tu
     from ...support.values import pieces   # (not imported by a build whose readings are all kept)
 
     return tuple(n.Text(line, piece) if type(piece) is str else piece
-                 for piece in pieces(text, line, make_value, comments=False)[0])
+                 for piece in pieces(text, line, make_value, comments=False))
 
 
 def make_value(expression: str, spec: str | None, source: str, line: int) -> n.Value:

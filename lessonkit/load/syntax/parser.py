@@ -382,11 +382,10 @@ class Tree:
 
     def values_in(self, text: str, line: int) -> tuple:
         """Code that asked for values: its text in pieces, each `{{ … }}` that names a value a Value."""
-        return pieces(text, line, make_value, comments=False)[0] or ("",)
+        return pieces(text, line, make_value, comments=False) or ("",)
 
     def maths(self, tex: str, line: int, display: bool, label: str | None, block: bool, label_line: int) -> n.Maths:
-        parts = pieces(tex, line, make_value)[0]   # (a `literal` comment inside maths: handnumbers reads lines)
-        return n.Maths(line, parts, display, label, block, label_line)
+        return n.Maths(line, pieces(tex, line, make_value), display, label, block, label_line)
 
     def inline_maths(self, token, line: int) -> n.Maths:
         label_line = line + token.content.count("\n")
