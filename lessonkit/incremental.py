@@ -15,6 +15,7 @@ the slides (which need the figures' pictures) build everything.
 from __future__ import annotations
 
 import hashlib
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,14 @@ from .features.coursenav import course_entry
 from .support.cachekeys import engine_source_digest, folder_digest, page_engine
 from .support.errors import Problem
 from .support.font import saved_font
+from .support.prune import prune_due
 from .support.records import Mutable, Record, fresh
 from .support.store import HIGHLIGHTS, MATHML, PAGES, REFERENCES, SCRIPTS, TEMPLATES, Store
 
 PAGE_FORMAT = "lessonkit-pages-5"
 SHARED_KINDS = (TEMPLATES, SCRIPTS, MATHML, HIGHLIGHTS, REFERENCES)   # store entries every page's making uses
+MARKED_FOR = 3600  # s: reading a kept record marks what it is made of used; read again within this, it is not
+#                    marked again (hundreds of files), unless the store prunes after this build
 
 
 class KeptLesson(Record):
@@ -48,6 +52,7 @@ class Reuse(Mutable):
     shared: str | None = None                            # shared_inputs (None: no cache)
     digests: dict[str, str] = fresh(dict)  # slug → its folder's digest (lessons that may be reused)
     lessons: int = 0                                     # how many lessons this build makes
+    marked_since: float | None = None  # a record read after this had what it is made of marked (None: mark all)
 
     def key_with(self, font) -> None:
         """The keys, once the figures' font is known (a first build knows it after drawing: planned once, keyed
@@ -63,21 +68,29 @@ class Reuse(Mutable):
     def kept_lessons(self) -> dict[str, KeptLesson]:
         found = {}
         for slug, key in self.keys.items():
+            mark = self._mark_due(key)
             record = self.cache.get_pickle(PAGES, key)
             if isinstance(record, KeptLesson):
                 found[slug] = record
-                for entry in record.made_of:  # still needed the day its text changes: prune must keep them
-                    self.cache.touch(entry)
+                for entry in record.made_of if mark else ():  # still needed the day its text changes: prune
+                    self.cache.touch(entry)                      # must keep them
         return found
 
     def kept_site(self) -> dict[str, tuple[bytes, int | None]] | None:
         """The index page, the glossary page and the files written with them, by path: (bytes, gzip size)."""
+        mark = self.site_key is not None and self._mark_due(self.site_key)
         record = self.cache.get_pickle(PAGES, self.site_key) if self.site_key else None
         if not isinstance(record, dict):
             return None
-        for kind in SHARED_KINDS:  # what making any page again would need: kept while the pages are
-            self.cache.touch_all(kind)
+        for kind in SHARED_KINDS if mark else ():  # what making any page again would need: kept while the
+            self.cache.touch_all(kind)               # pages are
         return record
+
+    def _mark_due(self, key: str) -> bool:
+        """Whether what the kept record `key` is made of is to be marked used now (before reading it: reading
+        marks the record)."""
+        last = self.cache.last_used(PAGES, key)
+        return self.marked_since is None or last is None or not self.marked_since < last <= time.time() + 60
 
     def keep_lesson(self, slug: str, record: KeptLesson) -> None:
         if slug in self.keys:
@@ -95,6 +108,8 @@ def plan(cache: Store, sources, course, content: Path, dirs: list[Path], options
     if not cache.enabled:
         return reuse
     reuse.shared = shared_inputs(content, dirs, course, options, publication)
+    now = time.time()   # (pruning keeps what the build that just ran marked used: a build that prunes marks all)
+    reuse.marked_since = None if prune_due(cache.folder, now) else now - MARKED_FOR
     if options.figure_png or publication.edition.lms:  # (an LMS export reads every lesson's rendered questions:
         return reuse                                   # none is kept)
     h = hashlib.sha256(f"{reuse.shared}\0".encode())

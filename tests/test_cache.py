@@ -295,6 +295,41 @@ def test_a_build_prunes_at_most_once_a_day(figure_lesson, run_build, tmp_path):
     assert run_build()[0] == 0 and not stale.exists()
 
 
+def test_a_kept_page_marks_what_it_is_made_of_once_an_hour_and_before_every_pruning(figure_lesson, run_build,
+                                                                                     tmp_path):
+    """A rebuild that changed nothing reads the kept pages (marking them used) but marks the hundreds of entries
+    they are made of only when it last did so an hour ago or more — or when it prunes, which keeps only what the
+    build marked."""
+    import time
+
+    from lessonkit.support.prune import PRUNED_STAMP
+
+    run_build()
+    c = tmp_path / "cache"
+    figure = next((c / "figures").glob("*.svg"))
+    records = list((c / "pages").glob("*.pickle"))
+
+    def age_everything(seconds, stamp_hours=0.0):
+        then = time.time() - seconds
+        for p in c.rglob("*"):
+            if p.is_file():
+                os.utime(p, (then, then))
+        stamp = time.time() - stamp_hours * 3600
+        os.utime(c / PRUNED_STAMP, (stamp, stamp))
+        return then
+
+    then = age_everything(600)                              # read ten minutes ago, pruned today
+    assert summary_counts(run_build()[1]) == (0, 1)
+    assert figure.stat().st_mtime == then                   # not marked again …
+    assert any(r.stat().st_mtime > then + 500 for r in records)   # … though its page's record was read
+    then = age_everything(2 * 3600)                         # read two hours ago
+    assert summary_counts(run_build()[1]) == (0, 1)
+    assert figure.stat().st_mtime > then + 3600
+    then = age_everything(600, stamp_hours=25)              # read ten minutes ago, but this build prunes
+    assert summary_counts(run_build()[1]) == (0, 1)
+    assert figure.stat().st_mtime > then + 500 and figure.exists()
+
+
 def test_a_failed_build_prunes_nothing(figure_lesson, run_build, tmp_path):
     folder, _ = figure_lesson
     c = tmp_path / "cache"

@@ -1,6 +1,7 @@
 """The store prunes itself after a successful build (site.py), at most once every PRUNE_EVERY_HOURS, as Cargo
 cleans its cache: listing every entry takes longer than a rebuild after an edited paragraph spends on its page.
-Reading an entry marks it used (its mtime, support/store.py), writing one is a use too; `prune` removes the entries
+Reading an entry marks it used (its mtime, support/store.py), writing one is a use too (what a kept page is made of
+is marked once an hour, and by every build that prunes: incremental.py MARKED_FOR); `prune` removes the entries
 no build used for PRUNE_AFTER_DAYS days, then, while the store is over MAX_CACHE_BYTES, the least recently used —
 never one the build that just ran used."""
 from __future__ import annotations
@@ -30,13 +31,9 @@ class Pruned(Mutable):
 def prune_when_due(folder: Path, now: float, used_since: float) -> Pruned | None:
     """`prune` if the store was last pruned PRUNE_EVERY_HOURS or more before `now` (or never, or its stamp is
     from the future: a clock put back), then stamp it; None when it was not due."""
-    stamp = os.path.join(folder, PRUNED_STAMP)
-    try:
-        last = os.stat(stamp).st_mtime
-    except OSError:
-        last = None
-    if last is not None and now - PRUNE_EVERY_HOURS * 3600 < last <= now + 60:
+    if not prune_due(folder, now):
         return None
+    stamp = os.path.join(folder, PRUNED_STAMP)
     result = prune(folder, now, used_since)
     try:
         with open(stamp, "wb"):
@@ -45,6 +42,16 @@ def prune_when_due(folder: Path, now: float, used_since: float) -> Pruned | None
     except OSError:   # a read-only store: prune again next time
         pass
     return result
+
+
+def prune_due(folder: Path, now: float) -> bool:
+    """Whether a build that ends now prunes the store: it was last pruned PRUNE_EVERY_HOURS or more before `now`, or
+    never, or its stamp is from the future (a clock put back)."""
+    try:
+        last = os.stat(os.path.join(folder, PRUNED_STAMP)).st_mtime
+    except OSError:
+        return True
+    return not now - PRUNE_EVERY_HOURS * 3600 < last <= now + 60
 
 
 def prune(folder: Path, now: float, used_since: float, max_age_days: float = PRUNE_AFTER_DAYS,

@@ -182,6 +182,15 @@ class Store(Mutable):
         if self.enabled:
             touch(self.folder / entry)
 
+    def last_used(self, kind: Kind, key: str) -> float | None:
+        """When an entry was last marked used (its mtime); None when there is none."""
+        if not self.enabled:
+            return None
+        try:
+            return os.stat(self.path(kind, key)).st_mtime
+        except OSError:
+            return None
+
     def touch_all(self, kind: Kind) -> None:
         """Mark every entry of `kind` there is used now."""
         if not self.enabled:
