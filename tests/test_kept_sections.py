@@ -48,7 +48,11 @@ def parse_whole(text: str):
 
 def parse_kept(text: str, parts: Parts):
     problems = []
-    return P.parse_sections(text, PATH, problems, parts), problems
+    return P.parse_sections(text, PATH, problems, parts)[0], problems
+
+
+def section_keys(text: str, parts: Parts) -> dict[int, str]:
+    return P.parse_sections(text, PATH, [], parts)[1]
 
 
 @pytest.fixture
@@ -119,3 +123,18 @@ def test_other_line_endings_and_unicode_line_separators_count_lines_as_the_parse
     first = parse_kept(text, parts)
     assert first == parse_kept(text, parts) == parse_whole(text)
     assert [p.line for p in first[1]] == [26]
+
+
+def test_each_section_s_key_changes_with_what_its_nodes_are_read_from(parts):
+    """The key a section's rendering and report are memoised by (by its first line: 1 the text before the first
+    heading, then each `##`, lines counted by hand)."""
+    keys = section_keys(LESSON, parts)
+    assert sorted(keys) == [1, 3, 11, 24] and len(set(keys.values())) == 4
+    assert section_keys(LESSON, parts) == keys                               # kept: the same keys
+    edited = section_keys(LESSON.replace("- 列表", "- 改过的列表"), parts)
+    assert [k for k in keys if edited[k] != keys[k]] == [11]                 # only the edited section's
+    retargeted = section_keys(LESSON.replace("https://example.org/a", "https://example.org/b"), parts)
+    assert all(retargeted[k] != keys[k] for k in keys)                       # a link's target: every one
+    moved = section_keys(LESSON.replace("第一节有", "第一节\n有"), parts)
+    assert sorted(moved) == [1, 3, 12, 25] and moved[1] == keys[1] and moved[3] != keys[3]
+    assert moved[12] != keys[11]                                             # the same text a line lower

@@ -218,6 +218,9 @@ CHANGES = {
                                        "$$ w = 1 $$ {#eq:first}\n\n{{< figure decay >}}"),
     "a term marked": lambda c: edit(c / "waves" / "lesson.md", "层很多", "[[层]]很多"),
     "a line added": lambda c: edit(c / "waves" / "lesson.md", "## 第二节", "\n## 第二节"),
+    "a reference link": lambda c: add_reference_link(c / "waves" / "lesson.md"),
+    "its target, defined in another section": lambda c: edit(c / "waves" / "lesson.md", "https://example.org/a",
+                                                             "https://example.org/b"),
     "a self-check": lambda c: edit(c / "waves" / "lesson.yaml", "每层乘多少？", "每一层乘多少？"),
     "another lesson's title": lambda c: edit(c / "other" / "lesson.yaml", "title: 另一课", "title: 别的课"),
     "the bibliography": lambda c: edit(c / "references.bib", "year = {2017}", "year = {2018}"),
@@ -240,6 +243,12 @@ def test_whatever_a_section_is_made_from_changes_its_page_as_a_build_from_scratc
         site(content, tmp_path / "warm", cache)
         site(content, tmp_path / "scratch", None)
         assert files(tmp_path / "warm") == files(tmp_path / "scratch"), name
+
+
+def add_reference_link(path: Path) -> None:
+    """A link in the first section whose target the last section defines."""
+    edit(path, "信号变小", "信号[变小][r]")
+    edit(path, "与 @eq:later。\n", "与 @eq:later。\n\n[r]: https://example.org/a\n")
 
 
 def move_growth_first(path: Path) -> None:

@@ -229,7 +229,7 @@ def _markdown_file(source, part: Callable | None = None) -> list[Problem]:
         if part is None:
             problems += find()
         else:
-            data = repr((section.line, section.title, section.blocks, lines[max(section.line - 1, 0):end - 1]))
+            data = repr((section.line, section.title, section.digest, lines[max(section.line - 1, 0):end - 1]))
             problems += part(source.body_path, data.encode("utf-8"), find)
     return problems
 

@@ -4,6 +4,7 @@ figures), the rendering and every report walk that one tree, so a code fence or 
 each of them."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,8 @@ class SectionSource(Record):
     line: int                     # line of the heading in lesson.md
     blocks: tuple                 # its block nodes (load/syntax/nodes.py)
     heading: tuple = ()           # the heading's inline nodes
+    digest: str = ""              # what its nodes are read from, hashed (its text, first line, the links'
+    #                               definitions; without a store, the nodes): what memos of it are keyed by
 
 
 def parse_lesson_body(text: str, path: Path, problems: list[Problem],
@@ -34,7 +37,8 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem],
     lines = markdown_lines(text)
     sections: list[SectionSource] = []
     before: list = []
-    blocks = parse_sections(text, path, problems, parts) if parts else parse_markdown(text, path, 1, problems)
+    blocks, digests = parse_sections(text, path, problems, parts) if parts else \
+        (parse_markdown(text, path, 1, problems), {})
     for node in blocks:
         if type(node) is n.Heading and node.level == 2:
             section_id = node.id or f"sec-{len(sections) + 1}"
@@ -46,7 +50,7 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem],
     if before:
         problems.append(Problem(path, before[0].line, "text before the first `## ` section heading",
                                 "the body to start with `## Section title {#id}`; put the intro in lesson.yaml"))
-    sections = [s._replace(blocks=tuple(s.blocks)) for s in sections]
+    sections = [s._replace(blocks=tuple(s.blocks), digest=digests.get(s.line) or _digest(s)) for s in sections]
     if not sections and not problems:
         problems.append(Problem(path, 1, "no sections", "at least one `## Section title {#id}` heading"))
     seen: dict[str, int] = {}
@@ -58,6 +62,10 @@ def parse_lesson_body(text: str, path: Path, problems: list[Problem],
         seen.setdefault(s.id, s.line)
         problems.extend(misplaced_parts(s.blocks, path))
     return sections
+
+
+def _digest(section: SectionSource) -> str:
+    return hashlib.sha256(repr(section).encode()).hexdigest()
 
 
 def _title(lines: list[str], heading: n.Heading) -> str:

@@ -81,8 +81,9 @@ class SectionMemo(Mutable):
 
 
 def section_part(source, number: int) -> str:
-    """What a lesson.md section's key holds of the section itself: its id, number, title, first line and blocks."""
-    return repr((source.id, number, source.title, source.line, source.blocks))
+    """What a lesson.md section's key holds of the section itself: its id, number, title, first line and what its
+    blocks were read from (load/document.py SectionSource.digest)."""
+    return repr((source.id, number, source.title, source.line, source.digest))
 
 
 def record(renderer, render: Callable[[], Any]) -> tuple[PartEntry | None, Any]:

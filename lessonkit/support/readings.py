@@ -48,16 +48,20 @@ def kept(store: Store | None, reading: Callable[..., T], path: Path, *args: Any,
 
 class Parts:
     """The parts of one reading kept by their own text and arguments (what a part reads besides its text: where it
-    starts): `get(text, *args)` is what `put(value, text, *args)` kept, or None."""
+    starts): `key(text, *args)` names a part (a digest of all it is read from), `get(key)` is what `put(key, value)`
+    kept, or None."""
 
     def __init__(self, store: Store, reading: Callable[..., Any], path: Path):
         self.store, self.reading, self.path = store, reading, path
 
-    def get(self, text: str, *args: Any) -> Any | None:
-        return self.store.get_pickle(READING_PARTS, _key(self.reading, self.path, args, text.encode()))
+    def key(self, text: str, *args: Any) -> str:
+        return _key(self.reading, self.path, args, text.encode())
 
-    def put(self, value: Any, text: str, *args: Any) -> None:
-        self.store.put_pickle(READING_PARTS, _key(self.reading, self.path, args, text.encode()), value)
+    def get(self, key: str) -> Any | None:
+        return self.store.get_pickle(READING_PARTS, key)
+
+    def put(self, key: str, value: Any) -> None:
+        self.store.put_pickle(READING_PARTS, key, value)
 
 
 def _key(reading: Callable[..., Any], path: Path, args: tuple, data: bytes) -> str:

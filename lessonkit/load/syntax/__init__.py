@@ -5,7 +5,8 @@ imports it.
     parse_markdown(text, path, first_line, problems)   a Markdown text (lesson.md, a field of lesson.yaml, a glossary
                                                        definition, a caption) → block nodes
     parse_sections(text, path, problems, parts)        lesson.md → block nodes, each `##` section's kept in `parts`
-                                                       by its own text (support/readings.py Parts)
+                                                       by its own text (support/readings.py Parts); and each
+                                                       section's key there, by its first line
     parse_plain(text, path, line, problems)            a plain text (a challenge's title, an alt text) → its words and
                                                        the values it names (Text and Value nodes)
 """
@@ -41,7 +42,7 @@ def _parsed(text: str, path: Path, first_line: int) -> tuple[tuple, tuple[Proble
     return parse(text, path, first_line, problems), tuple(problems)
 
 
-def parse_sections(text: str, path: Path, problems: list[Problem], parts: "Parts") -> tuple:
+def parse_sections(text: str, path: Path, problems: list[Problem], parts: "Parts") -> tuple[tuple, dict[int, str]]:
     from .parser import parse_sections as parse
 
     return parse(text, path, problems, parts)

@@ -189,12 +189,13 @@ def parse_markdown(text: str, path: Path, first_line: int, problems: list[Proble
     return Tree(where).blocks(tokens)
 
 
-def parse_sections(text: str, path: Path, problems: list[Problem], parts: Parts) -> tuple:
+def parse_sections(text: str, path: Path, problems: list[Problem], parts: Parts) -> tuple[tuple, dict[int, str]]:
     """lesson.md's block nodes, each top-level `##` section's inline text and nodes kept in `parts` by the section's
     own text and first line: an edit of one paragraph reads that section's inline text again, not the file's. The
     blocks are read whole every time (≈ a third of a parse): a section starts where nothing is open, so the same
     text at the same line reads the same; a link's target may be defined in another section, so the links'
-    definitions are part of the key."""
+    definitions are part of the key. Also each section's key, by its first line: a digest of all its nodes are
+    read from (what the memos of a section's rendering and report are keyed by)."""
     env = {"reading": Reading(path, 1, problems, text), BLOCKS_ONLY: True}
     md = parser()
     tokens = md.parse(text, env)
@@ -203,23 +204,25 @@ def parse_sections(text: str, path: Path, problems: list[Problem], parts: Parts)
     ends = starts[1:] + [len(tokens)]
     definitions = sorted((label, d["href"], d["title"]) for label, d in env.get("references", {}).items())
     out: list = []
+    keys: dict[int, str] = {}
     for start, end in zip(starts, ends):
         if start == end:
             continue
         first = tokens[start].map[0] if start else 0
         last = tokens[end].map[0] if end < len(tokens) else len(lines)
         own = "\n".join(lines[first:last])
-        found = parts.get(own, first + 1, definitions)
+        key = keys[first + 1] = parts.key(own, first + 1, definitions)
+        found = parts.get(key)
         if found is None:
             found_problems: list[Problem] = []
             section = Reading(path, 1, found_problems, text)
             _read_inline(md, tokens[start:end], {**env, "reading": section})
             text_join(_Tokens(tokens[start:end]))
             found = Tree(section).blocks(tokens[start:end]), tuple(found_problems)
-            parts.put(found, own, first + 1, definitions)
+            parts.put(key, found)
         out += found[0]
         problems += found[1]
-    return tuple(out)
+    return tuple(out), keys
 
 
 class _Tokens:
