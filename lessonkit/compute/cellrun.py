@@ -30,7 +30,7 @@ from ..support.messages import msg, reason
 from ..load.cells import Cell, names_read, split_cells
 from ..support.records import Record
 from .cells import CellError, run_cells
-from .registry import FigureSpec, Lesson, lesson_module
+from .registry import FigureSpec, Lesson, expected_of, in_lesson_folder, lesson_module
 
 RESULT_HIDDEN = " at 0x"   # a last line's value whose text holds a memory address (a matplotlib artist …) is not shown
 
@@ -91,7 +91,8 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
                                     msg("`# %% figure: NAME caption=\"…\" alt=\"…\"` as its header")))
     with _rc_restored(text):
         try:
-            run = run_cells(cells, path, namespace, draw, after)
+            with in_lesson_folder(path):
+                run = run_cells(cells, path, namespace, draw, after)
         except CellError as err:
             raise ContentError([cell_problem(path, err)]) from None
     registry = namespace.get("lesson")
@@ -176,7 +177,7 @@ def cell_problem(path: Path, err: CellError) -> Problem:
     line = frames[-1].lineno if frames else getattr(err.error, "lineno", None) or err.cell.first
     return Problem(path, line, msg("cell {cell} raised {error}: {reason}", cell=_shown_name(err.cell),
                                    error=type(err.error).__name__, reason=reason(err.error)),
-                   "lesson code that runs without error")
+                   expected_of(err.error))
 
 
 def _shown_name(cell: Cell):

@@ -19,14 +19,18 @@ A lesson module creates one ``Lesson()`` registry and decorates plain functions:
         return {...}
 
 Values are resolved by name, like pytest fixtures, so the engine knows what every figure depends on.
-Data files come from the lesson folder only: ``lesson.read_text("data.csv")`` or ``lesson.path("data.csv")``.
+Data files come from the lesson folder only. Lesson code runs in that folder, as Jupyter runs a notebook in its own:
+``open("data.csv")`` and ``np.loadtxt("data/x.txt")`` read the lesson's files, as do ``lesson.read_text("data.csv")``
+and ``lesson.path("data.csv")`` (which also refuse a path leading out of the folder).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.util
 import inspect
+import os
 import re
 import sys
 from pathlib import Path
@@ -226,15 +230,30 @@ def forget_other_module(path: Path, code: str) -> None:
         del sys.modules[module_name_of(path)]
 
 
+@contextlib.contextmanager
+def in_lesson_folder(code_path: Path):
+    """Run the author's code in its lesson's folder (the working folder the build had is back afterwards, also when
+    the code raised): what a notebook's cells read beside it, a lesson's cells read beside lesson.py."""
+    before = os.getcwd()
+    os.chdir(Path(code_path).absolute().parent)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
 def load_lesson_module(path: Path) -> Lesson:
     """Import a lesson's ``lesson.py`` and return its ``lesson`` registry."""
     module = lesson_module(path)
     spec = module.__spec__
     try:
-        if _hash_checked_bytecode(path):
-            spec.loader.exec_module(module)
+        if path.is_absolute() and _hash_checked_bytecode(path):  # (its loader reads the file by that path)
+            with in_lesson_folder(path):
+                spec.loader.exec_module(module)
         else:
-            exec(compile(path.read_bytes(), str(path), "exec"), module.__dict__)
+            code = compile(path.read_bytes(), str(path), "exec")
+            with in_lesson_folder(path):
+                exec(code, module.__dict__)
     except ContentError:
         raise
     except Exception as exc:  # the author's code failed: report it as their error, at their line
@@ -275,4 +294,15 @@ def problem_from_exception(path: Path, exc: BaseException) -> Problem:
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
     line = frames[-1].lineno if frames else getattr(exc, "lineno", None)
     return Problem(path, line, msg("the lesson code raised {error}: {reason}", error=type(exc).__name__, reason=reason(exc)),
-                   "lesson code that runs without error")
+                   expected_of(exc))
+
+
+def expected_of(exc: BaseException):
+    """What would have run: for a file not found (open() names it; numpy says it in words), where lesson code looks
+    for it."""
+    if isinstance(exc, FileNotFoundError):
+        name = exc.filename or next(iter(re.findall(r"^(\S+) not found\.$", str(exc))), None)
+        if name and not os.path.isabs(str(name)):
+            return msg("`{name}` in the lesson folder, beside lesson.py: lesson code runs there, as a notebook runs "
+                       "in its own (`lessonkit import` brings the files a notebook reads)", name=name)
+    return msg("lesson code that runs without error")

@@ -17,7 +17,7 @@ from ..support.store import VALUES
 from ..support.suggest import did_you_mean
 from ..support.values import KeptValues, filled
 from . import kept
-from .registry import KIND, Lesson, inputs_of, load_lesson_module, problem_from_exception
+from .registry import KIND, Lesson, in_lesson_folder, inputs_of, load_lesson_module, problem_from_exception
 
 
 def compute_values(registry: Lesson, path: Path, given: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -79,7 +79,8 @@ def call_author_code(func: Callable, args: list[Any], path: Path) -> Any:
     from ..features.widgetdata import WidgetDataError
 
     try:
-        return func(*args)
+        with in_lesson_folder(path):
+            return func(*args)
     except ContentError:
         raise
     except WidgetDataError as exc:  # a builder (explorer, bars, table) refused what the lesson handed it: at the call

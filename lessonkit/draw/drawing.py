@@ -11,6 +11,7 @@ import itertools
 import threading
 from typing import TYPE_CHECKING, Any
 
+from ..compute.registry import in_lesson_folder
 from ..compute.run import ComputedLesson, DescribedJob, FigureJob, describe, job_from
 from ..support.cachekeys import Uncacheable, engine_digest, figure_key
 from ..support.font import keep_font, saved_font
@@ -338,7 +339,8 @@ def draw_job(job: FigureJob, font: str, page: PageColors, png: bool = False) -> 
         args = copy.deepcopy(list(job.args))  # a figure may not change values
         kwargs = copy.deepcopy(job.kwargs)
         func = job.func if not kwargs else (lambda plt, *a: job.func(plt, *a, **kwargs))
-        svg, data, picture = draw_figure_files(job.name, func, args, font, page, job.path, job.line, png=png)
+        with in_lesson_folder(job.path):
+            svg, data, picture = draw_figure_files(job.name, func, args, font, page, job.path, job.line, png=png)
     except ContentError as err:
         return "problems", err.problems
     data = job.data if job.data is not None else data  # a table the lesson handed (`data=`) says what matters

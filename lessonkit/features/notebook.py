@@ -45,11 +45,11 @@ class Cell(Record):
 
 def setup_cell(head: str, files: dict[str, bytes]) -> Cell:
     """The first code cell: what lesson.py imports from lessonkit, without lessonkit (`head`: setup_code), then the
-    lesson's data files."""
+    lesson's data files, written beside the notebook unless there already (its code reads them there)."""
     parts = [head]
     if files:
         encoded = {name: base64.b64encode(data).decode("ascii") for name, data in sorted(files.items())}
-        parts.append(f"LESSON_FILES.update({json.dumps(encoded, indent=1)})")
+        parts.append(f"LESSON_FILES.update({json.dumps(encoded, indent=1)})\nunpack_lesson_files()")
     return Cell("code", "\n\n\n".join(p.strip("\n") for p in parts), hidden=True)
 
 

@@ -61,6 +61,16 @@ class Lesson:
         return target
 
 
+def unpack_lesson_files():
+    """The lesson's data files beside the notebook, where its code reads them, as in the lesson's folder (a file
+    already there is the student's own: never overwritten)."""
+    for name, data in LESSON_FILES.items():
+        target = Path(name)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(base64.b64decode(data))
+
+
 def widget_builder(*args, **kwargs):
     """explorer(…), bars(…), param(…), table(…): a widget of the lesson's web page; here only its arguments."""
     return {"args": args, "kwargs": kwargs}
