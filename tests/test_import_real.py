@@ -91,7 +91,7 @@ def test_the_import_reports_what_it_changed_and_what_to_do(tmp_path, capsys):
     assert "`%matplotlib inline` removed" in out
     assert "cell 56: uses IPython (what Jupyter displays), left out" in out      # the notebook's style sheet
     assert "LaTeX numbering environment(s)" in out and "`$$ … $$ {#eq:NAME}`" in out
-    assert "KB of images" in out and "--strict" in out
+    assert "images: " in out and "KB, which the page holds" in out and "--strict" in out
 
 
 def test_every_figure_the_notebook_showed_is_drawn_by_lessonkit_with_its_data(built, notebook):

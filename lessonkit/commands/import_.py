@@ -83,6 +83,10 @@ def report(args: argparse.Namespace, folder: Path, imported) -> None:
     print(say("imported {notebook} into {folder}/: {markdown} Markdown cell(s), {code} code cell(s), {figures} "
               "figure(s)", notebook=args.notebook.name, folder=folder, markdown=counts["markdown"],
               code=counts["code"], figures=counts["figures"]))
+    if imported.brought:
+        print(say("copied from the notebook's folder (lesson code reads them where the notebook did):"))
+        for path, size in imported.brought.items():
+            print(f"  - {say('{path} ({size})', path=path, size=_size(size))}")
     if imported.notes:
         print(say("not carried over:"))
         for note in imported.notes:
@@ -90,3 +94,8 @@ def report(args: argparse.Namespace, folder: Path, imported) -> None:
     print(say("next:"))
     for step in imported.next_steps:
         print(f"  - {say.text(step)}")
+
+
+def _size(count: int) -> str:
+    return f"{count} B" if count < 1024 else f"{count / 1024:.1f} KB" if count < 1024 * 1024 else \
+        f"{count / 1024 / 1024:.1f} MB"

@@ -2,9 +2,17 @@
 become lesson.md, its code cells a percent-format lesson.py (compute/cells.py) whose cells keep their order, each
 shown where the notebook showed it with `{{< code NAME >}}` (source, then what it printed or drew), and lesson.yaml
 with the title and the keys the author must fill in. The notebook is read with nbformat (validated against its
-schema), never parsed by hand; what cannot come along (widgets, HTML outputs, magics) is said in the report."""
+schema), never parsed by hand; what cannot come along (widgets, HTML outputs, magics) is said in the report.
+
+What the notebook reads or shows from its folder comes along: the data files its code opens (a string in its code
+naming a file there, `open("ex1data1.txt")`), its images (`![…](img/a.png)`, `<img src>`), each at the same path
+in the lesson's folder (where lesson code runs: compute/registry.py in_lesson_folder), or — a path leading up and
+out of the notebook's folder — under `data/` (`img/`) with the code or the link rewritten. Only files inside the
+notebook's repository (the git work tree it is in; outside one, its own folder) are copied: a path reaching
+outside it, an absolute path or a symbolic link out is said in the report and never copied."""
 from __future__ import annotations
 
+import ast
 import base64
 import json
 import re
@@ -30,12 +38,20 @@ FIGURE_MIMES = ("image/png", "image/svg+xml", "image/jpeg")
 CARRIED = {"text/plain", "text/markdown", *FIGURE_MIMES}
 ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 IMAGES_KB = 40   # images the page inlines beyond this weight: the import says the page's budget will not hold them
+HTML_IMAGE = re.compile(r"<img\b[^>]*?\bsrc\s*=\s*([\"'])(?P<src>[^\"']+)\1[^>]*>", re.I)
+HTML_ALT = re.compile(r"\balt\s*=\s*([\"'])(?P<alt>[^\"']*)\1", re.I)
+LINK = re.compile(r"(?<![!\]])\[(?P<text>[^\]]*)\]\((?P<src>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
+WEB = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)       # http:, https:, mailto:, data: … (not a file here)
+DATA_FILE = re.compile(r"\.(csv|tsv|txt|dat|json|npy|npz|xlsx?|h5|hdf5|mat|pkl|pickle|parquet|feather|png|jpe?g|"
+                       r"gif|svg|pdf|zip|gz)$", re.I)   # a string in code that names one, when it is missing, is said
+LESSON_FILES = {"lesson.md", "lesson.yaml", "lesson.py"}
 
 
 class Imported(Mutable):
     """The lesson's files (name → text or bytes) and what the author should know."""
     files: dict[str, str | bytes] = fresh(dict)
     notes: list[Message] = fresh(list)       # what did not come along
+    brought: dict[str, int] = fresh(dict)    # the files copied from the notebook's folder: lesson path → bytes
     next_steps: list[Message] = fresh(list)
     counts: dict[str, int] = fresh(dict)
 
@@ -97,9 +113,21 @@ def section_level(notebook) -> int | None:
     return min(levels) if levels else None
 
 
+def repository_of(folder: Path) -> Path:
+    """The git work tree `folder` is in (the folder holding `.git`), or `folder` itself outside one: what an import
+    may copy files from."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return folder
+
+
 class _Converter:
     def __init__(self, path: Path, say):
         self.path, self.imported, self.say = path, Imported(), say
+        self.folder = path.parent
+        self.root = repository_of(self.folder).resolve()
+        self.images: set[str] = set()      # the lesson's files the page shows as images (inlined: they weigh)
         self.title: str | None = None
         self.markdown: list[str] = []      # lesson.md, in notebook order
         self.code: list[str] = []          # lesson.py, one percent-format cell after another
@@ -119,7 +147,9 @@ class _Converter:
     def markdown_cell(self, index: int, cell) -> None:
         self.markdown_cells += 1
         text = self.maths(COMMENT.sub("", cell.source))
-        text = IMAGE.sub(lambda m: self.image(index, cell, m), text)
+        text = IMAGE.sub(lambda m: self.image(index, cell, m.group("src"), m.group("alt")), text)
+        text = HTML_IMAGE.sub(lambda m: self.image(index, cell, m.group("src"), _html_alt(m.group(0))), text)
+        text = LINK.sub(lambda m: self.link(index, m), text)
         lines = []
         for line in text.splitlines():
             heading = HEADING.match(line)
@@ -155,9 +185,8 @@ class _Converter:
         self.ids.add(found)
         return found
 
-    def image(self, index: int, cell, m: re.Match) -> str:
-        """An image kept: an attachment or a file beside the notebook, copied into the lesson's img/ folder."""
-        src, alt = m.group("src"), m.group("alt")
+    def image(self, index: int, cell, src: str, alt: str) -> str:
+        """An image kept: an attachment, or a file of the notebook's repository copied into the lesson's folder."""
         if not alt.strip():
             self.step(msg("cell {n}: the image {src} has no alt text: write what it shows between ![ and ]",
                           n=index, src=src))
@@ -170,19 +199,83 @@ class _Converter:
                 return alt
             target = f"img/{_safe_name(name)}"
             self.imported.files[target] = base64.b64decode(payload)
+            self.images.add(target)
             return f"![{alt}]({target})"
         if re.match(r"^[a-z]+://", src):
             self.note(msg("cell {n}: the image {src} is on the web: a page makes no network requests; download it "
                           "into the lesson folder", n=index, src=src))
             return alt
-        source = (self.path.parent / src)
-        if not source.is_file() or ".." in PurePosixPath(src).parts:
-            self.note(msg("cell {n}: the image {src} was not found beside the notebook, left out", n=index,
-                          src=src))
+        target = self.bring(index, src, "img")
+        if target is None:
             return alt
-        target = f"img/{_safe_name(PurePosixPath(src).name)}"
-        self.imported.files[target] = source.read_bytes()
+        self.images.add(target)
         return f"![{alt}]({target})"
+
+    def link(self, index: int, m: re.Match) -> str:
+        """A link to a file beside the notebook (a PDF, another notebook) would be dead on the page: its text stays,
+        and the report says what it linked to."""
+        src, text = m.group("src"), m.group("text")
+        if WEB.match(src) or src.startswith("#"):
+            return m.group(0)
+        if src.lower().endswith(".ipynb"):
+            self.note(msg("cell {n}: a link to the notebook {src}, left as its text: import that notebook as a "
+                          "lesson of its own and link to it with `@lesson:SLUG`", n=index, src=src))
+        else:
+            self.note(msg("cell {n}: a link to the file {src}, left as its text: a page links to the web (put the "
+                          "file online and link there)", n=index, src=src))
+        return text
+
+    # ── files the notebook reads or shows ─────────────────────────────────────────────────────────────────────────
+    def bring(self, index: int, name: str, folder: str, missing: bool = True) -> str | None:
+        """The path in the lesson's folder of the file `name` (relative to the notebook) once copied there: the same
+        path, or — one leading up and out of the notebook's folder, or named like a lesson's own file — `folder`/its
+        name. None (and said, if `missing`) when it is not a file of the notebook's repository."""
+        posix = PurePosixPath(name.replace("\\", "/"))
+        source = self.folder / posix
+        if posix.is_absolute() or re.match(r"^[A-Za-z]:", name):
+            self.note(msg("cell {n}: `{name}` is an absolute path, not copied: put the file beside the notebook",
+                          n=index, name=name))
+            return None
+        if not source.is_file():
+            if missing:
+                self.note(msg("cell {n}: `{name}` was not found beside the notebook, not copied", n=index,
+                              name=name))
+            return None
+        real = source.resolve()
+        if real != self.root and self.root not in real.parents:
+            self.note(msg("cell {n}: `{name}` is outside the notebook's repository ({root}), not copied", n=index,
+                          name=name, root=self.root))
+            return None
+        target = posix.as_posix()
+        if ".." in posix.parts or target in LESSON_FILES or posix.parts[0] == ".":
+            target = f"{folder}/{_safe_name(posix.name)}"
+        if target not in self.imported.files:
+            data = real.read_bytes()
+            self.imported.files[target] = data
+            self.imported.brought[target] = len(data)
+        return target
+
+    def data_files(self, index: int, code: str) -> str:
+        """The code with each string that names a file of the notebook's repository pointing to its copy in the
+        lesson's folder; a string that looks like a data file's name but names none is said."""
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:   # (the build reports it, at its line)
+            return code
+        lines = code.splitlines(keepends=True)
+        edits = []
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or not node.value.strip() or \
+                    "\n" in node.value or len(node.value) > 255 or WEB.match(node.value) and \
+                    not re.match(r"^[A-Za-z]:", node.value):
+                continue
+            target = self.bring(index, node.value, "data", missing=bool(DATA_FILE.search(node.value)))
+            if target is not None and target != node.value and node.lineno == node.end_lineno:
+                edits.append((node.lineno, node.col_offset, node.end_col_offset, json.dumps(target)))
+        for line, start, end, literal in sorted(edits, reverse=True):   # (offsets count UTF-8 bytes)
+            raw = lines[line - 1].encode("utf-8")
+            lines[line - 1] = (raw[:start] + literal.encode("utf-8") + raw[end:]).decode("utf-8")
+        return "".join(lines)
 
     def code_cell(self, index: int, cell) -> None:
         if IPYTHON.search(cell.source):  # Jupyter's own display (HTML, a video, the notebook's style sheet)
@@ -195,7 +288,7 @@ class _Converter:
         for magic in magics:
             self.note(msg("cell {n}: `{magic}` removed (a notebook magic or shell command, not Python)", n=index,
                           magic=magic.strip()))
-        body = "\n".join(kept).strip("\n")
+        body = self.data_files(index, "\n".join(kept).strip("\n"))
         if not body.strip():
             return
         outputs = list(cell.get("outputs") or [])
@@ -255,14 +348,19 @@ class _Converter:
         if self.figures:
             self.step(msg("lesson.py: give each of the {n} figure cell(s) its `caption` and an `alt` text saying "
                           "what it shows", n=self.figures))
-        images = sum(len(data) for name, data in self.imported.files.items() if name.startswith("img/"))
+        images = sum(len(self.imported.files[name]) for name in self.images)
         if images > IMAGES_KB * 1024:
-            self.step(msg("img/: {kb} KB of images, which the page holds: more than a page's weight budget allows "
+            self.step(msg("images: {kb} KB, which the page holds: more than a page's weight budget allows "
                           "(60 KB gzip, unless site.yaml sets another); make them smaller, or give the lesson a "
                           "`budget:` of its own in lesson.yaml", kb=round(images / 1024)))
         self.step(msg("add `challenges` with self-checks whose answers lesson.py computes"))
         self.step(msg("build with `--strict`: it names every number typed by hand that lesson.py computes"))
         return self.imported
+
+
+def _html_alt(tag: str) -> str:
+    found = HTML_ALT.search(tag)
+    return found.group("alt") if found else ""
 
 
 def _safe_name(name: str) -> str:
