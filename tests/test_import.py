@@ -140,3 +140,21 @@ def test_a_cell_that_drew_two_figures_is_to_be_split(tmp_path, capsys):
                                new_output("display_data", data={"image/png": PNG})])])
     assert main(["import", str(path), "--content", str(tmp_path / "content")]) == 0
     assert "cell 2 drew 2 figures: a figure cell draws one, so split it into 2 figure cells" in capsys.readouterr().out
+
+
+def test_setext_headings_are_the_title_and_sections_a_rule_stays_a_rule(tmp_path):
+    """CFD Python writes its titles as setext headings (`Title` over `=====`): the title is the heading, not the
+    file's name; a `---` after a blank line is a rule, under a paragraph a heading."""
+    path = notebook(tmp_path / "12_Step_9.ipynb", [
+        new_markdown_cell("Text provided under a Creative Commons Attribution license, CC-BY.\n\n"
+                          "12 steps to Navier–Stokes\n=====\n***"),
+        new_markdown_cell("Step 9: Laplace Equation\n----\n\nSolve it.\n\n---\n\nAfter a rule."),
+        new_code_cell("x = 1"),
+    ])
+    content = tmp_path / "content"
+    assert main(["import", str(path), "step9", "--content", str(content), "--quiet"]) == 0
+    md = (content / "step9" / "lesson.md").read_text(encoding="utf-8")
+    assert md.startswith("## 12 steps to Navier–Stokes {#intro}\n")
+    assert "## Step 9: Laplace Equation {#step-9-laplace-equation}\n\nSolve it.\n\n---\n\nAfter a rule." in md
+    assert "=====" not in md and "----" not in md
+    assert 'title: "12 steps to Navier–Stokes"' in (content / "step9" / "lesson.yaml").read_text(encoding="utf-8")

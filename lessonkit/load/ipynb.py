@@ -97,6 +97,24 @@ def import_notebook(path: Path, slug: str, problems: list[Problem], say=str) -> 
     return converter.finish(slug)
 
 
+def setext_as_atx(text: str) -> str:
+    """A Markdown cell with each setext heading (`Title` over `===` or `---`, as CFD Python writes its titles) as the
+    ATX heading it is (`# Title`), found by a CommonMark parser: a `---` under a paragraph is a heading, one after
+    a blank line a rule."""
+    if "\n=" not in text and "\n-" not in text:
+        return text
+    from markdown_it import MarkdownIt
+
+    lines = text.split("\n")
+    tokens = MarkdownIt("commonmark").parse(text)
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.markup in ("=", "-") and token.map:
+            start, end = token.map
+            heading = " ".join(line.strip() for line in tokens[i + 1].content.splitlines())
+            lines[start:end] = [f"{'#' * int(token.tag[1])} {heading}"] + [None] * (end - start - 1)
+    return "\n".join(line for line in lines if line is not None)
+
+
 def section_level(notebook) -> int | None:
     """The highest heading level after the title (the first `# …`): the notebook's sections. A small heading
     before them (a licence line in `######`) stays a heading inside the first section."""
@@ -104,7 +122,7 @@ def section_level(notebook) -> int | None:
     for cell in notebook.cells:
         if cell.cell_type != "markdown":
             continue
-        for line in COMMENT.sub("", cell.source).splitlines():
+        for line in setext_as_atx(COMMENT.sub("", cell.source)).splitlines():
             heading = HEADING.match(line)
             if heading and len(heading.group(1)) == 1 and not title:
                 title = True
@@ -146,7 +164,7 @@ class _Converter:
 
     def markdown_cell(self, index: int, cell) -> None:
         self.markdown_cells += 1
-        text = self.maths(COMMENT.sub("", cell.source))
+        text = self.maths(setext_as_atx(COMMENT.sub("", cell.source)))
         text = IMAGE.sub(lambda m: self.image(index, cell, m.group("src"), m.group("alt")), text)
         text = HTML_IMAGE.sub(lambda m: self.image(index, cell, m.group("src"), _html_alt(m.group(0))), text)
         text = LINK.sub(lambda m: self.link(index, m), text)
