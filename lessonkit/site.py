@@ -23,7 +23,7 @@ from .features.bibtex import Bibliography, lesson_references, load_references
 from .features.coursenav import in_course_order
 from .features.glossary import Glossary, load_glossary
 from .load.lessons import LessonSource, find_lessons, lesson_budget, order_ties, read_lesson
-from .load import formats
+from .load import formats, requires
 from .load.release import Edition, Publication, build_day, release_of
 from .load.siteconfig import Budget, SiteConfig, check_parts, load_site_config
 from .load.theme import theme_dirs
@@ -152,6 +152,10 @@ def gather(options: Options, session: Session, problems: list[Problem]) -> Gathe
                                                 lambda meta: release_of(meta, config.answers, edition, today),
                                                 edition, session.cache)
     problems += check_parts(config, list(publication.releases), options.content)  # every lesson, published or not
+    unmet, lacking = requires.unmet(sources)   # every missing package at once, before any lesson code runs
+    problems += unmet
+    sources = [s._replace(code_readable=False) if s.slug in lacking else s for s in sources]  # (its code would
+    #                                                                                           only fail to import)
     dirs = theme_dirs(options.themes, options.theme or config.theme)
     ui = site_ui(dirs, config, options.content, problems, session.cache)
     bibliography = load_references(options.content, problems, session.cache)      # (content/references.bib)

@@ -305,4 +305,9 @@ def expected_of(exc: BaseException):
         if name and not os.path.isabs(str(name)):
             return msg("`{name}` in the lesson folder, beside lesson.py: lesson code runs there, as a notebook runs "
                        "in its own (`lessonkit import` brings the files a notebook reads)", name=name)
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        from ..load.requires import distribution_of
+
+        return msg("the package installed (`pip install {package}`) and named in lesson.yaml's `requires:`, so the "
+                   "build checks it before running any lesson", package=distribution_of(exc.name))
     return msg("lesson code that runs without error")

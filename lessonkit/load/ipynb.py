@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from ..support.errors import Problem
 from ..support.messages import Message, msg
+from .requires import imported_packages
 from ..support.records import Mutable, fresh
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -146,6 +147,7 @@ class _Converter:
         self.folder = path.parent
         self.root = repository_of(self.folder).resolve()
         self.images: set[str] = set()      # the lesson's files the page shows as images (inlined: they weigh)
+        self.packages: list[str] = []      # what its code imports, as pip names it: lesson.yaml's `requires:`
         self.title: str | None = None
         self.markdown: list[str] = []      # lesson.md, in notebook order
         self.code: list[str] = []          # lesson.py, one percent-format cell after another
@@ -309,6 +311,7 @@ class _Converter:
         body = self.data_files(index, "\n".join(kept).strip("\n"))
         if not body.strip():
             return
+        self.packages += imported_packages(body)
         outputs = list(cell.get("outputs") or [])
         for output in outputs:
             mimes = set((output.get("data") or {}))
@@ -333,6 +336,11 @@ class _Converter:
         self.code.append(f"{header}\n{body}\n")
         self.markdown.append(f"{{{{< code {name} >}}}}")
 
+    def requires(self) -> list[str]:
+        """lesson.yaml's `requires:`: every package the notebook's code imports (load/requires.py)."""
+        packages = list(dict.fromkeys(self.packages))
+        return ["requires:", *(f"  - {json.dumps(p)}" for p in packages)] if packages else []
+
     def placeholder_caption(self) -> str:
         return self.say(msg("Figure {n}", n=self.figures)).replace('"', "'")
 
@@ -356,7 +364,8 @@ class _Converter:
         objective = self.say(msg("what a student can do after this lesson"))
         self.imported.files["lesson.yaml"] = (f"title: {json.dumps(title, ensure_ascii=False)}\n"
                                               f"summary: {json.dumps(title, ensure_ascii=False)}\n"
-                                              f"objectives:\n  - {json.dumps(objective, ensure_ascii=False)}\n")
+                                              f"objectives:\n  - {json.dumps(objective, ensure_ascii=False)}\n"
+                                              + "".join(f"{line}\n" for line in self.requires()))
         self.imported.counts = {"markdown": self.markdown_cells, "code": self.code_cells, "figures": self.figures}
         if self.environments:
             self.note(msg("{n} LaTeX numbering environment(s) (`equation`, `align`, `eqnarray`) written as display "

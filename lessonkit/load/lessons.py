@@ -16,7 +16,7 @@ from ..support.errors import ContentError, Problem
 from ..support.messages import NOTHING, msg
 from ..support.readings import Parts, kept
 from ..support.store import Store
-from . import lms, release
+from . import lms, release, requires
 from .plan import LessonPlan, make_plan
 from .schema import check_lesson_meta
 from .budget import Budget, budget_from
@@ -51,7 +51,8 @@ class LessonSource(Record):
     body_path: Path
     code_path: Path | None
     problems: list[Problem]
-    code_readable: bool         # False: lesson.py exists but is not text we may run
+    code_readable: bool         # False: lesson.py exists but is not text we may run (or needs a package this
+    #                             Python lacks: load/requires.py)
     plan: LessonPlan            # its text read once (load/plan.py)
 
     @property
@@ -88,6 +89,8 @@ def read_lesson(folder: Path, store: Store | None = None) -> LessonSource:
         problems += release.check_lesson(meta, meta_lines, meta_path)
         problems += lms.check_lesson(meta, meta_lines, meta_path)
         problems += _budget_problems(meta, meta_lines, meta_path)
+        if meta.get("requires"):
+            problems += requires.check(meta, meta_lines, meta_path)
 
     body_path = folder / "lesson.md"
     sections: list[SectionSource] = []

@@ -86,6 +86,8 @@ LESSON = {
                                   "SCORM package, from 0 to 100 (default 60)"),
     "budget": Key(dict, False, "this lesson page's weight limits, e.g. `{page_kb: 300, gzip_kb: 70}` (a limit left out "
                                "is the site's)"),
+    "requires": Key(list, False, "the packages the lesson's code imports, as pip names them, e.g. `[scipy, "
+                                 "scikit-learn>=1.3]`: checked before any lesson code runs", items=str),
 }
 
 PART = {

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from ..features import citations, code as listings, notebook, notes
 from ..features.bibstyle import runs_markdown
 from ..features.bibtex import Bibliography
 from ..features.notebook import Cell
+from ..load import requires
 from ..load.lessons import LessonPathError, resolve_in_lesson
 from ..load.plan import wants_output
 from ..load.syntax import nodes as n
@@ -103,6 +106,9 @@ class NotebookWriter:
             self.markdown(escape(_str(meta["summary"]), at_line_start=True))
         self.field("intro")
         self.markdown(f"*{ui.notebook_about}*")
+        extra = [r for r in requires.requirements(meta) if not re.match(r"(numpy|matplotlib)\b", r, re.I)]
+        if extra:   # (what lesson.yaml's `requires:` names beyond numpy and matplotlib: load/requires.py)
+            self.markdown(ui.notebook_requires.format(install="pip install " + " ".join(map(shlex.quote, extra))))
         if isinstance(meta.get("objectives"), list):
             self.markdown(f"**{ui.objectives}**\n\n" + "\n".join(
                 f"- {self.inline_field(f'objectives.{i}')}" for i, o in enumerate(meta["objectives"])

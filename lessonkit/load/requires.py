@@ -1,0 +1,131 @@
+"""A lesson's `requires:` in lesson.yaml: the packages its code imports, as pip names them (`scipy`,
+`scikit-learn>=1.3`). The build checks every lesson's before any lesson code runs and names each one this Python
+lacks, all at once, with the one `pip install …` line that brings them (a lesson missing one is not run: its code
+would only fail on the import); `import` writes the list from a notebook's imports; the take-home notebook's
+header names them.
+
+    check(meta, lines, path)        the problems of the key itself: each item a requirement pip understands
+    unmet(sources)                  (problems, slugs): what this Python lacks, each at its line in lesson.yaml
+    imported_packages(code)         the packages a notebook's code imports, as pip names them
+    distribution_of(module)         `sklearn` → `scikit-learn`: the name pip installs an imported module by
+"""
+from __future__ import annotations
+
+import ast
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..support.errors import Problem
+from ..support.messages import msg
+
+# modules imported by another name than the package pip installs them from (the commonest in teaching notebooks);
+# an installed package is looked up in its metadata first
+IMPORTED_AS = {
+    "sklearn": "scikit-learn", "skimage": "scikit-image", "cv2": "opencv-python", "PIL": "Pillow",
+    "yaml": "PyYAML", "bs4": "beautifulsoup4", "mpl_toolkits": "matplotlib", "dateutil": "python-dateutil",
+    "Bio": "biopython", "attr": "attrs", "serial": "pyserial", "Crypto": "pycryptodome", "OpenGL": "PyOpenGL",
+    "jwt": "PyJWT", "dotenv": "python-dotenv", "docx": "python-docx", "pptx": "python-pptx", "tensorflow_hub":
+    "tensorflow-hub", "torchvision": "torchvision", "google.colab": "google-colab", "IPython": "ipython",
+}
+NOT_PACKAGES = {"lessonkit", "__future__"}   # what lesson code imports that pip does not install for it
+
+
+def check(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:
+    """Each item of `requires:` a requirement pip understands (its type is the schema's: load/schema.py)."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    items = meta.get("requires")
+    problems = []
+    for i, item in enumerate(items if isinstance(items, list) else []):
+        where = lines.get(f"requires.{i}", lines.get("requires"))
+        try:
+            Requirement(str(item))
+        except InvalidRequirement as exc:
+            problems.append(Problem(path, where, msg("`requires:` item `{item}` is not a package pip can install: "
+                                                     "{reason}", item=item, reason=str(exc)),
+                                    msg("a package as pip names it, with a version if needed, e.g. `scipy` or "
+                                        "`scikit-learn>=1.3`")))
+    return problems
+
+
+def unmet(sources) -> tuple[list[Problem], set[str]]:
+    """Every requirement of `sources` (lessons) this Python does not satisfy, each at its line in its lesson.yaml,
+    all with the one `pip install` line that brings every one; and the slugs of the lessons missing one."""
+    wanted = [(source, i, item) for source in sources
+              for i, item in enumerate(requirements(source.meta))]
+    if not wanted:
+        return [], set()
+    from importlib.metadata import PackageNotFoundError, version
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    missing: list[tuple[Any, int, str, str | None]] = []   # (source, item index, requirement, version installed)
+    for source, i, item in wanted:
+        try:
+            requirement = Requirement(item)
+        except InvalidRequirement:   # (check says so, at its line)
+            continue
+        try:
+            installed = version(requirement.name)
+        except PackageNotFoundError:
+            missing.append((source, i, item, None))
+            continue
+        if requirement.specifier and not requirement.specifier.contains(installed, prereleases=True):
+            missing.append((source, i, item, installed))
+    install = "pip install " + " ".join(shlex.quote(item) for item in dict.fromkeys(m[2] for m in missing))
+    problems = [Problem(source.meta_path, source.meta_lines.get(f"requires.{i}", source.meta_lines.get("requires")),
+                        msg("the lesson requires `{item}`, which this Python does not have", item=item)
+                        if installed is None else
+                        msg("the lesson requires `{item}`; this Python has version {version}", item=item,
+                            version=installed),
+                        msg("every package the lessons require, installed before the build runs their code: "
+                            "`{install}` (for the Python that runs lessonkit: {python})", install=install,
+                            python=sys.executable))
+                for source, i, item, installed in missing]
+    return problems, {m[0].slug for m in missing}
+
+
+def requirements(meta: dict[str, Any]) -> list[str]:
+    """lesson.yaml's `requires:`, as written (what is not a text left out: check says so)."""
+    return _items(meta)
+
+
+def _items(meta: dict[str, Any]) -> list[str]:
+    items = meta.get("requires")
+    return [str(i) for i in items if isinstance(i, (str, int, float))] if isinstance(items, list) else []
+
+
+def imported_packages(code: str) -> list[str]:
+    """The packages `code` imports at its top level or anywhere else (`import numpy as np`, `from scipy import
+    linalg`), as pip names them, in the order first imported; the standard library and lessonkit left out. Code
+    that does not parse gives none."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            top = name.split(".")[0]
+            if top not in sys.stdlib_module_names and top not in NOT_PACKAGES:
+                found.append(distribution_of(name))
+    return list(dict.fromkeys(found))
+
+
+def distribution_of(module: str) -> str:
+    """The package pip installs the module `module` (a dotted name) from: the installed one that provides it, else
+    the known other names, else the module's own top-level name."""
+    top = module.split(".")[0]
+    if module in IMPORTED_AS or top in IMPORTED_AS:
+        return IMPORTED_AS.get(module) or IMPORTED_AS[top]
+    from importlib.metadata import packages_distributions
+
+    provided = packages_distributions().get(top)
+    return provided[0] if provided else top
