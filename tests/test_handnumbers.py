@@ -177,6 +177,9 @@ def test_a_heading_holds_a_value(make_lesson, run_build):
     "fp16、GPT-2、IWSLT14、T5、W^Q、arXiv:1706.03762",                        # identifiers
     "1D linear convection, the 1-D diffusion equation, a 3D plot",            # dimensions
     "<!-- 第 12 版 --><span data-n=\"3\">文字</span>",                       # comments and tags
+    "Step 9: Laplace Equation, step 5, Part 2, Exercise 3.1, the 2d and 1d cases",   # labels, dimensions
+    "见步骤 9、练习 3 和例 2",
+    "as shown in [1] and [2, 3]",                                              # a reference's number
 ])
 def test_what_is_not_a_measured_number_is_left_alone(text):
     assert findings(text, 1) == []
@@ -185,6 +188,7 @@ def test_what_is_not_a_measured_number_is_left_alone(text):
 @pytest.mark.parametrize("text, number", [
     ("种子 1", "1"), ("只剩 0.004 %", "0.004"), ("$10000^{2i/d}$", "10000"), ("$E = 1.5\\,d$", "1.5"),
     ("第 12 层", "12"), ("2048 个位置", "2048"), ("约 34 BLEU", "34"), ("$\\mathbb{R}^{512}$", "512"),
+    ("Step 9 takes 3 seconds", "3"), ("## 12 steps to Navier–Stokes", "12"),
 ])
 def test_a_hand_typed_number_is_found(text, number):
     assert [f.number for f in findings(text, 1)] == [number]
@@ -407,3 +411,13 @@ def test_an_edited_section_alone_is_read_again_and_its_findings_are_a_build_with
     with_memo = found(memo())
     assert read == ["second"]
     assert with_memo == found() == [(3, "12"), (7, "0.25"), (7, "64"), (11, "8")]
+
+
+def test_the_title_a_heading_repeating_it_and_a_number_as_a_link_s_text_are_names(make_lesson):
+    """What `import` writes from a CFD Python notebook: its title in lesson.yaml (as the summary too) and as the
+    first heading; the notebook's references as `[1](#ref1)`. A heading that is not the title still reports."""
+    folder = make_lesson(yaml="title: 12 steps to Navier–Stokes\nsummary: 12 steps to Navier–Stokes\n"
+                              "objectives:\n  - 读\n",
+                         md="## 12 steps to Navier–Stokes {#intro}\n\n见 [1](#ref1) 与 [ 2 ](#ref2)。\n\n"
+                            "## 96 层网络 {#depth}\n\n文字。\n", py=None)
+    assert [(p.line, "`96`" in str(p.message)) for p in report(read_lesson(folder))] == [(5, True)]

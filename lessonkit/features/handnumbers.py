@@ -5,8 +5,9 @@ Markdown fields (load/syntax/), which say what is code, maths, a value or a cita
 Jinja, no lesson code run), so a build that takes every page from the cache still reports it. Its rules (what is a
 year, an ordinal, an identifier) read the words of the tree's text nodes.
 
-Where it looks: lesson.md; lesson.yaml's prose (title, summary, intro, objectives, question, challenges, checks,
-sources — not a self-check's value names, units or known wrong answers); the `caption=` and `alt=` of every
+Where it looks: lesson.md (not a heading that repeats the lesson's title); lesson.yaml's prose (summary, intro,
+objectives, question, challenges, checks, sources — not the title, which names the lesson, nor a summary repeating
+it, nor a self-check's value names, units or known wrong answers); the `caption=` and `alt=` of every
 `@lesson.figure` and of every figure cell's header (`# %% figure: …`), and the `caption=` of every `explorer(…)`,
 `bars(…)` and `table(…)` in lesson.py (read with `ast`);
 the text between the tags of the lesson's own components (`widgets/<kind>/widget.html`, Jinja tags and comments
@@ -24,7 +25,9 @@ What is not a measured number, and left alone:
     式 (3), 挑战 3, 引理 2, 定理 1 (and Figure 2, Lemma 2 …);
   - ordinals: a list marker `1.` and 「第 N」 with one digit (the first layer, the third word: an index, like $x_3$);
   - identifiers: digits joined to Latin letters, `fp16`, `GPT-2`, `IWSLT14`, `T5`, `arXiv:1706.03762`; a
-    dimension, `1D`, `2-D`.
+    dimension, `1D`, `2-D`, `2d`;
+  - labels: Step 9, Part 2, Exercise 3 (and 步骤 9、练习 3、例 2), and a reference's number `[1]`, also as a
+    link's whole text.
 
 A number typed on purpose (a measurement quoted from a paper) is marked on its line by a comment saying `literal`
 in the file's own comment syntax: `<!-- literal -->` in Markdown (also inside lesson.yaml's Markdown),
@@ -53,7 +56,8 @@ from ..support import pysource
 from ..support.messages import Message, msg
 from ..support.records import Record
 
-PROSE_KEYS = ("title", "summary", "intro", "objectives", "question", "challenges", "checks", "sources")
+PROSE_KEYS = ("summary", "intro", "objectives", "question", "challenges", "checks", "sources")  # (a title names
+#            the lesson: its numbers are a name's, 「12 steps to Navier–Stokes」, and so is a summary that repeats it)
 NOT_PROSE = ("id", "unit", "format", "value")   # a self-check's names and a known wrong answer, typed as students do
 COMPONENTS = "widgets"
 CAPTIONED_BUILDERS = ("explorer", "bars", "table")   # widget builders whose `caption=` a student reads
@@ -89,7 +93,11 @@ NOTATION = [
     re.compile(r"(?<![\d.])1\s*/"),                                      # a reciprocal: 1/{{ n }}
     re.compile(r"(?m)^[ \t>]*\d+[.)](?=\s)"),                          # a list marker
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*:[\w./-]*\w"),   # prefixed identifiers: arXiv:1706.03762
-    re.compile(r"(?<![\w.])[1-4]-?D\b"),                                 # dimensions: 1D, 2-D, 3D
+    re.compile(r"(?<![\w.])[1-4]-?[Dd]\b"),                              # dimensions: 1D, 2-D, 3D, 2d
+    re.compile(r"\b(?:Step|Part|Lesson|Lecture|Week|Unit|Module|Exercise|Example|Problem|Question|Task|Lab|"
+               r"Homework|Assignment|Phase|Stage)\s*#?\d+(?:\.\d+)*", re.I),   # labels: Step 9, Part 2
+    re.compile(r"(?:步骤|练习|例题|例|作业|实验|阶段|任务|课时)\s*\d+(?:\.\d+)*"),   # 步骤 9, 练习 3
+    re.compile(r"\[\d+(?:\s*[,，–-]\s*\d+)*\]"),                              # a reference's number: [1], [2, 3]
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"),  # identifiers: fp16, GPT-2, IWSLT14
 ]
 # a Chinese numeral counting what a lesson computes or sets — steps, layers, rounds, passes, batches, times,
@@ -103,6 +111,7 @@ CN_COUNT = re.compile(
     r"(?P<counter>步|层|轮|遍|批|倍|头|次(?!方|幂|函数|型|项|多项式|曲线|根)"
     r"|个(?:头|层|样本|参数|元素|神经元|通道|批次|周期|词元|token))")
 CN_WORDS = ("一", "两")   # the article and the pair: words, not counts
+NUMBER_LABEL = re.compile(r"\s*\[?\s*\d+\s*\]?\s*")   # a link whose text is a number: a reference's label, [1]
 TEMPLATE_CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|<!--.*?-->|<[^>]*>", re.S)
 
 
@@ -203,7 +212,8 @@ SCANNED = {
     n.Narrative: lambda node: " ",
     n.FigureRef: lambda node: " ", n.EquationRef: lambda node: " ", n.LessonRef: lambda node: " ",
     n.Term: lambda node: node.shown or node.name,
-    n.Link: lambda node: _scanned(node.children) + " ", n.Image: lambda node: node.alt,
+    n.Link: lambda node: " " if NUMBER_LABEL.fullmatch(_scanned(node.children)) else _scanned(node.children) + " ",
+    n.Image: lambda node: node.alt,
     n.Emphasis: lambda node: _scanned(node.children), n.Strong: lambda node: _scanned(node.children),
     n.Strike: lambda node: _scanned(node.children),
 }
@@ -222,14 +232,19 @@ def _markdown_file(source, part: Callable | None = None) -> list[Problem]:
     lines = text.splitlines()
     ends = [s.line for s in source.sections[1:]] + [len(lines) + 1]
     problems: list[Problem] = []
+    title = source.meta.get("title") if isinstance(source.meta, dict) else None
     for section, end in zip(source.sections, ends):
-        def find(section=section) -> list[Problem]:
-            found = [f for first, piece in _section_pieces(section) for f in findings(piece, first)]
+        named = section.title.strip() == title   # the lesson's title as its first heading (what import writes)
+
+        def find(section=section, named=named) -> list[Problem]:
+            pieces = _section_pieces(section)
+            found = [f for first, piece in (list(pieces)[1:] if named else pieces) for f in findings(piece, first)]
             return [_problem(source.body_path, f, _markdown_place(f, lines)) for f in _unmarked(found, lines)]
         if part is None:
             problems += find()
         else:
-            data = repr((section.line, section.title, section.digest, lines[max(section.line - 1, 0):end - 1]))
+            data = repr((section.line, section.title, named, section.digest,
+                         lines[max(section.line - 1, 0):end - 1]))
             problems += part(source.body_path, data.encode("utf-8"), find)
     return problems
 
@@ -247,6 +262,8 @@ def _yaml_fields(source) -> list[Problem]:
     lines = raw.splitlines()
     found: list[tuple[str, Finding]] = []
     for key in PROSE_KEYS:
+        if key == "summary" and source.meta.get("summary") == source.meta.get("title"):
+            continue
         for path, text in prose_texts(source.meta.get(key), key):
             start = source.meta_lines.get(path) or source.meta_lines.get(key) or 1
             found += [(path, f if _in_file(f, text, start, lines) else Finding(start, f.number, f.in_math))
