@@ -160,20 +160,22 @@ class FileMemo:
         self.cache, self.folder, self.purpose = cache, folder, purpose
         self.entries: list[str] = []
 
-    def __call__(self, path: Path, find) -> list[Problem]:
+    def __call__(self, path: Path, find, purpose: str | None = None) -> list[Problem]:
+        """`purpose`: another report of the same file (features/placeholders.py), kept apart."""
         if not self.cache.enabled:
             return find()
         try:
             data = path.read_bytes()
         except OSError:
             return find()
-        return self.part(path, data, find, whole=True)
+        return self.part(path, data, find, whole=True, purpose=purpose)
 
-    def part(self, path: Path, data: bytes, find, whole: bool = False) -> list[Problem]:
+    def part(self, path: Path, data: bytes, find, whole: bool = False, purpose: str | None = None) -> list[Problem]:
         """The same for what is a function of `data` (a part of a file: a section of lesson.md) alone."""
         if not self.cache.enabled or not path.is_relative_to(self.folder):
             return find()
-        purpose = self.purpose if whole else f"{self.purpose} part"
+        purpose = purpose or self.purpose
+        purpose = purpose if whole else f"{purpose} part"
         key = hashlib.sha256(f"{PAGE_FORMAT}\0{purpose}\0{engine_source_digest()}\0"
                              f"{path.relative_to(self.folder).as_posix()}\0".encode() + data).hexdigest()
         self.entries.append(PAGES.entry(key))

@@ -191,11 +191,11 @@ def finish(options: Options, session: Session, gathered: Gathered, site: dict[st
 def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo, bibliography: Bibliography | None,
                        session: Session) -> tuple[Problem, ...]:
     """What the lesson's text warns about: hand-typed numbers, a year beside a citation that is not its entry's,
-    and another tool's syntax (Sphinx, MyST)."""
-    from .features import foreignsyntax, handnumbers  # (imported when some lesson is read again)
+    another tool's syntax (Sphinx, MyST) and the placeholders `lessonkit import` left."""
+    from .features import foreignsyntax, handnumbers, placeholders  # (imported when some lesson is read again)
     cited_from = lesson_references(bibliography, source.folder, [], session.cache)  # (its problems: when rendered)
-    return tuple(dict.fromkeys([*handnumbers.report(source, memo), *handnumbers.citation_years(source, cited_from),
-                                *foreignsyntax.report(source)]))
+    return tuple(dict.fromkeys([*placeholders.report(source, memo), *handnumbers.report(source, memo),
+                                *handnumbers.citation_years(source, cited_from), *foreignsyntax.report(source)]))
 
 
 def kept_pages(kept: dict) -> dict[str, bytes]:

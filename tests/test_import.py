@@ -158,3 +158,34 @@ def test_setext_headings_are_the_title_and_sections_a_rule_stays_a_rule(tmp_path
     assert "## Step 9: Laplace Equation {#step-9-laplace-equation}\n\nSolve it.\n\n---\n\nAfter a rule." in md
     assert "=====" not in md and "----" not in md
     assert 'title: "12 steps to Navier–Stokes"' in (content / "step9" / "lesson.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_strict_names_each_placeholder_the_import_left_at_its_line(tmp_path, capsys, lang):
+    path = notebook(tmp_path / "plot.ipynb", [
+        new_markdown_cell("# Plot\n\n## One"),
+        new_code_cell("import matplotlib.pyplot as plt\nplt.plot([1, 2])",
+                      outputs=[new_output("display_data", data={"image/png": PNG})]),
+    ])
+    content = tmp_path / "content"
+    assert main(["import", str(path), "plot", "--content", str(content), "--quiet", "--lang", lang]) == 0
+    build = ["build", "--strict", "--content", str(content), "--out", str(tmp_path / "out"), "--cache-dir",
+             str(tmp_path / "cache"), "--lang", "en"]
+    capsys.readouterr()
+    assert main(build) == 1
+    said = capsys.readouterr().err
+    assert "plot/lesson.yaml:2: `summary` repeats the title" in said
+    assert "plot/lesson.yaml:4: `objectives`: the placeholder `lessonkit import` wrote is still there" in said
+    caption, alt = ("Figure 1", "describe what figure 1 shows") if lang == "en" else ("图 1", "写出图 1 画的是什么")
+    assert f"plot/lesson.py:1: figure `figure1`: its caption is the placeholder `lessonkit import` wrote, " \
+           f"`{caption}`" in said
+    assert f"plot/lesson.py:1: figure `figure1`: its alt is the placeholder `lessonkit import` wrote, `{alt}`" in said
+    folder = content / "plot"
+    yaml = (folder / "lesson.yaml").read_text(encoding="utf-8")
+    objective = yaml.split("objectives:\n  - ")[1].split("\n")[0]
+    (folder / "lesson.yaml").write_text(yaml.replace('summary: "Plot"', "summary: 画一条线")
+                                        .replace(objective, "会画一条线"), encoding="utf-8")
+    code = (folder / "lesson.py").read_text(encoding="utf-8")
+    (folder / "lesson.py").write_text(code.replace(f'caption="{caption}" alt="{alt}"',
+                                                   'caption="一条线" alt="一条上升的线"'), encoding="utf-8")
+    assert main(build) == 0, capsys.readouterr().err

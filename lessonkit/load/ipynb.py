@@ -48,6 +48,18 @@ DATA_FILE = re.compile(r"\.(csv|tsv|txt|dat|json|npy|npz|xlsx?|h5|hdf5|mat|pkl|p
 LESSON_FILES = {"lesson.md", "lesson.yaml", "lesson.py"}
 
 
+# what the import writes for the author to replace (features/placeholders.py finds any left, in either language)
+PLACEHOLDER_OBJECTIVE = msg("what a student can do after this lesson")
+
+
+def caption_placeholder(n: int | str) -> Message:
+    return msg("Figure {n}", n=n)
+
+
+def alt_placeholder(n: int | str) -> Message:
+    return msg("describe what figure {n} shows", n=n)
+
+
 class Imported(Mutable):
     """The lesson's files (name → text or bytes) and what the author should know."""
     files: dict[str, str | bytes] = fresh(dict)
@@ -342,10 +354,10 @@ class _Converter:
         return ["requires:", *(f"  - {json.dumps(p)}" for p in packages)] if packages else []
 
     def placeholder_caption(self) -> str:
-        return self.say(msg("Figure {n}", n=self.figures)).replace('"', "'")
+        return self.say(caption_placeholder(self.figures)).replace('"', "'")
 
     def placeholder_alt(self) -> str:
-        return self.say(msg("describe what figure {n} shows", n=self.figures)).replace('"', "'")
+        return self.say(alt_placeholder(self.figures)).replace('"', "'")
 
     def note(self, message: Message) -> None:
         self.imported.notes.append(message)
@@ -361,7 +373,7 @@ class _Converter:
             body = f"## {title} {{#{self.section_id(title, 'intro')}}}\n\n{body}"
         self.imported.files["lesson.md"] = body.rstrip("\n") + "\n"
         self.imported.files["lesson.py"] = "\n".join(self.code) if self.code else "# %%\n"
-        objective = self.say(msg("what a student can do after this lesson"))
+        objective = self.say(PLACEHOLDER_OBJECTIVE)
         self.imported.files["lesson.yaml"] = (f"title: {json.dumps(title, ensure_ascii=False)}\n"
                                               f"summary: {json.dumps(title, ensure_ascii=False)}\n"
                                               f"objectives:\n  - {json.dumps(objective, ensure_ascii=False)}\n"
