@@ -1,12 +1,17 @@
 """lesson.py written as cells (load/cells.py reads them) run in order, once, in one namespace: what each printed and
 the value of its last line are kept per cell; a figure cell runs in its turn through the caller's `draw` (which
 routes pyplot to a figure of its own: compute/cellrun.py); an error names lesson.py and the line inside the cell.
+What compiled code writes to the process's own stdout (a Fortran solver, C's printf) is the cell's output too, after
+what Python printed; its stderr goes nowhere: the build's terminal shows the build's messages only.
 """
 from __future__ import annotations
 
 import ast
 import contextlib
 import io
+import os
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +41,7 @@ def run_cells(cells: list[Cell], path: Path, namespace: dict[str, Any], draw=Non
         key = cell.name or f"#{index + 1}"
         out = io.StringIO()
         try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()), _native_output(out):
                 if cell.kind == "figure":
                     draw(cell, lambda: _execute(cell, path, namespace))
                 else:
@@ -51,6 +56,49 @@ def run_cells(cells: list[Cell], path: Path, namespace: dict[str, Any], draw=Non
             raise CellError(cell, exc) from None
         run.printed[key] = out.getvalue()
     return run
+
+
+@contextlib.contextmanager
+def _native_output(out: io.StringIO):
+    """The process's stdout and stderr (file descriptors 1 and 2) sent to files while a cell runs: what compiled
+    code printed there is added to `out`, what it wrote to stderr is dropped."""
+    try:
+        saved = [os.dup(1), os.dup(2)]
+    except OSError:   # (no such descriptors: nothing native can print either)
+        yield
+        return
+    with tempfile.TemporaryFile() as native, tempfile.TemporaryFile() as errors:
+        for stream in (sys.__stdout__, sys.__stderr__):
+            _flush(stream)
+        os.dup2(native.fileno(), 1)
+        os.dup2(errors.fileno(), 2)
+        try:
+            yield
+        finally:
+            _flush_c_streams()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            for fd in saved:
+                os.close(fd)
+            native.seek(0)
+            out.write(native.read().decode("utf-8", errors="replace"))
+
+
+def _flush(stream) -> None:
+    try:
+        stream.flush()
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def _flush_c_streams() -> None:
+    """C's stdio buffers (a compiled library's printf) written out while its stdout is still the cell's file."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError):   # (no C library to ask: Windows' msvcrt keeps its own)
+        pass
 
 
 def _execute(cell: Cell, path: Path, namespace: dict[str, Any]) -> Any:

@@ -67,14 +67,22 @@ def has_drawing(fig) -> bool:
 
 def drawn_figures(made: list, bound: list[Any]) -> list:
     """The figures a cell drew: pyplot's with something on them; else the Figures it bound to a name or ended with
-    (an explicit `Figure()`), each once."""
+    (an explicit `Figure()`), each once; else, the same with only empty axes (`plt.axes()`: Jupyter shows their
+    frame and ticks, a figure too)."""
     from matplotlib.figure import Figure
 
-    drawn = [fig for fig in made if has_drawing(fig)]
-    if drawn:
-        return drawn
-    own = [value for value in bound if isinstance(value, Figure) and has_drawing(value)]
-    return list({id(fig): fig for fig in own}.values())
+    for shows in (has_drawing, has_axes):
+        drawn = [fig for fig in made if shows(fig)]
+        if drawn:
+            return drawn
+        own = [value for value in bound if isinstance(value, Figure) and shows(value)]
+        if own:
+            return list({id(fig): fig for fig in own}.values())
+    return []
+
+
+def has_axes(fig) -> bool:
+    return any(ax.get_visible() and ax.axison for ax in fig.axes)
 
 
 def stray_figures() -> int:

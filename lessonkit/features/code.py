@@ -157,7 +157,8 @@ def _cell_context(cells, code_path: Path, asked: CodeRequest, highlight, place, 
         placed = place("figure", name)
         if isinstance(placed, Miss):
             return placed
-        context["output_html"] = placed
+        context["output_html"] = placed   # after what it printed, as Jupyter shows a cell's stream before its figure
+        context["output"], context["cut"] = cell_output(cells.printed.get(name, ""), None)
     else:
         context["output"], context["cut"] = cell_output(cells.printed.get(name, ""), cells.results.get(name))
     return context
