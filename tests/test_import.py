@@ -87,7 +87,8 @@ def test_an_existing_lesson_is_never_overwritten(chapter, tmp_path, capsys):
 
 def test_numbering_environments_a_heading_before_the_title_and_ipython_display(tmp_path, capsys):
     path = notebook(tmp_path / "waves.ipynb", [
-        new_markdown_cell("###### Text CC-BY, code MIT"),
+        new_markdown_cell("###### Text CC-BY 4.0, code MIT (c) 2014 L.A. Barba"),
+        new_markdown_cell("###### 第二版讲义"),
         new_markdown_cell("# Waves"),
         new_markdown_cell("## Speed\n\n$$\n\\begin{equation}\nu_t + c u_x = 0 \\label{eq1}\n\\end{equation}\n$$\n\n"
                           "$$\n\\begin{eqnarray}\na & = & b \\nonumber\\\\\nc & \\approx & d\n\\end{eqnarray}\n$$"),
@@ -99,14 +100,18 @@ def test_numbering_environments_a_heading_before_the_title_and_ipython_display(t
     content = tmp_path / "content"
     assert main(["import", str(path), "--content", str(content)]) == 0
     md = (content / "waves" / "lesson.md").read_text(encoding="utf-8")
-    assert md == ("## Waves {#waves}\n\n###### Text CC-BY, code MIT\n\n## Speed {#speed}\n\n"   # a heading before
+    assert md == ("## Waves {#waves}\n\n###### 第二版讲义\n\n## Speed {#speed}\n\n"   # a heading before
                   "$$\n\nu_t + c u_x = 0 \n\n$$\n\n"                                          # the title: inside
                   "$$\n\\begin{array}{rcl}\na & = & b \\\\\nc & \\approx & d\n\\end{array}\n$$\n\n"
                   "{{< code cell1 >}}\n")
     assert "IPython" not in (content / "waves" / "lesson.py").read_text(encoding="utf-8")
     out = capsys.readouterr().out
-    assert "3 Markdown cell(s), 1 code cell(s), 0 figure(s)" in out
-    assert "cell 5: uses IPython" in out and "2 LaTeX numbering environment(s)" in out
+    assert "4 Markdown cell(s), 1 code cell(s), 0 figure(s)" in out
+    assert "cell 6: uses IPython" in out and "2 LaTeX numbering environment(s)" in out
+    # the licence: credited where a lesson credits what it is made from, not a heading of its text
+    assert (content / "waves" / "lesson.yaml").read_text(encoding="utf-8").endswith(
+        'sources:\n  - "Text CC-BY 4.0, code MIT (c) 2014 L.A. Barba"\n')
+    assert "cell 1: the notebook's licence and attribution, moved to lesson.yaml's `sources:`" in out
 
 
 def test_an_imported_notebook_builds_and_a_cell_that_fails_is_reported_at_its_line(chapter, tmp_path, capsys):

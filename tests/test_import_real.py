@@ -141,3 +141,12 @@ def test_the_maths_is_mathml_and_the_markdown_is_the_text(built, notebook):
         assert f'<section id="{section}"' in page
     pictures = re.findall(r'<img src="data:image/png;base64,[^"]+" alt="([^"]+)"', page)
     assert pictures == ["characteristics", "FDapproxiamtions", "FTBS_stencil", "squarewave", "vectorizedstencil"]
+
+
+def test_the_licence_cell_credits_the_authors_with_the_lesson_s_sources(built, notebook):
+    """The notebook's first cell (its licence and authors) is among the page's sources, its text whole."""
+    _, page = built
+    credit = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", notebook.cells[0].source.lstrip("# "))  # a link: its text
+    text = visible_text(page)
+    assert credit in text, credit
+    assert text.index(credit) > text.index("Space & Time")        # with the sources, after the lesson's text

@@ -98,6 +98,8 @@ NOTATION = [
                r"Homework|Assignment|Phase|Stage)\s*#?\d+(?:\.\d+)*", re.I),   # labels: Step 9, Part 2
     re.compile(r"(?:步骤|练习|例题|例|作业|实验|阶段|任务|课时)\s*\d+(?:\.\d+)*"),   # 步骤 9, 练习 3
     re.compile(r"\[\d+(?:\s*[,，–-]\s*\d+)*\]"),                              # a reference's number: [1], [2, 3]
+    re.compile(r"\b(?:CC[- ]?BY(?:[- ](?:SA|NC|ND))*|CC0|GPL|LGPL|AGPL|MPL|Apache|EUPL)(?:[- ]?v?|\s+License\s+)"
+               r"\d+(?:\.\d+)*", re.I),                                        # a licence's version: CC-BY 4.0
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*"),  # identifiers: fp16, GPT-2, IWSLT14
 ]
 # a Chinese numeral counting what a lesson computes or sets — steps, layers, rounds, passes, batches, times,

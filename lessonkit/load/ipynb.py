@@ -46,6 +46,10 @@ WEB = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)       # http:, https:, mailto:, d
 DATA_FILE = re.compile(r"\.(csv|tsv|txt|dat|json|npy|npz|xlsx?|h5|hdf5|mat|pkl|pickle|parquet|feather|png|jpe?g|"
                        r"gif|svg|pdf|zip|gz)$", re.I)   # a string in code that names one, when it is missing, is said
 LESSON_FILES = {"lesson.md", "lesson.yaml", "lesson.py"}
+# a cell that credits the notebook's authors or states its licence (CFD Python's and numerical-mooc's first cell):
+# lesson.yaml's `sources:`, where a lesson credits what it is made from
+ATTRIBUTION = re.compile(r"Creative Commons|\bCC[- ]?BY\b|\blicen[cs]ed?\b|copyright|\(c\)\s*\d{4}|©|版权|许可证|署名",
+                         re.I)
 
 
 # what the import writes for the author to replace (features/placeholders.py finds any left, in either language)
@@ -160,6 +164,7 @@ class _Converter:
         self.root = repository_of(self.folder).resolve()
         self.images: set[str] = set()      # the lesson's files the page shows as images (inlined: they weigh)
         self.packages: list[str] = []      # what its code imports, as pip names it: lesson.yaml's `requires:`
+        self.sources: list[str] = []       # its licence and attribution cells: lesson.yaml's `sources:`
         self.title: str | None = None
         self.markdown: list[str] = []      # lesson.md, in notebook order
         self.code: list[str] = []          # lesson.py, one percent-format cell after another
@@ -178,6 +183,8 @@ class _Converter:
 
     def markdown_cell(self, index: int, cell) -> None:
         self.markdown_cells += 1
+        if self.attribution(index, COMMENT.sub("", cell.source)):
+            return
         text = self.maths(setext_as_atx(COMMENT.sub("", cell.source)))
         text = IMAGE.sub(lambda m: self.image(index, cell, m.group("src"), m.group("alt")), text)
         text = HTML_IMAGE.sub(lambda m: self.image(index, cell, m.group("src"), _html_alt(m.group(0))), text)
@@ -191,6 +198,18 @@ class _Converter:
             lines.append(self.heading(heading) if heading else line)
         if "\n".join(lines).strip():
             self.markdown.append("\n".join(lines).strip("\n"))
+
+    def attribution(self, index: int, text: str) -> bool:
+        """A short cell crediting the notebook's authors or stating its licence becomes a `sources:` entry, one line
+        (a heading's `#` marks dropped): True when it did."""
+        lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+        if not lines or len(lines) > 3 or len(text) > 600 or not ATTRIBUTION.search(text) or \
+                any(re.match(r"#{1,5}\s", line) for line in lines):   # (a title or a section's heading: text)
+            return False
+        self.sources.append(" ".join(re.sub(r"^#+\s*", "", line) for line in lines))
+        self.note(msg("cell {n}: the notebook's licence and attribution, moved to lesson.yaml's `sources:` (the page "
+                      "shows them with the lesson's sources)", n=index))
+        return True
 
     def maths(self, text: str) -> str:
         """LaTeX's numbering environments as lessonkit's display maths (counted for the report)."""
@@ -348,6 +367,10 @@ class _Converter:
         self.code.append(f"{header}\n{body}\n")
         self.markdown.append(f"{{{{< code {name} >}}}}")
 
+    def credits(self) -> list[str]:
+        return ["sources:", *(f"  - {json.dumps(text, ensure_ascii=False)}" for text in self.sources)] \
+            if self.sources else []
+
     def requires(self) -> list[str]:
         """lesson.yaml's `requires:`: every package the notebook's code imports (load/requires.py)."""
         packages = list(dict.fromkeys(self.packages))
@@ -377,7 +400,7 @@ class _Converter:
         self.imported.files["lesson.yaml"] = (f"title: {json.dumps(title, ensure_ascii=False)}\n"
                                               f"summary: {json.dumps(title, ensure_ascii=False)}\n"
                                               f"objectives:\n  - {json.dumps(objective, ensure_ascii=False)}\n"
-                                              + "".join(f"{line}\n" for line in self.requires()))
+                                              + "".join(f"{line}\n" for line in self.requires() + self.credits()))
         self.imported.counts = {"markdown": self.markdown_cells, "code": self.code_cells, "figures": self.figures}
         if self.environments:
             self.note(msg("{n} LaTeX numbering environment(s) (`equation`, `align`, `eqnarray`) written as display "
