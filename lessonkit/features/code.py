@@ -273,13 +273,17 @@ def plain(code: str) -> str:
     return html.escape(code, quote=False)
 
 
-def place(page, name: str, args: tuple[str, ...], at=None) -> str | Miss:
+def place(page, name: str, args: tuple[str, ...], at=None, copy: str = "") -> str | Miss:
     """`{{< code NAME … >}}` on the page (features/placing.py Page): the source of lesson.py's function NAME (or of
     several, or of a cell), then what it computed — a value as the page writes it, what a cell printed, the figure
-    or the widget placed right here."""
+    or the widget placed right here. `copy` names a second copy (a challenge answer's listing printed again with
+    the answers), whose ids differ and which counts as no second showing."""
     context = code_context(name, args, page.lesson,
                            lambda text: page.ctx.converters.highlighter.html(text, "python"),
-                           lambda kind, shown: page.place(kind, shown, ()), page.ledger.code)
+                           lambda kind, shown: page.place(kind, shown, (), **({"copy": copy} if copy else {})),
+                           set() if copy else page.ledger.code)
     if isinstance(context, Miss):
         return context
+    if copy:
+        context["id"] = f"{context['id']}-{copy}"
     return page.template("partials/code.html", code=context)

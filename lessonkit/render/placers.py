@@ -116,10 +116,13 @@ class LessonRenderer:
                                                  cite_narrative=_no_cite(objective, narrative=True))
         # a challenge's answer may place a figure; the page shows the answer twice (on screen, and printed with the
         # answers at the end), the second time with a copy of the figure whose ids differ
-        self.answer_ctx = self.yaml_ctx._replace(placers={**self.yaml_placers, "figure": ctx.placers["figure"]})
+        # (and a listing of lesson.py's code: a worked solution's)
+        self.answer_ctx = self.yaml_ctx._replace(placers={**self.yaml_placers, "figure": ctx.placers["figure"],
+                                                          "code": ctx.placers["code"]})
         self.print_ctx = self.yaml_ctx._replace(copy="print", placers={
             **self.yaml_placers, "figure": lambda name, args, at=None: figures.place(self, name, args, copy="print"),
-            "table": lambda name, args, at=None: widget_page.place_table(self, name, args, at, copy="print")})
+            "table": lambda name, args, at=None: widget_page.place_table(self, name, args, at, copy="print"),
+            "code": lambda name, args, at=None: listings.place(self, name, args, at, copy="print")})
 
     @property
     def problems(self) -> list[Problem]:
