@@ -60,3 +60,41 @@ def test_what_cells_printed_and_drew_is_on_the_page_and_not_on_the_terminal(make
     assert native == "Python 先说\nfrom a compiled solver: 359 lines\nprintf says 7\n17"
     frame = page[page.index('id="code-frame"'):]
     assert "<svg" in frame and "空的坐标系" in frame
+
+
+FRAME_MD = "## 表 {#table}\n\n{{< code small >}}\n\n{{< code long >}}\n"
+FRAME_PY = """\
+# %% small
+import numpy as np
+import pandas as pd
+
+pd.DataFrame({"x": np.arange(3), "y": [0.1, 2.25, 3.0]})
+
+# %% long
+frame = pd.DataFrame({"x": np.arange(100), "y": np.linspace(0, 1, 100)})
+frame.index.name = "i"
+frame
+"""
+
+
+def rows_of(html: str) -> list[list[str]]:
+    return [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row) for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)]
+
+
+def test_a_dataframe_is_a_table_as_jupyter_shows_it(make_lesson, run_build):
+    make_lesson(md=FRAME_MD, py=FRAME_PY)
+    code, _, err, out = run_build()
+    assert code == 0, err
+    page = (out / "demo" / "index.html").read_text(encoding="utf-8")
+    small = page[page.index('id="code-small"'):page.index('id="code-long"')]
+    assert "<samp>" not in small                                  # not its text form
+    assert rows_of(small) == [["", "x", "y"], ["0", "0", "0.10"], ["1", "1", "2.25"], ["2", "2", "3.00"]]
+    long = page[page.index('id="code-long"'):]
+    rows = rows_of(long)
+    # a header row and one naming the index; then pandas' 5 first and 5 last rows (y = i / 99, to 6 decimals)
+    assert rows[:2] == [["", "x", "y"], ["i", "", ""]] and len(rows) == 2 + 5 + 1 + 5
+    assert rows[3] == ["1", "1", "0.010101"] and rows[7] == ["...", "...", "..."] and rows[-1] == ["99", "99", "1.000000"]
+    assert "100 rows × 2 columns" in long and 'style="' not in long
+    # its notebook needs pandas, which the tests' plain Python for notebooks (numpy and matplotlib) lacks: a lesson
+    # names it in `requires:` and the notebook's header says so (tests/test_requires.py)
+    (out / "demo" / "demo.ipynb").unlink()

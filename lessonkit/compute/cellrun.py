@@ -44,11 +44,18 @@ class CellFigure(Record):
         return self.figure
 
 
+class ResultTable(Record):
+    """A last line's value Jupyter shows as a table (a pandas DataFrame): its cells as pandas formats them."""
+    head: tuple[tuple[str, ...], ...]            # the header rows (a named index adds one)
+    body: tuple[tuple[tuple[bool, str], ...], ...]   # each row's cells: (is the row's label, its text)
+    note: str = ""                               # pandas' "100 rows × 2 columns" under a shortened table
+
+
 class CellLesson(Record):
     """What a cell-written lesson.py left for the stages after compute (read-only)."""
     cells: tuple[Cell, ...]
     printed: dict[str, str]                 # cell name → what it printed
-    results: dict[str, str]                 # cell name → its last line's value, as Jupyter shows it
+    results: dict[str, str | ResultTable]   # cell name → its last line's value, as Jupyter shows it
     names: dict[str, Any]                   # the namespace's plain data: what expressions read
     changes: dict[str, tuple[Cell, ...]]    # a plain name → the cells that gave it a new value, in order (those
     #                                         changed by more than one)
@@ -312,7 +319,59 @@ def is_plain(value: Any, depth: int = 0) -> bool:
     return False
 
 
-def _result_text(value: Any) -> str | None:
-    """A last line's value as Jupyter shows it (its repr); None for a value whose text would differ between runs."""
+def _result_text(value: Any) -> str | ResultTable | None:
+    """A last line's value as Jupyter shows it: a pandas DataFrame as its table, anything else its repr; None for a
+    value whose text would differ between runs."""
+    if type(value).__module__.startswith("pandas") and type(value).__name__ == "DataFrame":
+        table = _dataframe_table(value)
+        if table is not None:
+            return table
     text = repr(value)
     return None if RESULT_HIDDEN in text else text
+
+
+def _dataframe_table(frame: Any) -> ResultTable | None:
+    """The table Jupyter shows for a DataFrame (its `_repr_html_`, shortened by pandas' display options as in a
+    notebook), read back into rows of text: pandas formats the numbers, the page writes its own markup."""
+    from html.parser import HTMLParser
+
+    class Reader(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.head: list[list[str]] = []
+            self.body: list[list[tuple[bool, str]]] = []
+            self.note, self.part, self.cell, self.header = "", "", None, False
+
+        def handle_starttag(self, tag: str, attrs) -> None:
+            if tag in ("thead", "tbody"):
+                self.part = tag
+            elif tag == "tr":
+                (self.head if self.part == "thead" else self.body).append([])
+            elif tag in ("th", "td", "p"):
+                self.cell, self.header = [], tag == "th"
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in ("th", "td") and self.cell is not None:
+                text = " ".join("".join(self.cell).split())
+                if self.part == "thead" and self.head:
+                    self.head[-1].append(text)
+                elif self.body:
+                    self.body[-1].append((self.header, text))
+                self.cell = None
+            elif tag == "p" and self.cell is not None:
+                self.note, self.cell = " ".join("".join(self.cell).split()), None
+
+        def handle_data(self, data: str) -> None:
+            if self.cell is not None:
+                self.cell.append(data)
+
+    try:
+        html = frame._repr_html_()
+    except Exception:   # (a frame pandas cannot show: its repr, as before)
+        return None
+    if not html:
+        return None
+    reader = Reader()
+    reader.feed(html)
+    return ResultTable(tuple(tuple(row) for row in reader.head), tuple(tuple(row) for row in reader.body),
+                       reader.note)

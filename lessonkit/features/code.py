@@ -160,14 +160,18 @@ def _cell_context(cells, code_path: Path, asked: CodeRequest, highlight, place, 
         context["output_html"] = placed   # after what it printed, as Jupyter shows a cell's stream before its figure
         context["output"], context["cut"] = cell_output(cells.printed.get(name, ""), None)
     else:
-        context["output"], context["cut"] = cell_output(cells.printed.get(name, ""), cells.results.get(name))
+        result = cells.results.get(name)
+        table = result if result is not None and not isinstance(result, str) else None   # (compute/cellrun.py
+        context["output"], context["cut"] = cell_output(cells.printed.get(name, ""),       # ResultTable)
+                                                        None if table is not None else result)
+        context["table"] = table
     return context
 
 
 def _context(shown: Listing, highlight: Callable[[str], str], echo: bool) -> dict[str, Any]:
     return {"id": f"code-{shown.name.split(',')[0]}", "name": shown.name, "first": shown.first, "last": shown.last,
             "html": (highlight(shown.text) or plain(shown.text)) if echo else "", "output": None,
-            "output_html": "", "cut": False, "limit": OUTPUT_LIMIT}
+            "output_html": "", "cut": False, "limit": OUTPUT_LIMIT, "table": None}
 
 
 def functions(code_path: Path) -> list[str]:
