@@ -80,6 +80,7 @@ class BuildReport(Record):
     figure_png: dict[str, dict[str, bytes]]  # slug → figure → PNG (Options.figure_png)
     pages_kept: int                  # lesson pages taken as an earlier build wrote them (their inputs unchanged)
     packages: dict                   # slug → what its LMS package needs (the `lms` format; lessonkit/export)
+    files_kept: int = 0              # files of the site already in the folder it left as they were (write/output.py)
 
 
 class Gathered(Mutable):
@@ -175,7 +176,7 @@ def finish(options: Options, session: Session, gathered: Gathered, site: dict[st
         budgets = {SitePaths.lesson(s.slug): b for s in gathered.sources
                    if (b := lesson_budget(s, config.budget)) is not None}
         check_budget(sizes, gzip_sizes, config.budget, site, budgets)
-    write_site(site, options.out)                                                 # write
+    kept_files = write_site(site, options.out, options.lesson)                    # write
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
         prune_when_due(session.cache.folder, now=time.time(), used_since=build_began - 2)  # 2 s: coarse clocks
     lessons = [s.slug for s in in_course_order(gathered.sources, config.course_order())
@@ -185,7 +186,7 @@ def finish(options: Options, session: Session, gathered: Gathered, site: dict[st
                        figures_cached=cached + sum(k.figures for k in kept.values()), budget=config.budget,
                        search_bytes=sizes.get(SitePaths.SEARCH_INDEX, 0), lessons=lessons,
                        warnings=[] if options.strict else warnings, figure_png=figure_png or {},
-                       pages_kept=len(kept), packages=packages or {})
+                       pages_kept=len(kept), packages=packages or {}, files_kept=kept_files)
 
 
 def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo, bibliography: Bibliography | None,

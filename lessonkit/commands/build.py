@@ -176,6 +176,10 @@ def print_summary(report, out: Path, say) -> None:
                                   file=search.INDEX_FILE)),
     ]
     print(say("built {n} lesson(s) + index into {out}", n=len(lessons), out=out))
+    if report.files_kept:
+        print("  " + say("{n} file(s) of the site already there kept as they were (the other lessons' pages, the "
+                         "index and search with --lesson; handouts and slides of unchanged pages)",
+                         n=report.files_kept))
     for label, value in rows:
         print(f"  {pad(label, 15)} | {value}")
     budget = report.budget

@@ -63,6 +63,12 @@ class SitePaths:
     def pptx(slug: str) -> str:
         return f"{slug}.pptx"
 
+    @classmethod
+    def made_from_page(cls, slug: str) -> tuple[str, ...]:
+        """What `pdf` and `slides` make of a lesson's page, beside the site: kept by a build that leaves the page
+        as it was (write/output.py)."""
+        return (cls.pdf(slug), cls.slides_pdf(slug), cls.pptx(slug))
+
     @staticmethod
     def root(page: str) -> str:
         """The way from `page` to the site's root: "" for index.html, "../" for a lesson page."""

@@ -1,4 +1,9 @@
-"""Write the site atomically: build into a temporary folder beside the target, then swap it in."""
+"""Write the site atomically: build into a temporary folder beside the target, then swap it in.
+
+A build adds to what the folder holds, it never clobbers it: the handouts and decks `pdf` and `slides` made of a
+lesson page (SitePaths.made_from_page) stay while that page is the same; a build of one lesson (`--lesson X`)
+into a site of other lessons too writes X's pages and leaves the rest of the site as it was (its index, glossary
+and search: a whole build updates them)."""
 from __future__ import annotations
 
 import os
@@ -9,6 +14,7 @@ from pathlib import Path
 
 from ..support.errors import UsageError
 from ..support.messages import msg
+from ..support.paths import SitePaths
 
 MARKER = ".lessonkit-output"
 
@@ -36,16 +42,43 @@ def _not_ours(out: Path) -> bool:
     return out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).exists()))
 
 
-def write_site(pages: dict[str, bytes], out: Path) -> None:
-    """Write every page into a new folder beside `out`, then swap: `out` is the old site or the new one, whole."""
+def write_site(pages: dict[str, bytes], out: Path, lesson: str | None = None) -> int:
+    """Write every page into a new folder beside `out`, then swap: `out` is the old site or the new one, whole.
+    `lesson`: the one lesson this build made (`--lesson`). How many files of the old site it kept."""
     try:
-        _write_site(pages, Path(out).resolve())
+        out = Path(out).resolve()
+        written, kept = _kept(pages, out, lesson)
+        _write_site(written, kept, out)
+        return len(kept)
     except OSError as exc:  # disk full, no permission: the machine's problem, not a bug and not the lesson's
         raise UsageError(msg("cannot write the site to {out}: {reason}; the previous site (if any) is unchanged",
                              out=out, reason=str(exc))) from None
 
 
-def _write_site(pages: dict[str, bytes], out: Path) -> None:
+def _kept(pages: dict[str, bytes], out: Path, lesson: str | None) -> tuple[dict[str, bytes], dict[str, Path]]:
+    """(the pages to write, the files of the site in `out` to keep, by path): what `pdf` and `slides` made of a page
+    this build leaves as it was; in a build of `lesson` alone into a site that has other lessons too, that lesson's
+    own files written and every other file of the site kept."""
+    if not out.is_dir() or _not_ours(out):
+        return pages, {}
+    old = {path.relative_to(out).as_posix(): path for path in out.rglob("*")
+           if path.is_file() and path.name != MARKER}
+    slugs = {slug for rel in old if (slug := SitePaths.lesson_slug(rel))}
+    kept: dict[str, Path] = {}
+    if lesson and slugs - {lesson}:
+        def own(rel: str) -> bool:
+            return rel.startswith(f"{lesson}/") or rel in SitePaths.made_from_page(lesson)
+        pages = {rel: data for rel, data in pages.items() if own(rel)}
+        kept = {rel: path for rel, path in old.items() if not own(rel)}
+        slugs = {lesson}
+    for slug in slugs:
+        made = [rel for rel in SitePaths.made_from_page(slug) if rel in old]
+        if made and pages.get(SitePaths.lesson(slug)) == old[SitePaths.lesson(slug)].read_bytes():
+            kept.update({rel: old[rel] for rel in made})
+    return pages, {rel: path for rel, path in kept.items() if rel not in pages}
+
+
+def _write_site(pages: dict[str, bytes], kept: dict[str, Path], out: Path) -> None:
     if _not_ours(out):  # checked by the command line already; checked again for any other caller
         raise UsageError(msg("refusing to replace {out}: it was not made by this tool (no {marker} file)", out=out,
                              marker=MARKER))
@@ -58,6 +91,10 @@ def _write_site(pages: dict[str, bytes], out: Path) -> None:
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
+        for rel, source in sorted(kept.items()):
+            target = staging / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
         os.chmod(staging, 0o755)
         _swap(staging, out)
     except BaseException:
