@@ -26,6 +26,7 @@ from .render.sectionmemo import SectionMemo
 from .render.templates import make_env, theme_problem
 from .support.cachekeys import code_shape_entries, package_version, values_key
 from .support.errors import ContentError, Problem
+from .support.messages import msg
 from .support.i18n import UnknownUiString
 from .support.paths import SitePaths
 from .support.records import Record
@@ -65,6 +66,12 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     problems += drawn.problems
     if problems:
         return Made()
+    for lesson in computed:   # a figure drawn from more than its data table holds: said, never silently
+        for slug, name, path, line, kinds in untabulated(lesson, drawn.figures):
+            rendered.warnings.setdefault(slug, []).append(Problem(path, line, msg(
+                "figure `{name}`: what it draws as {kinds} is in no data table", name=name, kinds=", ".join(kinds)),
+                msg("the numbers behind it handed as a table with `data=` (a figure cell's header, or "
+                    "@lesson.figure), or a plain plot of them")))
     with GzipSizes() as weighing:                            # each page weighed while the next is assembled
         pages = assemble_all(rendered.drafts, env, gathered, drawn.figures, session, weighing.add)  # assemble
         for lesson in computed:  # what was derived from its values now: kept for the next build (compute/kept.py)
@@ -74,6 +81,18 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     return Made(pages, gzip_sizes, rendered, drawing.stats,
                 {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures),
                 made_of(computed, drawn, rendered.cache_entries), rendered.warnings, rendered.packages)
+
+
+def untabulated(lesson: ComputedLesson, figures: dict) -> list[tuple]:
+    """(slug, figure, path, line, kinds) of each figure of `lesson` whose data table leaves out what it draws as
+    `kinds` (features/figdata.py), unless the lesson hands its data (`data=`)."""
+    found = []
+    for job in lesson.figure_jobs:
+        drawn = figures.get((lesson.slug, job.name))
+        kinds = (drawn.data or {}).get("untabulated") if drawn is not None and job.data is None else None
+        if kinds:
+            found.append((lesson.slug, job.name, job.path, job.line, kinds))
+    return found
 
 
 def made_of(computed: list[ComputedLesson], drawn, rendered: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:

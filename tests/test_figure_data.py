@@ -55,7 +55,8 @@ def test_a_series_drawn_again_in_another_panel_is_shown_once():
 
 def test_names_the_recorder_gives_are_phrases_said_in_the_sites_language():
     """Recorded while drawing (before the language is known): an unnamed bar series, its categories, an image's
-    rows, an image too large to list and an RGB image are named by the theme's words, in each language."""
+    rows, the value column of an image listed cell by cell and an RGB image are named by the theme's words, in each
+    language."""
     fig, (a, b, c, d) = FigureMaker().subplots(1, 4)
     a.bar([0, 1], [3.0, 4.0])
     a.set_xticks([0, 1], ["p", "q"])
@@ -66,10 +67,10 @@ def test_names_the_recorder_gives_are_phrases_said_in_the_sites_language():
     recorded = record(fig)
     assert not re.search(r"[\u3400-\u9fff]", __import__("json").dumps(recorded, ensure_ascii=False))
     shown = {lang: view(recorded, "fig-x", ui) for lang, ui in (("zh", ZH), ("en", EN))}
-    assert [t["columns"] for t in shown["zh"]] == [["类别", "值 1"], ["行", "0", "1"], ["图像"], ["图像"]]
-    assert [t["columns"] for t in shown["en"]] == [["category", "value 1"], ["row", "0", "1"], ["image"], ["image"]]
-    assert shown["en"][2]["rows"] == [["30 × 30 values (too many to list)"]]
-    assert shown["zh"][2]["rows"] == [["30 × 30 个值（太大，不逐个列出）"]]
+    assert [t["columns"] for t in shown["zh"]] == [["类别", "值 1"], ["行", "0", "1"], ["x", "y", "值"], ["图像"]]
+    assert [t["columns"] for t in shown["en"]] == [["category", "value 1"], ["row", "0", "1"], ["x", "y", "value"],
+                                                   ["image"]]
+    assert len(shown["en"][2]["csv_text"].strip().splitlines()) == 1 + 30 * 30   # every cell in the CSV
     assert shown["en"][3]["rows"] == [["4 × 5 × 3 pixels"]] and shown["zh"][3]["rows"] == [["4 × 5 × 3 像素"]]
     assert shown["en"][0]["csv_text"].lstrip("\ufeff").splitlines()[0] == "category,value 1"
 
@@ -198,3 +199,66 @@ def test_the_page_shows_the_data_under_the_figure_cached_or_not(make_lesson, run
     assert csv.startswith("\ufeff层数,".encode("utf-8")) and csv.count(b"\r\n") == 98  # the header and 97 rows
     assert csv.decode("utf-8").splitlines()[9] == f"8,{0.9 ** 8:.6g}"
     assert "<tr><th>乙<td>3</tbody>" in page  # the second figure, drawn in a worker in the third build
+
+
+def test_figures_whose_numbers_were_listed_nowhere_now_have_a_table():
+    """A 3-D surface, a step histogram, hexagonal bins, a large image and a 2-D histogram, each worked by hand; a
+    contour plot, which keeps no grid, is named as untabulated."""
+    from lessonkit.features.figdata import keep_surface_data
+
+    keep_surface_data()
+    maker = FigureMaker()
+    fig, ax = maker.subplots(subplot_kw={"projection": "3d"})
+    x = np.array([0.0, 1.0, 2.0])
+    X, Y = np.meshgrid(x, x)
+    ax.plot_surface(X, Y, X + Y)
+    (surface,) = record(fig)["tables"]
+    assert surface["columns"] == ["x", "y", "z"] and len(surface["rows"]) == 9
+    assert surface["rows"][:4] == [[0.0, 0.0, 0.0], [1.0, 0.0, 1.0], [2.0, 0.0, 2.0], [0.0, 1.0, 1.0]]
+
+    fig, ax = maker.subplots()
+    ax.hist([1, 1, 2, 3, 3, 3], bins=[0.5, 1.5, 2.5, 3.5], histtype="stepfilled")
+    (steps,) = record(fig)["tables"]
+    assert steps["rows"] == [[0.5, 1.5, 2.0], [1.5, 2.5, 1.0], [2.5, 3.5, 3.0]]    # two 1s, one 2, three 3s
+
+    fig, ax = maker.subplots()
+    ax.hexbin([0, 0, 1, 1, 1], [0, 0, 1, 1, 1], gridsize=2)
+    (hexes,) = record(fig)["tables"]
+    assert sorted(row[2] for row in hexes["rows"] if row[2]) == [2.0, 3.0]        # two points at 0, three at 1
+
+    fig, ax = maker.subplots()
+    ax.imshow(np.arange(30 * 20).reshape(30, 20))                                 # row 0 at the top, y down
+    (image,) = record(fig)["tables"]
+    assert len(image["rows"]) == 600 and image["rows"][1] == [1.0, 0.0, 1.0] and image["rows"][-1] == [19.0, 29.0, 599.0]
+
+    fig, ax = maker.subplots()
+    ax.hist2d([0.5, 0.5, 2.5], [0.5, 0.5, 0.5], bins=[np.arange(31), np.arange(31)])   # 30 × 30 unit cells
+    (counts,) = record(fig)["tables"]
+    assert len(counts["rows"]) == 900 and [row for row in counts["rows"] if row[2]] == [[0.5, 0.5, 2.0],
+                                                                                         [2.5, 0.5, 1.0]]
+    fig, ax = maker.subplots()
+    ax.contour(X, Y, X * Y)
+    assert record(fig) == {"tables": [], "untabulated": ["contour"]}
+
+
+CONTOUR_PY = """\
+# %% setup
+import matplotlib.pyplot as plt
+import numpy as np
+
+x = np.linspace(-1, 1, 21)
+X, Y = np.meshgrid(x, x)
+grid = {{"x": X.ravel().tolist(), "y": Y.ravel().tolist(), "z": (X * Y).ravel().tolist()}}
+
+# %% figure: saddle caption="马鞍面的等高线" alt="四个象限的等高线"{data}
+plt.contour(X, Y, X * Y)
+"""
+
+
+@pytest.mark.parametrize("data", ["", ' data="grid"'], ids=["silent", "handed"])
+def test_a_figure_whose_drawing_no_table_holds_is_said_unless_its_data_is_handed(make_lesson, run_build, data):
+    make_lesson(md="## 一 {#one}\n\n{{< figure saddle >}}\n", py=CONTOUR_PY.format(data=data))
+    code, out_text, err, _ = run_build()
+    assert code == 0, err
+    said = "demo/lesson.py:9: figure `saddle`: what it draws as contour is in no data table"
+    assert (said in out_text + err) == (data == ""), out_text + err

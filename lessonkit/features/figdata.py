@@ -1,8 +1,11 @@
 """The numbers behind a figure: recorded from the matplotlib Figure after the figure function returns, shown under
 it as a data table (`ui.data`) with a CSV download.
 
-`record(fig)` walks fig.axes — lines (x/y with their labels), bar containers, scatter offsets, images and colour
-meshes (small ones as a matrix, large ones by shape) — and returns plain JSON-able data, stored in the figure cache
+`record(fig)` walks fig.axes — lines (x/y with their labels), bar containers, step histograms (bin edges and
+counts), scatter offsets, hexagonal bins (centre and count), images and colour meshes (a small one as a matrix, a
+larger one in long form: x, y and the value of every cell, as hist2d draws them too), 3-D surfaces (x, y, z of
+every point: draw/figures.py keeps what plot_surface was given) — and returns plain JSON-able data, stored in the
+figure cache
 beside the SVG. It runs while figures are drawn, before the site's language is known: a column or cell it names
 itself («category», «image») is a phrase (lessonkit.support.words). `view(data, fig_id, ui)` turns it into what
 partials/figure_data.html shows, in the words of `ui`: formatted cells, long series thinned to at most MAX_ROWS rows
@@ -30,6 +33,7 @@ CSV_DIGITS = 6
 def record(fig) -> dict:
     """{"tables": [{"title", "columns", "rows", "note"?}]} for every axes of a drawn Figure."""
     tables: list[dict] = []
+    untabulated: list[str] = []   # what the figure draws that no table holds: the build says so (features/figures.py)
     for ax in fig.axes:
         if hasattr(ax, "_colorbar"):
             continue  # a colour bar is the key to the colours, not data: the heatmap's own table has the values
@@ -39,12 +43,16 @@ def record(fig) -> dict:
         tables += _lines(ax, title, xlabel, ylabel)
         tables += _bars(ax, title, xlabel, ylabel)
         tables += _scatters(ax, title, xlabel, ylabel)
+        tables += _step_histograms(ax, title, xlabel, ylabel)
+        tables += _hexbins(ax, title, xlabel, ylabel)
         tables += _images(ax, title)
+        tables += _surfaces(ax, title, xlabel, ylabel)
+        untabulated += _untabulated(ax)
     unique = []
     for t in tables:  # a series drawn again in another panel is shown once
         if not any(_contained(t, u) for u in unique):
             unique.append(t)
-    return {"tables": unique}
+    return {"tables": unique, **({"untabulated": sorted(set(untabulated))} if untabulated else {})}
 
 
 def _contained(small: dict, big: dict) -> bool:
@@ -200,6 +208,96 @@ def _scatters(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
     return tables
 
 
+def _step_histograms(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
+    """`hist(…, histtype="step" | "stepfilled")`: each outline's horizontal runs, read back as bins (start, end,
+    height); a bar histogram's bars are `_bars`."""
+    from matplotlib.patches import Polygon
+
+    tables = []
+    for k, patch in enumerate(p for p in ax.patches if type(p) is Polygon and _in_data_coordinates(p, ax)):
+        xy = plain(patch.get_xy(), gaps=True)
+        if not isinstance(xy, list) or len(xy) < 4:
+            continue
+        runs = [(a[0], b[0], a[1]) for a, b in zip(xy, xy[1:]) if a[1] == b[1] and b[0] > a[0]]
+        steps = [(a[1], b[1], a[0]) for a, b in zip(xy, xy[1:]) if a[0] == b[0] and b[1] > a[1]]
+        horizontal = len(steps) > len(runs)   # (orientation="horizontal": the runs go up the y axis)
+        bins = steps if horizontal else runs
+        if len(bins) < 2:
+            continue
+        name = _label(patch, (xlabel if horizontal else ylabel) or phrase("data_count"))
+        axis = (ylabel if horizontal else xlabel) or "x"
+        tables.append({"title": title, "columns": [phrase("data_bin_from", axis=axis), phrase("data_bin_to", axis=axis),
+                                                   name],
+                       "rows": [list(b) for b in bins]})
+    return tables
+
+
+def _hexbins(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
+    """`hexbin(x, y)`: each hexagon's centre and count (or the value `C` reduced to)."""
+    from matplotlib.collections import PolyCollection
+
+    tables = []
+    for coll in (c for c in ax.collections if type(c) is PolyCollection):
+        array, offsets = coll.get_array(), coll.get_offsets()
+        if array is None or len(offsets) < 2 or len(offsets) != len(array):   # (hexbin's offsets: data coordinates)
+            continue
+        tables.append({"title": title, "columns": [xlabel or "x", ylabel or "y", _label(coll, phrase("data_count"))],
+                       "rows": [[*plain(xy, gaps=True), plain(v, gaps=True)] for xy, v in zip(offsets, array)]})
+    return tables
+
+
+def _surfaces(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
+    """A 3-D surface: x, y, z of every point it was drawn through (what draw/figures.py kept of plot_surface)."""
+    import numpy as np
+
+    tables = []
+    for coll in ax.collections:
+        given = getattr(coll, SURFACE_DATA, None)
+        if given is None:
+            continue
+        x, y, z = (np.asarray(a, dtype=float).ravel() for a in np.broadcast_arrays(*given))
+        zlabel = plain_text(ax.get_zlabel()) if hasattr(ax, "get_zlabel") else ""
+        tables.append({"title": title, "columns": [xlabel or "x", ylabel or "y", zlabel or "z"],
+                       "rows": [list(r) for r in zip(plain(x, gaps=True), plain(y, gaps=True), plain(z, gaps=True))]})
+    return tables
+
+
+SURFACE_DATA = "_lessonkit_surface"   # what plot_surface was given, on the surface it drew (keep_surface_data)
+
+
+def keep_surface_data() -> None:
+    """Make matplotlib's plot_surface leave the x, y and z it was given on the surface it draws (it keeps only the
+    polygons), so the figure's data table can list them; the drawing itself is unchanged. Once per process, before
+    lesson code draws (compute/pyplot.py routed, draw/figures.py)."""
+    try:
+        from mpl_toolkits.mplot3d.axes3d import Axes3D
+    except ImportError:   # (no 3-D toolkit: nothing draws a surface)
+        return
+    plot_surface = Axes3D.plot_surface
+    if getattr(plot_surface, SURFACE_DATA, False):
+        return
+
+    def keeping(self, X, Y, Z, *args, **kwargs):
+        surface = plot_surface(self, X, Y, Z, *args, **kwargs)
+        setattr(surface, SURFACE_DATA, (X, Y, Z))
+        return surface
+    setattr(keeping, SURFACE_DATA, True)
+    keeping.__doc__, keeping.__name__, keeping.__qualname__ = plot_surface.__doc__, "plot_surface", \
+        plot_surface.__qualname__
+    Axes3D.plot_surface = keeping
+
+
+def _untabulated(ax) -> list[str]:
+    """What `ax` draws that no table here holds, by kind (for the build's report: never silently without data)."""
+    return [UNTABULATED[type(coll).__name__] for coll in ax.collections if type(coll).__name__ in UNTABULATED
+            and not (type(coll).__name__ == "Poly3DCollection" and getattr(coll, SURFACE_DATA, None) is not None)]
+
+
+UNTABULATED = {"QuadContourSet": "contour", "TriContourSet": "contour", "ContourSet": "contour",
+               "Quiver": "quiver", "Barbs": "barbs", "Line3DCollection": "3-D lines",
+               "Poly3DCollection": "3-D polygons", "TriMesh": "triangulation"}
+
+
 def _images(ax, title: str) -> list[dict]:
     from matplotlib.collections import QuadMesh
     from matplotlib.image import AxesImage
@@ -220,15 +318,36 @@ def _images(ax, title: str) -> list[dict]:
                            "rows": [[phrase("data_pixels", shape=" × ".join(map(str, array.shape)))]]})
             continue
         n_rows, n_cols = array.shape
-        if n_rows > MAX_MATRIX[0] or n_cols > MAX_MATRIX[1]:
-            tables.append({"title": title, "columns": [phrase("data_image")],
-                           "rows": [[phrase("data_too_large", rows=n_rows, cols=n_cols)]]})
+        if n_rows > MAX_MATRIX[0] or n_cols > MAX_MATRIX[1]:   # every cell, in long form: x, y, value
+            xs, ys = _cell_centres(artist, n_rows, n_cols)
+            xlabel, ylabel = plain_text(ax.get_xlabel()) or "x", plain_text(ax.get_ylabel()) or "y"
+            tables.append({"title": title, "columns": [xlabel, ylabel, phrase("data_cell_value")],
+                           "rows": [[xs[i][j], ys[i][j], plain(array[i, j], gaps=True)]
+                                    for i in range(n_rows) for j in range(n_cols)]})
             continue
         cols = _axis_names(ax.get_xticks(), ax.get_xticklabels(), n_cols, isinstance(artist, AxesImage))
         rows = _axis_names(ax.get_yticks(), ax.get_yticklabels(), n_rows, isinstance(artist, AxesImage))
         tables.append({"title": title, "columns": [plain_text(ax.get_ylabel()) or phrase("data_row"), *cols],
                        "rows": [[rows[i], *plain(array[i], gaps=True)] for i in range(n_rows)]})
     return tables
+
+
+def _cell_centres(artist, n_rows: int, n_cols: int) -> tuple[list, list]:
+    """x and y of each cell's centre, row by row: a mesh's from its corners, an image's from its extent (row 0 at
+    the top unless origin="lower")."""
+    import numpy as np
+
+    from matplotlib.collections import QuadMesh
+
+    if isinstance(artist, QuadMesh):
+        corners = np.asarray(artist.get_coordinates(), dtype=float)
+        centres = (corners[:-1, :-1] + corners[1:, :-1] + corners[:-1, 1:] + corners[1:, 1:]) / 4
+        return plain(centres[..., 0], gaps=True), plain(centres[..., 1], gaps=True)
+    left, right, bottom, top = artist.get_extent()
+    cols = left + (np.arange(n_cols) + 0.5) * (right - left) / n_cols
+    rows = (np.arange(n_rows) + 0.5) / n_rows
+    rows = top + rows * (bottom - top) if artist.origin == "upper" else bottom + rows * (top - bottom)
+    return plain(np.tile(cols, (n_rows, 1)), gaps=True), plain(np.tile(rows[:, None], (1, n_cols)), gaps=True)
 
 
 def _axis_names(positions, labels, n: int, centred: bool) -> list[str]:
