@@ -146,3 +146,42 @@ def test_drawn_by_the_parent_or_by_a_worker_the_bytes_are_the_same(font, curve_2
     assert sorted(done.figures) == [("demo", "bars"), ("demo", "curve")] and done.problems == []
     assert done.figures[("demo", "curve")].svg == curve_2.svg and done.figures[("demo", "bars")].svg == two_panels.svg
     assert done.figures[("demo", "bars")].palette == with_palettes([(0, ("figure", two_panels))], PAGE)[0][1][1].palette
+
+
+def surface(plt, n):
+    """CFD Python's Laplace solution drawn as its notebook draws it: an n × n surface on an 11 × 7 inch figure."""
+    import numpy as np
+
+    fig, ax = plt.subplots(figsize=(11, 7), subplot_kw={"projection": "3d"})
+    x = np.linspace(0, 2, n)
+    X, Y = np.meshgrid(x, np.linspace(0, 1, n))
+    ax.plot_surface(X, Y, X * Y / 2, cmap="viridis", rstride=1, cstride=1)
+    ax.set(xlabel="x", ylabel="y")
+    return fig
+
+
+def cloud(plt, n):
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    fig, ax = plt.subplots()
+    ax.scatter(rng.normal(size=n), rng.normal(size=n), s=4)
+    return fig
+
+
+def test_a_dense_surface_or_cloud_is_a_light_picture_inside_the_svg_its_text_still_text(font):
+    """81 × 81: a 6 400-facet surface, ≈ 190 KB of paths, is one WebP picture at twice the page's width (its colours
+    kept in dark mode: no twin); the axes' labels stay text. 300 points stay vector, 3 000 become a picture."""
+    big = drawn(font, job("surface", surface, 81))
+    pictures = re.findall(r'<image\b[^>]*href="data:image/(\w+);base64,([^"]+)"', big.svg)
+    assert [kind for kind, _ in pictures] == ["webp"] and 'class="raster-' not in big.svg
+    assert len(big.svg) < 60 * 1024, len(big.svg)
+    assert re.search(r"<text[^>]*>x</text>", big.svg) and "<path" in big.svg          # ticks, panes: vector
+    from PIL import Image
+    import base64
+    import io
+    width = Image.open(io.BytesIO(base64.b64decode(pictures[0][1]))).width
+    assert width <= 2 * 720                                                            # ≤ 2 × SHOWN_PX
+    assert "<image" not in drawn(font, job("few", cloud, 300)).svg
+    assert "<image" in drawn(font, job("many", cloud, 3000)).svg
+    assert big.data["tables"][0]["columns"] == ["x", "y", "z"] and len(big.data["tables"][0]["rows"]) == 81 * 81

@@ -234,8 +234,12 @@ def forget_other_module(path: Path, code: str) -> None:
 def in_lesson_folder(code_path: Path):
     """Run the author's code in its lesson's folder (the working folder the build had is back afterwards, also when
     the code raised): what a notebook's cells read beside it, a lesson's cells read beside lesson.py."""
+    folder = Path(code_path).absolute().parent
+    if not folder.is_dir():   # (a figure function handed a path of no folder: run where the build is)
+        yield
+        return
     before = os.getcwd()
-    os.chdir(Path(code_path).absolute().parent)
+    os.chdir(folder)
     try:
         yield
     finally:

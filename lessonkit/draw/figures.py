@@ -123,7 +123,8 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, page: PageCol
                                                         type=type(fig).__name__),
                                         "the matplotlib Figure from plt.subplots()")])
         _transparent_background(fig)
-        with _one_math_parser():
+        dense = _rasterize_dense(fig)
+        with _one_math_parser(), _raster_resolution(fig if dense else None):
             # drawn once: laid out (constrained layout), tick labels known from here on
             svg = _figure_markup(fig, name, page)
         data = figdata.record(fig)
@@ -208,6 +209,39 @@ def _save(fig) -> str:
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     return buffer.getvalue()
+
+
+DENSE = 400        # elements of one artist (facets, cells, points, hexagons) beyond which it is drawn as a picture
+SHOWN_PX = 720     # the widest a figure is shown on the page, in CSS pixels: its picture has twice as many (2× screens)
+
+
+def _rasterize_dense(fig) -> bool:
+    """Surfaces, meshes, hexagonal bins and scatter clouds of more than DENSE elements drawn as one picture inside the
+    SVG (matplotlib's `rasterized=True` on that artist: axes, ticks and text stay vector): an 81 × 81 surface is
+    ≈ 190 KB of paths, a few KB as a picture. True when some artist was."""
+    found = False
+    for ax in fig.axes:
+        for artist in ax.collections:
+            elements = max(len(artist.get_paths()), len(artist.get_offsets()),
+                           artist.get_array().size if artist.get_array() is not None else 0)
+            if elements > DENSE and not artist.get_rasterized():
+                artist.set_rasterized(True)
+                found = True
+    return found
+
+
+@contextlib.contextmanager
+def _raster_resolution(fig):
+    """The resolution matplotlib rasterizes at while the SVG is written: twice SHOWN_PX across the figure's width,
+    whatever its `figsize` (only when something is rasterized: the vector parts of an SVG do not depend on it, and
+    figures without a picture stay byte for byte as they were)."""
+    if fig is None:
+        yield
+        return
+    import matplotlib
+
+    with matplotlib.rc_context({"savefig.dpi": round(2 * SHOWN_PX / fig.get_figwidth())}):
+        yield
 
 
 def _viewed(svg: str, box, figure_height: float) -> str:

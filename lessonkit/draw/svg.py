@@ -72,6 +72,26 @@ def _style_to_attributes(style: str) -> str:
     return "".join(f' {prop}="{value}"' for prop, value in properties.items())
 
 
+PICTURE_BYTES = 24 * 1024   # a raster this heavy as PNG is a picture of the data (a surface, a photograph) …
+PICTURE_QUALITY = (75, 40)  # … kept as a lossy WebP (colour, transparency quality) when that halves it: a smooth
+#                             surface's seams and edge cost most; every browser reads WebP
+
+
+def _as_picture(png: bytes) -> bytes | None:
+    """A heavy raster (a rasterized surface or mesh, a photograph) as WebP when that halves it, else None. Such a
+    picture keeps its colours in dark mode: a colour map is data (viridis stays viridis)."""
+    if len(png) < PICTURE_BYTES:
+        return None
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.open(io.BytesIO(png)).save(buffer, format="WEBP", quality=PICTURE_QUALITY[0],
+                                     alpha_quality=PICTURE_QUALITY[1], method=6)
+    return buffer.getvalue() if 2 * buffer.tell() <= len(png) else None
+
+
 def _with_dark_twin(tag: str, page: PageColors) -> str:
     """A raster (imshow, a colour bar's gradient) followed by its dark-mode twin (features.palette.dark_raster); one
     drawn square pixel by pixel (`interpolation="none"`) says so with a class, as a presentation attribute cannot
@@ -80,6 +100,10 @@ def _with_dark_twin(tag: str, page: PageColors) -> str:
     tag = tag.replace(pixelated.group(0), "") if pixelated else tag
     extra = f" {RASTER_PIXELATED}" if pixelated else ""
     data = re.search(r'href="data:image/png;base64,([^"]+)"', tag)
+    picture = _as_picture(base64.b64decode(data.group(1))) if data and not pixelated else None
+    if picture is not None:   # a large smooth raster (a rasterized surface): lighter, and its colours kept
+        return tag.replace(f"data:image/png;base64,{data.group(1)}",
+                           f"data:image/webp;base64,{base64.b64encode(picture).decode('ascii')}")
     dark = dark_raster(base64.b64decode(data.group(1)), page) if data else None
     if dark is None:
         return tag.replace("<image ", f'<image class="{RASTER_PIXELATED}" ', 1) if pixelated else tag
