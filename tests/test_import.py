@@ -89,6 +89,7 @@ def test_numbering_environments_a_heading_before_the_title_and_ipython_display(t
     path = notebook(tmp_path / "waves.ipynb", [
         new_markdown_cell("###### Text CC-BY 4.0, code MIT (c) 2014 L.A. Barba"),
         new_markdown_cell("###### 第二版讲义"),
+        nbformat.v4.new_raw_cell("Text provided under a Creative Commons Attribution license, CC-BY."),
         new_markdown_cell("# Waves"),
         new_markdown_cell("## Speed\n\n$$\n\\begin{equation}\nu_t + c u_x = 0 \\label{eq1}\n\\end{equation}\n$$\n\n"
                           "$$\n\\begin{eqnarray}\na & = & b \\nonumber\\\\\nc & \\approx & d\n\\end{eqnarray}\n$$"),
@@ -107,10 +108,11 @@ def test_numbering_environments_a_heading_before_the_title_and_ipython_display(t
     assert "IPython" not in (content / "waves" / "lesson.py").read_text(encoding="utf-8")
     out = capsys.readouterr().out
     assert "4 Markdown cell(s), 1 code cell(s), 0 figure(s)" in out
-    assert "cell 6: uses IPython" in out and "2 LaTeX numbering environment(s)" in out
+    assert "cell 7: uses IPython" in out and "2 LaTeX numbering environment(s)" in out
     # the licence: credited where a lesson credits what it is made from, not a heading of its text
     assert (content / "waves" / "lesson.yaml").read_text(encoding="utf-8").endswith(
-        'sources:\n  - "Text CC-BY 4.0, code MIT (c) 2014 L.A. Barba"\n')
+        'sources:\n  - "Text CC-BY 4.0, code MIT (c) 2014 L.A. Barba"\n  - "Text provided under a Creative Commons '
+        'Attribution license, CC-BY."\n')
     assert "cell 1: the notebook's licence and attribution, moved to lesson.yaml's `sources:`" in out
 
 

@@ -178,7 +178,7 @@ class _Converter:
             self.markdown_cell(index, cell)
         elif cell.cell_type == "code":
             self.code_cell(index, cell)
-        else:  # raw cells: nothing a page shows
+        elif not self.attribution(index, cell.source):  # raw cells: nothing a page shows (a licence: its sources)
             self.note(msg("cell {n}: a raw cell, left out", n=index))
 
     def markdown_cell(self, index: int, cell) -> None:
