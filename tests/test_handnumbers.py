@@ -180,6 +180,7 @@ def test_a_heading_holds_a_value(make_lesson, run_build):
     "Step 9: Laplace Equation, step 5, Part 2, Exercise 3.1, the 2d and 1d cases",   # labels, dimensions
     "见步骤 9、练习 3 和例 2",
     "as shown in [1] and [2, 3]",                                              # a reference's number
+    "steps 9 and 10, Lessons 3–5, the 2nd order derivative, the 21st century, CAREER award #1149784",
 ])
 def test_what_is_not_a_measured_number_is_left_alone(text):
     assert findings(text, 1) == []

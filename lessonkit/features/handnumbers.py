@@ -26,8 +26,8 @@ What is not a measured number, and left alone:
   - ordinals: a list marker `1.` and 「第 N」 with one digit (the first layer, the third word: an index, like $x_3$);
   - identifiers: digits joined to Latin letters, `fp16`, `GPT-2`, `IWSLT14`, `T5`, `arXiv:1706.03762`; a
     dimension, `1D`, `2-D`, `2d`;
-  - labels: Step 9, Part 2, Exercise 3 (and 步骤 9、练习 3、例 2), and a reference's number `[1]`, also as a
-    link's whole text.
+  - labels: Step 9, steps 9 and 10, Part 2, Exercise 3 (and 步骤 9、练习 3、例 2), a reference's number `[1]`,
+    also as a link's whole text, and a number's number (`#1149784`); an English ordinal, `2nd`, `21st`.
 
 A number typed on purpose (a measurement quoted from a paper) is marked on its line by a comment saying `literal`
 in the file's own comment syntax: `<!-- literal -->` in Markdown (also inside lesson.yaml's Markdown),
@@ -95,7 +95,10 @@ NOTATION = [
     re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*:[\w./-]*\w"),   # prefixed identifiers: arXiv:1706.03762
     re.compile(r"(?<![\w.])[1-4]-?[Dd]\b"),                              # dimensions: 1D, 2-D, 3D, 2d
     re.compile(r"\b(?:Step|Part|Lesson|Lecture|Week|Unit|Module|Exercise|Example|Problem|Question|Task|Lab|"
-               r"Homework|Assignment|Phase|Stage)\s*#?\d+(?:\.\d+)*", re.I),   # labels: Step 9, Part 2
+               r"Homework|Assignment|Phase|Stage)s?\s*#?\d+(?:\.\d+)*(?:\s*(?:,|and|&|to|–|-)\s*\d+(?:\.\d+)*)*",
+               re.I),                                                       # labels: Step 9, steps 9 and 10
+    re.compile(r"#\d+\b"),                                                   # a number's number: award #1149784
+    re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b"),                               # an ordinal: the 2nd derivative
     re.compile(r"(?:步骤|练习|例题|例|作业|实验|阶段|任务|课时)\s*\d+(?:\.\d+)*"),   # 步骤 9, 练习 3
     re.compile(r"\[\d+(?:\s*[,，–-]\s*\d+)*\]"),                              # a reference's number: [1], [2, 3]
     re.compile(r"\b(?:CC[- ]?BY(?:[- ](?:SA|NC|ND))*|CC0|GPL|LGPL|AGPL|MPL|Apache|EUPL)(?:[- ]?v?|\s+License\s+)"
