@@ -296,7 +296,7 @@ EXPECTED = {
     "yaml-unknown-key": [
         "yaml-unknown-key/lesson.yaml:5: unknown key `objective`; did you mean `objectives`? (expected one "
         "of: title, summary, order, objectives, question, intro, challenges, checks, sources, draft, release, "
-        "answers, mastery, budget)",
+        "answers, mastery, budget, requires)",
     ],
     "yaml-unknown-value": [
         "yaml-unknown-value/lesson.yaml:5: unknown value `two_pwo`; did you mean `two_pow`? (expected a value"

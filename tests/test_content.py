@@ -102,7 +102,8 @@ def test_missing_unknown_and_wrong_type_all_reported(make_lesson):
     folder = make_lesson(yaml="title: 小课\nsumary: 拼错了\nobjectives: 不是列表\norder: first\n")
     assert problems_of(folder) == [
         "lesson.yaml:2: unknown key `sumary`; did you mean `summary`? (expected one of: title, summary, order, "
-        "objectives, question, intro, challenges, checks, sources, draft, release, answers, mastery, budget)",
+        "objectives, question, intro, challenges, checks, sources, draft, release, answers, mastery, budget, "
+        "requires)",
         "lesson.yaml: missing required key `summary` (expected one line for the index page)",
         "lesson.yaml:4: `order` is text ('first') (expected position on the index page)",
         "lesson.yaml:3: `objectives` is text ('不是列表') (expected a list of learning objectives (Markdown))",

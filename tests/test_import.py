@@ -196,3 +196,23 @@ def test_strict_names_each_placeholder_the_import_left_at_its_line(tmp_path, cap
     (folder / "lesson.py").write_text(code.replace(f'caption="{caption}" alt="{alt}"',
                                                    'caption="一条线" alt="一条上升的线"'), encoding="utf-8")
     assert main(build) == 0, capsys.readouterr().err
+
+
+def test_jupyter_s_escaped_maths_delimiters_and_doubled_braces_are_lessonkit_s_maths(tmp_path, capsys):
+    r"""A Chinese exercise notebook writes display maths as `\\[…\\]` (Jupyter's Markdown leaves MathJax `\[…\]`)
+    and TeX braces doubled, `{{h}_{\theta}}`, which lessonkit would read as a value: imported as `$$…$$` with the
+    braces apart, and it builds; a code block keeps its text."""
+    path = notebook(tmp_path / "ex1.ipynb", [
+        new_markdown_cell("# 线性回归\n\n## 代价函数\n\n其中：\\\\[{{h}_{\\theta }}\\left( x \\right)={{\\theta }^{T}}X\\\\]，"
+                          "行内 \\\\(x^2\\\\)。\n\n```\n\\\\[{{x}}\\\\]\n```"),
+        new_code_cell("x = 1"),
+    ])
+    content = tmp_path / "content"
+    assert main(["import", str(path), "ex1", "--content", str(content), "--quiet"]) == 0
+    md = (content / "ex1" / "lesson.md").read_text(encoding="utf-8")
+    assert "其中：$${ {h}_{\\theta } }\\left( x \\right)={ {\\theta }^{T} }X$$，行内 $x^2$。" in md
+    assert "```\n\\\\[{{x}}\\\\]\n```" in md
+    assert main(["build", "--content", str(content), "--out", str(tmp_path / "out"), "--cache-dir",
+                 str(tmp_path / "cache")]) == 0, capsys.readouterr().err
+    page = (tmp_path / "out" / "ex1" / "index.html").read_text(encoding="utf-8")
+    assert page.count('<math display="block"') >= 1 and "<msup><mi>x</mi><mn>2</mn></msup>" in page

@@ -34,6 +34,9 @@ NUMBERED_ENVIRONMENT = re.compile(r"\\(begin|end)\{(equation|align|eqnarray|gath
 ENVIRONMENT_AS = {"equation": ("", ""), "align": (r"\begin{aligned}", r"\end{aligned}"),
                   "eqnarray": (r"\begin{array}{rcl}", r"\end{array}"), "gather": (r"\begin{array}{c}", r"\end{array}")}
 NUMBERING = re.compile(r"\\(nonumber|notag)\b|\\label\{[^{}]*\}")
+JUPYTER_DISPLAY = re.compile(r"\\\\\[(.+?)\\\\\]", re.S)   # `\\[ … \\]` in a notebook's Markdown
+JUPYTER_INLINE = re.compile(r"\\\\\((.+?)\\\\\)", re.S)    # `\\( … \\)`
+MATHS_SPAN = re.compile(r"\$\$.+?\$\$|(?<![\\$])\$[^$\n]+?\$", re.S)
 IPYTHON = re.compile(r"^\s*(from\s+IPython[\s.]|import\s+IPython\b)", re.M)
 FIGURE_MIMES = ("image/png", "image/svg+xml", "image/jpeg")
 CARRIED = {"text/plain", "text/markdown", *FIGURE_MIMES}
@@ -212,11 +215,21 @@ class _Converter:
         return True
 
     def maths(self, text: str) -> str:
-        """LaTeX's numbering environments as lessonkit's display maths (counted for the report)."""
+        r"""The notebook's maths as lessonkit reads it: LaTeX's numbering environments as display maths (counted
+        for the report); `\[…\]` and `\(…\)` — what Jupyter's Markdown turns into MathJax's `\[…\]` and
+        `\(…\)` — as `$$…$$` and `$…$`; and TeX's doubled braces (`{{h}_{	heta}}`) apart, `{ {h}_{	heta} }`,
+        the same TeX, where lessonkit would read a value. Code blocks are left as they are."""
         def environment(m: re.Match) -> str:
             self.environments += m.group(1) == "begin"
             return ENVIRONMENT_AS[m.group(2)][m.group(1) == "end"]
-        return NUMBERING.sub("", NUMBERED_ENVIRONMENT.sub(environment, text))
+
+        def prose(part: str) -> str:
+            part = JUPYTER_DISPLAY.sub(lambda m: f"$${m.group(1)}$$", part)
+            part = JUPYTER_INLINE.sub(lambda m: f"${m.group(1)}$", part)
+            return MATHS_SPAN.sub(lambda m: re.sub(r"\{\{|\}\}", lambda b: " ".join(b.group(0)), m.group(0)), part)
+        text = NUMBERING.sub("", NUMBERED_ENVIRONMENT.sub(environment, text))
+        pieces = re.split(r"(^(?:```|~~~).*?^(?:```|~~~)[ \t]*$)", text, flags=re.M | re.S)
+        return "".join(piece if i % 2 else prose(piece) for i, piece in enumerate(pieces))
 
     def heading(self, heading: re.Match) -> str:
         """The notebook's highest heading level after the title becomes a lesson section (`## … {#id}`), deeper
