@@ -62,7 +62,8 @@ def test_a_notebook_becomes_a_lesson_folder(chapter, tmp_path, capsys):
     assert (folder / "lesson.yaml").read_text(encoding="utf-8").startswith('title: "梯度下降"\n')
     out = capsys.readouterr().out
     assert "imported gradient descent.ipynb" in out and "4 code cell(s), 1 figure(s)" in out, out
-    assert "`%matplotlib inline` removed" in out and "text/html cannot come along" in out
+    assert "`%matplotlib inline` removed" in out
+    assert "text/html cannot come along" not in out     # a DataFrame: the page shows it again, as a table
     assert "objectives" in out and "--strict" in out
 
 
@@ -216,3 +217,11 @@ def test_jupyter_s_escaped_maths_delimiters_and_doubled_braces_are_lessonkit_s_m
                  str(tmp_path / "cache")]) == 0, capsys.readouterr().err
     page = (tmp_path / "out" / "ex1" / "index.html").read_text(encoding="utf-8")
     assert page.count('<math display="block"') >= 1 and "<msup><mi>x</mi><mn>2</mn></msup>" in page
+
+
+@pytest.mark.parametrize("plain, shown", [("   x\n0  1.0", True), (["   x\n", "0  1.0"], True),
+                                          ("<IPython.core.display.HTML object>", False), ("", False)])
+def test_an_html_output_is_shown_again_when_its_text_is_a_value(plain, shown):
+    from lessonkit.load.ipynb import _shown_again
+
+    assert _shown_again(plain) is shown

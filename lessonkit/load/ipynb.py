@@ -359,6 +359,8 @@ class _Converter:
         outputs = list(cell.get("outputs") or [])
         for output in outputs:
             mimes = set((output.get("data") or {}))
+            if "text/html" in mimes and _shown_again(output["data"].get("text/plain", "")):
+                mimes.discard("text/html")   # (a table, a DataFrame: lessonkit shows the value again, as a table)
             left = sorted(mimes - CARRIED)
             if left:
                 self.note(msg("cell {n}: an output of type {types} cannot come along (drawn or printed outputs "
@@ -431,6 +433,13 @@ class _Converter:
         self.step(msg("add `challenges` with self-checks whose answers lesson.py computes"))
         self.step(msg("build with `--strict`: it names every number typed by hand that lesson.py computes"))
         return self.imported
+
+
+def _shown_again(plain: str | list) -> bool:
+    """Whether an HTML output's text form is a value the page shows again when the cell runs (a DataFrame's rows),
+    not an object that only displays itself (`<IPython.core.display.HTML object>`)."""
+    text = "".join(plain) if isinstance(plain, list) else plain
+    return bool(text.strip()) and not re.fullmatch(r"\s*<[^<>]*object[^<>]*>\s*", text)
 
 
 def _html_alt(tag: str) -> str:
