@@ -12,7 +12,6 @@ import functools
 import re
 from typing import Callable
 
-from ..load.ipynb import PLACEHOLDER_OBJECTIVE, alt_placeholder, caption_placeholder
 from ..support.errors import Problem
 from ..support.messages import MESSAGE_LANGUAGES, Message, msg
 
@@ -28,6 +27,8 @@ def report(source, memo: Callable | None = None) -> list[Problem]:
 
 
 def _lesson_yaml(source) -> list[Problem]:
+    from ..load.ipynb import PLACEHOLDER_OBJECTIVE  # (imported when the file changed: its findings are kept)
+
     meta, lines, path = source.meta, source.meta_lines, source.meta_path
     problems = []
     objectives = meta.get("objectives")
@@ -46,6 +47,7 @@ def _lesson_yaml(source) -> list[Problem]:
 
 def _figure_cells(code_path) -> list[Problem]:
     from ..load.cells import is_cell_file, split_cells
+    from ..load.ipynb import alt_placeholder, caption_placeholder
 
     try:
         text = code_path.read_text(encoding="utf-8")

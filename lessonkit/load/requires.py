@@ -8,11 +8,11 @@ header names them.
     unmet(sources)                  (problems, slugs): what this Python lacks, each at its line in lesson.yaml
     imported_packages(code)         the packages a notebook's code imports, as pip names them
     distribution_of(module)         `sklearn` → `scikit-learn`: the name pip installs an imported module by
+    pip_install(requirements)       the one `pip install …` line that brings them
 """
 from __future__ import annotations
 
 import ast
-import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -73,7 +73,7 @@ def unmet(sources) -> tuple[list[Problem], set[str]]:
             continue
         if requirement.specifier and not requirement.specifier.contains(installed, prereleases=True):
             missing.append((source, i, item, installed))
-    install = "pip install " + " ".join(shlex.quote(item) for item in dict.fromkeys(m[2] for m in missing))
+    install = pip_install([m[2] for m in missing])
     problems = [Problem(source.meta_path, source.meta_lines.get(f"requires.{i}", source.meta_lines.get("requires")),
                         msg("the lesson requires `{item}`, which this Python does not have", item=item)
                         if installed is None else
@@ -84,6 +84,13 @@ def unmet(sources) -> tuple[list[Problem], set[str]]:
                             python=sys.executable))
                 for source, i, item, installed in missing]
     return problems, {m[0].slug for m in missing}
+
+
+def pip_install(requirements: list[str]) -> str:
+    """The one command that installs them all (a specifier quoted for the shell: `'numpy>=2'`)."""
+    import shlex
+
+    return "pip install " + " ".join(shlex.quote(item) for item in dict.fromkeys(requirements))
 
 
 def requirements(meta: dict[str, Any]) -> list[str]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-import shlex
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +107,7 @@ class NotebookWriter:
         self.markdown(f"*{ui.notebook_about}*")
         extra = [r for r in requires.requirements(meta) if not re.match(r"(numpy|matplotlib)\b", r, re.I)]
         if extra:   # (what lesson.yaml's `requires:` names beyond numpy and matplotlib: load/requires.py)
-            self.markdown(ui.notebook_requires.format(install="pip install " + " ".join(map(shlex.quote, extra))))
+            self.markdown(ui.notebook_requires.format(install=requires.pip_install(extra)))
         if isinstance(meta.get("objectives"), list):
             self.markdown(f"**{ui.objectives}**\n\n" + "\n".join(
                 f"- {self.inline_field(f'objectives.{i}')}" for i, o in enumerate(meta["objectives"])
