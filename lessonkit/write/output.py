@@ -58,23 +58,25 @@ def write_site(pages: dict[str, bytes], out: Path, lesson: str | None = None) ->
 def _kept(pages: dict[str, bytes], out: Path, lesson: str | None) -> tuple[dict[str, bytes], dict[str, Path]]:
     """(the pages to write, the files of the site in `out` to keep, by path): what `pdf` and `slides` made of a page
     this build leaves as it was; in a build of `lesson` alone into a site that has other lessons too, that lesson's
-    own files written and every other file of the site kept."""
+    own files written and every other file of the site kept. (Only a `--lesson` build lists the old site.)"""
     if not out.is_dir() or _not_ours(out):
         return pages, {}
-    old = {path.relative_to(out).as_posix(): path for path in out.rglob("*")
-           if path.is_file() and path.name != MARKER}
-    slugs = {slug for rel in old if (slug := SitePaths.lesson_slug(rel))}
     kept: dict[str, Path] = {}
-    if lesson and slugs - {lesson}:
-        def own(rel: str) -> bool:
-            return rel.startswith(f"{lesson}/") or rel in SitePaths.made_from_page(lesson)
-        pages = {rel: data for rel, data in pages.items() if own(rel)}
-        kept = {rel: path for rel, path in old.items() if not own(rel)}
-        slugs = {lesson}
+    slugs = {slug for rel in pages if (slug := SitePaths.lesson_slug(rel))}
+    if lesson:
+        old = {path.relative_to(out).as_posix(): path for path in out.rglob("*")
+               if path.is_file() and path.name != MARKER}
+        if {slug for rel in old if (slug := SitePaths.lesson_slug(rel))} - {lesson}:
+            def own(rel: str) -> bool:
+                return rel.startswith(f"{lesson}/") or rel in SitePaths.made_from_page(lesson)
+            pages = {rel: data for rel, data in pages.items() if own(rel)}
+            kept = {rel: path for rel, path in old.items() if not own(rel)}
+            slugs = {lesson}
     for slug in slugs:
-        made = [rel for rel in SitePaths.made_from_page(slug) if rel in old]
-        if made and pages.get(SitePaths.lesson(slug)) == old[SitePaths.lesson(slug)].read_bytes():
-            kept.update({rel: old[rel] for rel in made})
+        made = [rel for rel in SitePaths.made_from_page(slug) if (out / rel).is_file()]
+        page = out / SitePaths.lesson(slug)
+        if made and page.is_file() and pages.get(SitePaths.lesson(slug)) == page.read_bytes():
+            kept.update({rel: out / rel for rel in made})
     return pages, {rel: path for rel, path in kept.items() if rel not in pages}
 
 
