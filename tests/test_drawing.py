@@ -185,3 +185,24 @@ def test_a_dense_surface_or_cloud_is_a_light_picture_inside_the_svg_its_text_sti
     assert "<image" not in drawn(font, job("few", cloud, 300)).svg
     assert "<image" in drawn(font, job("many", cloud, 3000)).svg
     assert big.data["tables"][0]["columns"] == ["x", "y", "z"] and len(big.data["tables"][0]["rows"]) == 81 * 81
+
+
+def wide(plt, panels):
+    fig, axes = plt.subplots(1, panels, figsize=(12, 8) if panels == 1 else (7.4, 2.5))
+    for ax in [axes] if panels == 1 else axes:
+        ax.plot([0, 1], [0, 1])
+        ax.set_xlabel("层数")
+    return fig
+
+
+def view_widths(svg: str) -> list[float]:
+    return [float(v.split()[2]) for v in re.findall(r'viewBox="([^"]+)"', svg)]
+
+
+def test_a_figure_wider_than_a_column_is_drawn_at_its_width_so_its_text_is_as_large_as_the_others(font):
+    """A notebook's figsize=(12, 8) would show its 10 pt text at half the size of every other figure's (and ≈ 5 px
+    on a phone): it is drawn 6.4 in wide, its proportions kept. Side-by-side panels, each narrower, are not."""
+    (single,) = view_widths(drawn(font, job("wide", wide, 1)).svg)
+    assert 6.4 * 72 * 0.9 < single < 6.4 * 72 * 1.1, single       # pt: the width of the column's figures
+    three = view_widths(drawn(font, job("panels", wide, 3)).svg)
+    assert len(three) == 3 and sum(three) < 7.4 * 72 * 1.05        # 7.4 in across three panels: as drawn

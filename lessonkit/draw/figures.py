@@ -123,6 +123,7 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, page: PageCol
                                                         type=type(fig).__name__),
                                         "the matplotlib Figure from plt.subplots()")])
         _transparent_background(fig)
+        _legible(fig)
         dense = _rasterize_dense(fig)
         with _one_math_parser(), _raster_resolution(fig if dense else None):
             # drawn once: laid out (constrained layout), tick labels known from here on
@@ -209,6 +210,26 @@ def _save(fig) -> str:
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     return buffer.getvalue()
+
+
+LEGIBLE_WIDTH = 6.4   # inches: the widest a panel is drawn (FigureMaker's default width; every figure is shown
+#                       at the column's width, so a wider one would show its text and lines smaller than the rest)
+
+
+def _legible(fig) -> None:
+    """A figure drawn wider than LEGIBLE_WIDTH a panel (a notebook's `figsize=(12, 8)`) drawn at that width instead,
+    its proportions kept: its text and lines, sized in points, then show as large as every other figure's, on a
+    phone too, instead of half as large."""
+    width, height = fig.get_size_inches()
+    if width <= LEGIBLE_WIDTH:
+        return
+    groups = _panels(fig)
+    if len(groups) > 1:   # side-by-side panels are shown one by one on a narrow screen: the widest counts
+        spans = [max(a.get_position().x1 for a in g) - min(a.get_position().x0 for a in g) for g in groups]
+        width = width * min(1.0, max(spans) * 1.2)   # (its labels and ticks beside it)
+    if width > LEGIBLE_WIDTH:
+        scale = LEGIBLE_WIDTH / width
+        fig.set_size_inches(fig.get_figwidth() * scale, height * scale)
 
 
 DENSE = 400        # elements of one artist (facets, cells, points, hexagons) beyond which it is drawn as a picture
