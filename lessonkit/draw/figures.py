@@ -127,7 +127,8 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, page: PageCol
         dense = _rasterize_dense(fig)
         with _one_math_parser(), _raster_resolution(fig if dense else None):
             # drawn once: laid out (constrained layout), tick labels known from here on
-            svg = _figure_markup(fig, name, page)
+            svg = _figure_markup(fig, name, None if dense else page)   # (a picture of data keeps its colours in
+            #                                                               dark mode, its colour bar's with it)
         data = figdata.record(fig)
         picture = figure_png(fig, PANEL_PAD) if png else None
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
@@ -232,23 +233,35 @@ def _legible(fig) -> None:
         fig.set_size_inches(fig.get_figwidth() * scale, height * scale)
 
 
-DENSE = 400        # elements of one artist (facets, cells, points, hexagons) beyond which it is drawn as a picture
+DENSE = 400            # facets, cells or hexagons of one artist beyond which it is drawn as a picture …
+DENSE_POINTS = 8000    # … and points of a scatter cloud (beyond them its paths outweigh the page's raw budget)
 SHOWN_PX = 720     # the widest a figure is shown on the page, in CSS pixels: its picture has twice as many (2× screens)
 
 
 def _rasterize_dense(fig) -> bool:
-    """Surfaces, meshes, hexagonal bins and scatter clouds of more than DENSE elements drawn as one picture inside the
-    SVG (matplotlib's `rasterized=True` on that artist: axes, ticks and text stay vector): an 81 × 81 surface is
-    ≈ 190 KB of paths, a few KB as a picture. True when some artist was."""
+    """Surfaces, meshes and hexagonal bins of more than DENSE elements, and scatter clouds of more than DENSE_POINTS,
+    drawn as one picture inside the SVG (matplotlib's `rasterized=True` on that artist: axes, ticks and text stay
+    vector): an 81 × 81 surface is ≈ 190 KB of paths, ≈ 20 KB as a picture. A field of arrows, lines or a smaller
+    cloud stays vector: their paths repeat, and gzip makes them lighter than any picture of them (3 000 points:
+    15 KB gzip as paths, 85 KB as a picture). True when some artist was."""
     found = False
     for ax in fig.axes:
         for artist in ax.collections:
+            limit = DENSE if type(artist).__name__ in SEAMED else \
+                DENSE_POINTS if type(artist).__name__ == "PathCollection" else None
+            if limit is None:
+                continue
             elements = max(len(artist.get_paths()), len(artist.get_offsets()),
                            artist.get_array().size if artist.get_array() is not None else 0)
-            if elements > DENSE and not artist.get_rasterized():
+            if elements > limit and not artist.get_rasterized():
                 artist.set_rasterized(True)
+                if type(artist).__name__ in SEAMED:   # facets edge to edge: drawn without anti-aliasing no seam
+                    artist.set_antialiased(False)      # shows between them (≈ 30 % of the picture's bytes)
                 found = True
     return found
+
+
+SEAMED = {"Poly3DCollection", "QuadMesh", "PolyCollection"}   # surfaces, meshes, hexagonal bins
 
 
 @contextlib.contextmanager

@@ -11,14 +11,15 @@ SVG_PRECISION = 1
 TEXT_PT = 10  # the figures' text size (draw.figures.style); a figure is shown at most where it reads at 1 rem
 
 
-def clean_svg(svg: str, name: str, page: PageColors, css_class: str = "") -> str:
+def clean_svg(svg: str, name: str, page: PageColors | None, css_class: str = "") -> str:
     """Make matplotlib's SVG fit inline under a strict CSP: no XML prolog, no <style>, no style="…" attributes
     (a CSP without 'unsafe-inline' blocks both), ids only where referenced and unique per figure, scalable. Its
     width and height are the size at which its text (drawn at TEXT_PT) reads at 1 rem, the page's own text size:
     the theme shows a figure as wide as its column allows up to that size, never larger (a small figure is not
     blown up), and on the projector, whose rem is larger, larger. The root carries the class FIGURE_CLASS, which
     the dark theme's colour rules (figure_palette_css) and the ink colour of its text hang on. A raster gets its
-    dark twin computed against the `page` colours (the theme's)."""
+    dark twin computed against the `page` colours (the theme's); none without them (a figure drawn partly as a
+    picture keeps its colours: draw/figures.py)."""
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r"<defs>\s*<style[^>]*>.*?</style>\s*</defs>\s*", "", svg, flags=re.DOTALL)
@@ -104,7 +105,7 @@ def _with_dark_twin(tag: str, page: PageColors) -> str:
     if picture is not None:   # a large smooth raster (a rasterized surface): lighter, and its colours kept
         return tag.replace(f"data:image/png;base64,{data.group(1)}",
                            f"data:image/webp;base64,{base64.b64encode(picture).decode('ascii')}")
-    dark = dark_raster(base64.b64decode(data.group(1)), page) if data else None
+    dark = dark_raster(base64.b64decode(data.group(1)), page) if data and page is not None else None
     if dark is None:
         return tag.replace("<image ", f'<image class="{RASTER_PIXELATED}" ', 1) if pixelated else tag
     twin = tag.replace(data.group(1), base64.b64encode(dark).decode("ascii"))
