@@ -45,7 +45,8 @@ IMAGES_KB = 40   # images the page inlines beyond this weight: the import says t
 HTML_IMAGE = re.compile(r"<img\b[^>]*?\bsrc\s*=\s*([\"'])(?P<src>[^\"']+)\1[^>]*>", re.I)
 HTML_ALT = re.compile(r"\balt\s*=\s*([\"'])(?P<alt>[^\"']*)\1", re.I)
 LINK = re.compile(r"(?<![!\]])\[(?P<text>[^\]]*)\]\((?P<src>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
-WEB = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)       # http:, https:, mailto:, data: … (not a file here)
+WEB = re.compile(r"^[a-z][a-z0-9+.-]+:", re.I)       # http:, https:, mailto:, data: … (not a file here; `C:` is one)
+DRIVE = re.compile(r"^[A-Za-z]:")                    # a Windows path's drive: an absolute path
 DATA_FILE = re.compile(r"\.(csv|tsv|txt|dat|json|npy|npz|xlsx?|h5|hdf5|mat|pkl|pickle|parquet|feather|png|jpe?g|"
                        r"gif|svg|pdf|zip|gz)$", re.I)   # a string in code that names one, when it is missing, is said
 LESSON_FILES = {"lesson.md", "lesson.yaml", "lesson.py"}
@@ -216,8 +217,8 @@ class _Converter:
 
     def maths(self, text: str) -> str:
         r"""The notebook's maths as lessonkit reads it: LaTeX's numbering environments as display maths (counted
-        for the report); `\[…\]` and `\(…\)` — what Jupyter's Markdown turns into MathJax's `\[…\]` and
-        `\(…\)` — as `$$…$$` and `$…$`; and TeX's doubled braces (`{{h}_{	heta}}`) apart, `{ {h}_{	heta} }`,
+        for the report); `\\[…\\]` and `\\(…\\)` — what Jupyter's Markdown turns into MathJax's `\[…\]` and
+        `\(…\)` — as `$$…$$` and `$…$`; and TeX's doubled braces (`{{h}_{\theta}}`) apart, `{ {h}_{\theta} }`,
         the same TeX, where lessonkit would read a value. Code blocks are left as they are."""
         def environment(m: re.Match) -> str:
             self.environments += m.group(1) == "begin"
@@ -296,7 +297,7 @@ class _Converter:
         name. None (and said, if `missing`) when it is not a file of the notebook's repository."""
         posix = PurePosixPath(name.replace("\\", "/"))
         source = self.folder / posix
-        if posix.is_absolute() or re.match(r"^[A-Za-z]:", name):
+        if posix.is_absolute() or DRIVE.match(name):
             self.note(msg("cell {n}: `{name}` is an absolute path, not copied: put the file beside the notebook",
                           n=index, name=name))
             return None
@@ -328,11 +329,10 @@ class _Converter:
             return code
         lines = code.splitlines(keepends=True)
         edits = []
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or not node.value.strip() or \
-                    "\n" in node.value or len(node.value) > 255 or WEB.match(node.value) and \
-                    not re.match(r"^[A-Za-z]:", node.value):
-                continue
+        strings = (node for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str))
+        for node in strings:
+            if not node.value.strip() or "\n" in node.value or len(node.value) > 255 or WEB.match(node.value):
+                continue   # (not a file's name: a word, a text, an address)
             target = self.bring(index, node.value, "data", missing=bool(DATA_FILE.search(node.value)))
             if target is not None and target != node.value and node.lineno == node.end_lineno:
                 edits.append((node.lineno, node.col_offset, node.end_col_offset, json.dumps(target)))
