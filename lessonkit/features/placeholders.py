@@ -1,6 +1,6 @@
 """The placeholders `lessonkit import` leaves for the author to replace (load/ipynb.py): the objective that says what
-an objective is, a summary that repeats the title, a figure cell's caption 「图 1」 and alt text 「写出图 1 画的是什么」
-— in whichever language the import spoke. Each is a warning at its line (an error under --strict, like a hand-typed
+an objective is, a summary that repeats the title, a figure cell's caption "Figure 1" and alt text "describe what
+figure 1 shows" — in whichever language the import spoke (the message catalog's words for them). Each is a warning at its line (an error under --strict, like a hand-typed
 number), so an imported lesson is never published with them.
 
     report(source, memo)   the placeholders left in lesson.yaml and in lesson.py's figure cells, each at its line;

@@ -21,13 +21,13 @@ from ..support.errors import Problem
 from ..support.messages import msg
 
 # modules imported by another name than the package pip installs them from (the commonest in teaching notebooks);
-# an installed package is looked up in its metadata first
+# a module not listed here is looked up in the installed packages' metadata (distribution_of)
 IMPORTED_AS = {
     "sklearn": "scikit-learn", "skimage": "scikit-image", "cv2": "opencv-python", "PIL": "Pillow",
     "yaml": "PyYAML", "bs4": "beautifulsoup4", "mpl_toolkits": "matplotlib", "dateutil": "python-dateutil",
     "Bio": "biopython", "attr": "attrs", "serial": "pyserial", "Crypto": "pycryptodome", "OpenGL": "PyOpenGL",
     "jwt": "PyJWT", "dotenv": "python-dotenv", "docx": "python-docx", "pptx": "python-pptx", "tensorflow_hub":
-    "tensorflow-hub", "torchvision": "torchvision", "google.colab": "google-colab", "IPython": "ipython",
+    "tensorflow-hub", "google.colab": "google-colab", "IPython": "ipython",
 }
 NOT_PACKAGES = {"lessonkit", "__future__"}   # what lesson code imports that pip does not install for it
 
@@ -95,10 +95,6 @@ def pip_install(requirements: list[str]) -> str:
 
 def requirements(meta: dict[str, Any]) -> list[str]:
     """lesson.yaml's `requires:`, as written (what is not a text left out: check says so)."""
-    return _items(meta)
-
-
-def _items(meta: dict[str, Any]) -> list[str]:
     items = meta.get("requires")
     return [str(i) for i in items if isinstance(i, (str, int, float))] if isinstance(items, list) else []
 
@@ -127,8 +123,8 @@ def imported_packages(code: str) -> list[str]:
 
 
 def distribution_of(module: str) -> str:
-    """The package pip installs the module `module` (a dotted name) from: the installed one that provides it, else
-    the known other names, else the module's own top-level name."""
+    """The package pip installs the module `module` (a dotted name) from: IMPORTED_AS's name for it, else the
+    installed package that provides it, else the module's own top-level name."""
     top = module.split(".")[0]
     if module in IMPORTED_AS or top in IMPORTED_AS:
         return IMPORTED_AS.get(module) or IMPORTED_AS[top]
