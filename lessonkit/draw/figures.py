@@ -247,9 +247,8 @@ def _rasterize_dense(fig) -> bool:
     found = False
     for ax in fig.axes:
         for artist in ax.collections:
-            limit = DENSE if type(artist).__name__ in SEAMED else \
-                DENSE_POINTS if type(artist).__name__ == "PathCollection" else None
-            if limit is None:
+            limit = PICTURE_BEYOND.get(type(artist).__name__)
+            if limit is None:   # (arrows, lines: always paths)
                 continue
             elements = max(len(artist.get_paths()), len(artist.get_offsets()),
                            artist.get_array().size if artist.get_array() is not None else 0)
@@ -261,7 +260,8 @@ def _rasterize_dense(fig) -> bool:
     return found
 
 
-SEAMED = {"Poly3DCollection", "QuadMesh", "PolyCollection"}   # surfaces, meshes, hexagonal bins: area-filling
+PICTURE_BEYOND = {"Poly3DCollection": DENSE, "QuadMesh": DENSE, "PolyCollection": DENSE,   # surfaces, meshes, hexbin
+                  "PathCollection": DENSE_POINTS}                                          # scatter clouds
 EDGE_TO_EDGE = {"Poly3DCollection", "QuadMesh"}   # (hexagons' slanted edges without anti-aliasing: heavier, jagged)
 
 

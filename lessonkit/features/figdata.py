@@ -4,9 +4,9 @@ it as a data table (`ui.data`) with a CSV download.
 `record(fig)` walks fig.axes — lines (x/y with their labels), bar containers, step histograms (bin edges and
 counts), scatter offsets, hexagonal bins (centre and count), images and colour meshes (a small one as a matrix, a
 larger one in long form: x, y and the value of every cell, as hist2d draws them too), 3-D surfaces (x, y, z of
-every point: draw/figures.py keeps what plot_surface was given) — and returns plain JSON-able data, stored in the
-figure cache
-beside the SVG. It runs while figures are drawn, before the site's language is known: a column or cell it names
+every point: keep_surface_data makes plot_surface keep what it was given) — and returns plain JSON-able data,
+stored in the figure cache beside the SVG; what it draws that no table holds (contours, quivers) is named under
+"untabulated", which the build reports (stages.py untabulated). It runs while figures are drawn, before the site's language is known: a column or cell it names
 itself («category», «image») is a phrase (lessonkit.support.words). `view(data, fig_id, ui)` turns it into what
 partials/figure_data.html shows, in the words of `ui`: formatted cells, long series thinned to at most MAX_ROWS rows
 with a note, and the CSV text holding every row, which assembly writes as a file beside the page
@@ -33,7 +33,7 @@ CSV_DIGITS = 6
 def record(fig) -> dict:
     """{"tables": [{"title", "columns", "rows", "note"?}]} for every axes of a drawn Figure."""
     tables: list[dict] = []
-    untabulated: list[str] = []   # what the figure draws that no table holds: the build says so (features/figures.py)
+    untabulated: list[str] = []   # what the figure draws that no table holds: the build says so (stages.py)
     for ax in fig.axes:
         if hasattr(ax, "_colorbar"):
             continue  # a colour bar is the key to the colours, not data: the heatmap's own table has the values
@@ -247,7 +247,7 @@ def _hexbins(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
 
 
 def _surfaces(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
-    """A 3-D surface: x, y, z of every point it was drawn through (what draw/figures.py kept of plot_surface)."""
+    """A 3-D surface: x, y, z of every point it was drawn through (what keep_surface_data kept of plot_surface)."""
     import numpy as np
 
     tables = []
@@ -288,9 +288,10 @@ def keep_surface_data() -> None:
 
 
 def _untabulated(ax) -> list[str]:
-    """What `ax` draws that no table here holds, by kind (for the build's report: never silently without data)."""
-    return [UNTABULATED[type(coll).__name__] for coll in ax.collections if type(coll).__name__ in UNTABULATED
-            and not (type(coll).__name__ == "Poly3DCollection" and getattr(coll, SURFACE_DATA, None) is not None)]
+    """What `ax` draws that no table here holds, by kind (for the build's report: never silently without data); a
+    surface plot_surface drew is tabled by _surfaces."""
+    return [UNTABULATED[type(coll).__name__] for coll in ax.collections
+            if type(coll).__name__ in UNTABULATED and getattr(coll, SURFACE_DATA, None) is None]
 
 
 UNTABULATED = {"QuadContourSet": "contour", "TriContourSet": "contour", "ContourSet": "contour",
