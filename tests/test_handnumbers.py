@@ -408,7 +408,8 @@ def test_an_edited_section_alone_is_read_again_and_its_findings_are_a_build_with
     assert found(memo()) == found() == [(3, "12"), (11, "8")]
     (folder / "lesson.md").write_text(md.replace("学习率 0.5。<!-- literal -->", "学习率 0.25，批 64。"), encoding="utf-8")
     read, pieces = [], handnumbers._section_pieces
-    monkeypatch.setattr(handnumbers, "_section_pieces", lambda section: read.append(section.id) or pieces(section))
+    monkeypatch.setattr(handnumbers, "_section_pieces",
+                        lambda section, **options: read.append(section.id) or pieces(section, **options))
     with_memo = found(memo())
     assert read == ["second"]
     assert with_memo == found() == [(3, "12"), (7, "0.25"), (7, "64"), (11, "8")]

@@ -57,7 +57,7 @@ from ..support.messages import Message, msg
 from ..support.records import Record
 
 PROSE_KEYS = ("summary", "intro", "objectives", "question", "challenges", "checks", "sources")  # (a title names
-#            the lesson: its numbers are a name's, 「12 steps to Navier–Stokes」, and so is a summary that repeats it)
+#            the lesson: its numbers are a name's, "12 steps to Navier–Stokes", and so is a summary that repeats it)
 NOT_PROSE = ("id", "unit", "format", "value")   # a self-check's names and a known wrong answer, typed as students do
 COMPONENTS = "widgets"
 CAPTIONED_BUILDERS = ("explorer", "bars", "table")   # widget builders whose `caption=` a student reads
@@ -187,8 +187,10 @@ def _markdown_pieces(source) -> Iterator[tuple[int, str]]:
         yield from _section_pieces(section)
 
 
-def _section_pieces(section) -> Iterator[tuple[int, str]]:
-    yield section.line, _scanned(section.heading)
+def _section_pieces(section, heading: bool = True) -> Iterator[tuple[int, str]]:
+    """The section's prose, piece by piece; `heading=False`: without its heading (the lesson's title repeated)."""
+    if heading:
+        yield section.line, _scanned(section.heading)
     yield from tree_pieces(section.blocks)
 
 
@@ -242,8 +244,7 @@ def _markdown_file(source, part: Callable | None = None) -> list[Problem]:
         named = section.title.strip() == title   # the lesson's title as its first heading (what import writes)
 
         def find(section=section, named=named) -> list[Problem]:
-            pieces = _section_pieces(section)
-            found = [f for first, piece in (list(pieces)[1:] if named else pieces) for f in findings(piece, first)]
+            found = [f for first, piece in _section_pieces(section, heading=not named) for f in findings(piece, first)]
             return [_problem(source.body_path, f, _markdown_place(f, lines)) for f in _unmarked(found, lines)]
         if part is None:
             problems += find()

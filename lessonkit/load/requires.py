@@ -13,6 +13,7 @@ header names them.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,19 @@ def pip_install(requirements: list[str]) -> str:
     import shlex
 
     return "pip install " + " ".join(shlex.quote(item) for item in dict.fromkeys(requirements))
+
+
+def beyond(meta: dict[str, Any], packages: tuple[str, ...]) -> list[str]:
+    """lesson.yaml's requirements but those of `packages` (by their names, however written: `NumPy>=1.24`)."""
+    known = {_canonical(name) for name in packages}
+    return [item for item in requirements(meta) if _canonical(NAME.match(item).group(0)) not in known]
+
+
+NAME = re.compile(r"\s*[A-Za-z0-9._-]*")   # a requirement's name, before its version or extras (PEP 508)
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name.strip()).lower()
 
 
 def requirements(meta: dict[str, Any]) -> list[str]:

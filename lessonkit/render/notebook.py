@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import re
 from pathlib import Path
 from typing import Any
 
@@ -105,8 +104,8 @@ class NotebookWriter:
             self.markdown(escape(_str(meta["summary"]), at_line_start=True))
         self.field("intro")
         self.markdown(f"*{ui.notebook_about}*")
-        extra = [r for r in requires.requirements(meta) if not re.match(r"(numpy|matplotlib)\b", r, re.I)]
-        if extra:   # (what lesson.yaml's `requires:` names beyond numpy and matplotlib: load/requires.py)
+        extra = requires.beyond(meta, ("numpy", "matplotlib"))   # (what the notebook needs besides its own two)
+        if extra:
             self.markdown(ui.notebook_requires.format(install=requires.pip_install(extra)))
         if isinstance(meta.get("objectives"), list):
             self.markdown(f"**{ui.objectives}**\n\n" + "\n".join(
