@@ -67,11 +67,8 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
     if problems:
         return Made()
     for lesson in computed:   # a figure drawn from more than its data table holds: said, never silently
-        for slug, name, path, line, kinds in untabulated(lesson, drawn.figures):
-            rendered.warnings.setdefault(slug, []).append(Problem(path, line, msg(
-                "figure `{name}`: what it draws as {kinds} is in no data table", name=name, kinds=", ".join(kinds)),
-                msg("the numbers behind it handed as a table with `data=` (a figure cell's header, or "
-                    "@lesson.figure), or a plain plot of them")))
+        if found := untabulated(lesson, drawn.figures):
+            rendered.warnings.setdefault(lesson.slug, []).extend(found)
     with GzipSizes() as weighing:                            # each page weighed while the next is assembled
         pages = assemble_all(rendered.drafts, env, gathered, drawn.figures, session, weighing.add)  # assemble
         for lesson in computed:  # what was derived from its values now: kept for the next build (compute/kept.py)
@@ -83,15 +80,18 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
                 made_of(computed, drawn, rendered.cache_entries), rendered.warnings, rendered.packages)
 
 
-def untabulated(lesson: ComputedLesson, figures: dict) -> list[tuple]:
-    """(slug, figure, path, line, kinds) of each figure of `lesson` whose data table leaves out what it draws as
-    `kinds` (features/figdata.py), unless the lesson hands its data (`data=`)."""
+def untabulated(lesson: ComputedLesson, figures: dict) -> list[Problem]:
+    """A warning at each figure of `lesson` whose data table leaves out what it draws (features/figdata.py records
+    the kinds), unless the lesson hands its data (`data=`)."""
     found = []
     for job in lesson.figure_jobs:
         drawn = figures.get((lesson.slug, job.name))
         kinds = (drawn.data or {}).get("untabulated") if drawn is not None and job.data is None else None
         if kinds:
-            found.append((lesson.slug, job.name, job.path, job.line, kinds))
+            found.append(Problem(job.path, job.line, msg("figure `{name}`: what it draws as {kinds} is in no data "
+                                                         "table", name=job.name, kinds=", ".join(kinds)),
+                                 msg("the numbers behind it handed as a table with `data=` (a figure cell's header, "
+                                     "or @lesson.figure), or a plain plot of them")))
     return found
 
 
