@@ -13,6 +13,7 @@ from .assemble.assemble import Assembler
 from .assemble.budget import GzipSizes
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, cell_figure_style, start_drawing
+from .features import code
 from .features.components import Components
 from .features.palette import PageColors, builtin_page_colors, page_colors
 from .features.scriptcheck import check_scripts
@@ -143,7 +144,9 @@ def render_all(computed: list[ComputedLesson], gathered, env: jinja2.Environment
     added to) the cache."""
     session.mathml = memo(session.cache, MATHML, "latex2mathml")
     known_math = len(session.mathml)
-    converters = markup.Converters(session.mathml, memo(session.cache, HIGHLIGHTS, "pygments"))
+    coloured = code_colours(gathered.dirs)
+    highlights = code.memo_key(package_version("pygments"), coloured)
+    converters = markup.Converters(session.mathml, session.cache.get_json(HIGHLIGHTS, highlights) or {}, coloured)
     sections = SectionMemo(session.cache, session.shared_inputs) if session.shared_inputs is not None else None
     renderer = Renderer(env, gathered.ui, Components(gathered.dirs), Holes(), converters, gathered.bibliography,
                         session.cache, gathered.publication, sections, format=format)
@@ -152,8 +155,14 @@ def render_all(computed: list[ComputedLesson], gathered, env: jinja2.Environment
     if len(session.mathml) > known_math:
         session.cache.put_json(MATHML, package_version("latex2mathml"), session.mathml)
     if converters.highlighter.added:
-        session.cache.put_json(HIGHLIGHTS, package_version("pygments"), converters.highlighter.memo)
+        session.cache.put_json(HIGHLIGHTS, highlights, converters.highlighter.memo)
     return rendered
+
+
+def code_colours(dirs: list[Path]) -> frozenset[str] | None:
+    """The token classes the theme's `code` component colours (None: a theme without one keeps every class)."""
+    component = Components(dirs).find("code")
+    return code.coloured_classes(component.asset("widget.css")) if component is not None else None
 
 
 def memo(cache: Store, kind: Kind, package: str) -> dict[str, str]:

@@ -19,6 +19,7 @@ once per page that shows code, in light and dark; no JavaScript, no style attrib
 from __future__ import annotations
 
 import ast
+import hashlib
 import html
 import re
 from pathlib import Path
@@ -227,24 +228,41 @@ def _bracketed(opening: str, items: list[str], closing: str, indent: int) -> str
 # ── highlighting ────────────────────────────────────────────────────────────────────────────────────────────────────
 class Highlighter:
     """Pygments at build time, its results remembered: `memo` maps "language NUL code" to HTML (None: a language
-    Pygments does not know, shown as plain text) and comes from, and goes back to, the build's cache."""
+    Pygments does not know, shown as plain text) and comes from, and goes back to, the build's cache (under
+    memo_key(coloured): the HTML depends on which classes the theme colours)."""
 
-    def __init__(self, memo: dict[str, str | None] | None = None):
+    def __init__(self, memo: dict[str, str | None] | None = None, coloured: frozenset[str] | None = None):
         self.memo = {} if memo is None else memo
+        self.coloured = coloured
         self.added = False
 
     def html(self, code: str, language: str) -> str | None:
-        """The code's HTML, each token a class Pygments names; None when the language is unknown."""
+        """The code's HTML, each coloured token a class Pygments names; None when the language is unknown."""
         key = f"{language}\0{code}"
         if key not in self.memo:
-            self.memo[key] = highlight(code, language)
+            self.memo[key] = highlight(code, language, self.coloured)
             self.added = True
         return self.memo[key]
 
 
-def highlight(code: str, language: str) -> str | None:
-    """Tokens as `<span class="k">…</span>` (Pygments' short class names); whitespace and plain text bare, a run of
-    tokens of one class one span: a third of the bytes of Pygments' own HTML formatter, the same classes."""
+def coloured_classes(css: str) -> frozenset[str]:
+    """The token classes a theme's code stylesheet styles (`.highlight .k`, `.highlight .nf` …): the theme says
+    which tokens a reader sees apart, and only those need a span."""
+    return frozenset(re.findall(r"\.highlight\s+\.([\w-]+)", css))
+
+
+def memo_key(version: str, coloured: frozenset[str] | None) -> str:
+    """The store's key of the highlighted HTML: Pygments' version and the theme's coloured classes."""
+    if coloured is None:
+        return version
+    return f"{version}-{hashlib.sha256(' '.join(sorted(coloured)).encode()).hexdigest()[:12]}"
+
+
+def highlight(code: str, language: str, coloured: frozenset[str] | None = None) -> str | None:
+    """Tokens as `<span class="k">…</span>` (Pygments' short class names); whitespace, plain text and — given
+    `coloured` — every token of a class the theme does not colour bare, a run of tokens of one class one span: a
+    fifth of the bytes of Pygments' own HTML formatter (names, operators and punctuation are most of a listing's
+    tokens, and a theme leaves them the text's colour)."""
     from pygments.lexers import get_lexer_by_name
     from pygments.token import STANDARD_TYPES, Text, Whitespace
     from pygments.util import ClassNotFound
@@ -265,6 +283,8 @@ def highlight(code: str, language: str) -> str | None:
         while token not in STANDARD_TYPES:
             token = token.parent
         css = "" if token in (Text, Whitespace) or value.isspace() else STANDARD_TYPES[token]
+        if coloured is not None and css not in coloured:
+            css = ""
         if css != current:
             flush()
             current = css

@@ -38,9 +38,11 @@ class Converters:
     pure, and a build that finds them all there — the session fills it from the cache — never imports latex2mathml,
     a tenth of a warm build's time) and the code highlighter."""
 
-    def __init__(self, mathml: dict[str, str] | None = None, highlights: dict[str, str | None] | None = None):
+    def __init__(self, mathml: dict[str, str] | None = None, highlights: dict[str, str | None] | None = None,
+                 coloured: frozenset[str] | None = None):
         self.mathml = {} if mathml is None else mathml
-        self.highlighter = code.Highlighter(highlights)  # code blocks and listings, Pygments' classes (features.code)
+        # code blocks and listings, Pygments' classes of the tokens the theme colours (features.code)
+        self.highlighter = code.Highlighter(highlights, coloured)
 
     def mathml_of(self, latex: str, display: str) -> str:
         key = f"{display}\0{latex}"
