@@ -5,6 +5,7 @@ small figure functions; no lesson, no cache."""
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from lessonkit.draw.drawing import DrawnFigure, DrawStats, Drawing, Drawn, draw_job, start_drawing, with_palettes
@@ -207,3 +208,52 @@ def test_a_figure_wider_than_a_column_is_drawn_at_its_width_so_its_text_is_as_la
     assert 6.4 * 72 * 0.9 < single < 6.4 * 72 * 1.1, single       # pt: the width of the column's figures
     three = view_widths(drawn(font, job("panels", wide, 3)).svg)
     assert len(three) == 3 and sum(three) < 7.4 * 72 * 1.05        # 7.4 in across three panels: as drawn
+
+
+def heat(plt):
+    fig, ax = plt.subplots(figsize=(3, 3))
+    ax.imshow(np.arange(64.0).reshape(8, 8), cmap="viridis", interpolation="none")
+    return fig
+
+
+def field(plt, n):
+    x, y = np.meshgrid(np.linspace(0, 2, n), np.linspace(0, 1, n))
+    fig, ax = plt.subplots()
+    ax.quiver(x, y, np.sin(np.pi * y), np.cos(np.pi * x))
+    ax.set_xlabel("x")
+    return fig
+
+
+def decoded(uri: str) -> np.ndarray:
+    import base64
+    import io
+
+    from PIL import Image
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(uri))).convert("RGBA"))
+
+
+def test_a_heatmap_and_its_dark_twin_are_lossless_webp_of_exactly_the_colour_maps_pixels(font):
+    """An 8 × 8 heatmap drawn pixel by pixel: its raster and its dark twin are lossless WebP (lighter than PNG),
+    and the light one decodes to exactly the colours viridis gives the values (matplotlib's colour map, asked
+    directly)."""
+    from matplotlib import colormaps
+    from matplotlib.colors import Normalize
+
+    svg = drawn(font, job("heat", heat)).svg
+    images = re.findall(r'<image class="(lk-light|lk-dark)[^"]*" href="data:image/(\w+);base64,([^"]+)"', svg)
+    assert [(kind, fmt) for kind, fmt, _ in images] == [("lk-light", "webp"), ("lk-dark", "webp")]
+    values = np.arange(64.0).reshape(8, 8)
+    expected = colormaps["viridis"](Normalize(0, 63)(values), bytes=True)
+    assert np.array_equal(decoded(images[0][2]), expected)
+    assert not np.array_equal(decoded(images[1][2]), expected)          # the twin: other colours, same size
+    assert decoded(images[1][2]).shape == expected.shape
+
+
+def test_a_field_of_arrows_says_its_clip_once_and_keeps_every_arrow(font):
+    """41 × 41 arrows: each arrow still its own path (vector: they gzip well), the axes' clip said once by a group
+    around them instead of 1 681 times."""
+    svg = drawn(font, job("field", field, 41)).svg
+    group = re.search(r'<g clip-path="url\(#[^)]+\)">\n((?:<path [^>]*/>\n)+)</g>', svg)
+    assert group and len(re.findall(r"<path ", group.group(1))) == 41 * 41
+    assert "clip-path" not in group.group(1)
+    assert len(re.findall(r"clip-path=", svg)) < 10

@@ -181,7 +181,7 @@ def raster_colours(page: str) -> dict[str, set[str]]:
     from PIL import Image
 
     found = {}
-    for kind, uri in re.findall(r'<image class="(lk-light|lk-dark)[^"]*" href="data:image/png;base64,([^"]+)"', page):
+    for kind, uri in re.findall(r'<image class="(lk-light|lk-dark)[^"]*" href="data:image/(?:png|webp);base64,([^"]+)"', page):
         rgba = np.asarray(Image.open(io.BytesIO(base64.b64decode(uri))).convert("RGBA")).reshape(-1, 4)
         found[kind] = {"#%02x%02x%02x" % tuple(int(c) for c in p[:3]) for p in rgba if p[3]}
     return found

@@ -5,7 +5,8 @@ import re
 
 import base64
 
-from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_PIXELATED, PageColors, dark_raster
+from ..features.palette import (FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_MAX_COLORS, RASTER_PIXELATED, PageColors,
+                                dark_raster)
 
 SVG_PRECISION = 1
 TEXT_PT = 10  # the figures' text size (draw.figures.style); a figure is shown at most where it reads at 1 rem
@@ -47,7 +48,7 @@ def clean_svg(svg: str, name: str, page: PageColors | None, css_class: str = "")
     svg = _hoist_use_attributes(svg)
     svg = re.sub(r"\s*\n\s*", "\n", svg)
     svg = re.sub(r"<defs>\s*</defs>\n?", "", svg)
-    return _unwrap_bare_groups(svg).strip()
+    return _hoist_clip_paths(_unwrap_bare_groups(svg)).strip()
 
 
 # matplotlib's <style> said `*{stroke-linejoin: round; stroke-linecap: butt}`: inherited attributes say the same
@@ -79,17 +80,18 @@ PICTURE_QUALITY = (75, 40)  # … kept as a lossy WebP (colour, transparency qua
 
 
 def _as_picture(png: bytes) -> bytes | None:
-    """A heavy raster (a rasterized surface or mesh, a photograph) as WebP when that halves it, else None. Such a
-    picture keeps its colours in dark mode: a colour map is data (viridis stays viridis)."""
-    if len(png) < PICTURE_BYTES:
-        return None
+    """A heavy raster, or one of more colours than a dark twin is made for (a rasterized surface or mesh, shaded;
+    a photograph), as WebP when that halves it, else None. Such a picture keeps its colours in dark mode: a colour
+    map is data (viridis stays viridis). A light chart raster of few colours (a heatmap) stays PNG, exact."""
     import io
 
     from PIL import Image
 
+    image = Image.open(io.BytesIO(png))
+    if len(png) < PICTURE_BYTES and image.getcolors(RASTER_MAX_COLORS) is not None:
+        return None
     buffer = io.BytesIO()
-    Image.open(io.BytesIO(png)).save(buffer, format="WEBP", quality=PICTURE_QUALITY[0],
-                                     alpha_quality=PICTURE_QUALITY[1], method=6)
+    image.save(buffer, format="WEBP", quality=PICTURE_QUALITY[0], alpha_quality=PICTURE_QUALITY[1], method=6)
     return buffer.getvalue() if 2 * buffer.tell() <= len(png) else None
 
 
@@ -106,11 +108,27 @@ def _with_dark_twin(tag: str, page: PageColors) -> str:
         return tag.replace(f"data:image/png;base64,{data.group(1)}",
                            f"data:image/webp;base64,{base64.b64encode(picture).decode('ascii')}")
     dark = dark_raster(base64.b64decode(data.group(1)), page) if data and page is not None else None
+    tag = _lossless(tag, data.group(1)) if data else tag
     if dark is None:
         return tag.replace("<image ", f'<image class="{RASTER_PIXELATED}" ', 1) if pixelated else tag
-    twin = tag.replace(data.group(1), base64.b64encode(dark).decode("ascii"))
+    twin = _lossless(tag, base64.b64encode(dark).decode("ascii"))
     return (tag.replace("<image ", f'<image class="{RASTER_LIGHT}{extra}" ', 1) + "\n"
             + twin.replace("<image ", f'<image class="{RASTER_DARK}{extra}" ', 1))
+
+
+def _lossless(tag: str, png_base64: str) -> str:
+    """The `<image>` showing this PNG, as a lossless WebP where that is lighter (the same pixels, exactly: a
+    heatmap's cells and its dark twin's counterparts, a third of the bytes)."""
+    import io
+
+    from PIL import Image
+
+    png = base64.b64decode(png_base64)
+    buffer = io.BytesIO()
+    Image.open(io.BytesIO(png)).save(buffer, format="WEBP", lossless=True, quality=100, method=6)
+    uri = (f"data:image/webp;base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}" if buffer.tell() < len(png)
+           else f"data:image/png;base64,{png_base64}")
+    return re.sub(r'href="data:image/[a-z]+;base64,[^"]*"', lambda _: f'href="{uri}"', tag, count=1)
 
 
 def _short_ids(svg: str, prefix: str) -> str:
@@ -272,6 +290,22 @@ def _hoist_use_attributes(svg: str) -> str:
         return group[:-1] + attributes + ">\n" + "\n".join(uses) + "\n</g>"
 
     return re.sub(r"(<g\b[^>]*>)\s*((?:<use\s[^>]*/>\s*)+)</g>", hoist, svg)
+
+
+# two or more paths in a row clipped alike, none with a transform of its own (its clip would be in that user space)
+_CLIPPED_RUN = re.compile(r'<path\b(?![^>]*\stransform=)[^>]*?\sclip-path="(url\(#[^)"]+\))"[^>]*/>\s*'
+                          r'(?:<path\b(?![^>]*\stransform=)[^>]*?\sclip-path="\1"[^>]*/>\s*)+')
+
+
+def _hoist_clip_paths(svg: str) -> str:
+    """A collection's members (a quiver's arrows, a bar chart's bars, a contour's pieces) each repeat their axes'
+    `clip-path="url(#…)"`: in one group that says it once (1 681 arrows: 48 KB less). The same picture: a group
+    without opacity or filter is painted as its children are, and the clip applies in the same user space."""
+    def hoist(m: re.Match) -> str:
+        clip = f' clip-path="{m.group(1)}"'
+        return f'<g{clip}>\n' + m.group(0).rstrip().replace(clip, "") + "\n</g>\n"
+
+    return _CLIPPED_RUN.sub(hoist, svg)
 
 
 def _hoist_text_size(svg: str) -> str:
