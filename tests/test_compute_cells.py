@@ -86,6 +86,9 @@ def test_a_failing_cell_is_reported_at_its_line_and_nothing_is_written(make_less
      "lesson.py:13: figure cell `trace` draws nothing"),
     (("plt.plot(xs, marker=\"o\")", "plt.plot(xs)\nplt.figure()\nplt.plot(xs)"),
      "lesson.py:13: figure cell `trace` draws 2 figures"),
+    # shown, then drawn again: in Jupyter two figures, never one with both lines
+    (("plt.plot(xs, marker=\"o\")", "plt.plot(xs)\nplt.show()\nplt.plot(xs)"),
+     "lesson.py:13: figure cell `trace` draws 2 figures"),
     (("halved = [x / 2 for x in xs]", "halved = [x / 2 for x in xs]\nplt.plot(halved)"),
      "lesson.py:18: cell `after` draws a figure, but is not a figure cell"),
     (("# %% after", "# %% descent"), "lesson.py:18: two cells are named `descent` (first at line 8)"),

@@ -150,6 +150,39 @@ def test_a_cell_that_drew_two_figures_is_to_be_split(tmp_path, capsys):
     assert "cell 2 drew 2 figures: a figure cell draws one, so split it into 2 figure cells" in capsys.readouterr().out
 
 
+def test_a_cell_that_showed_two_figures_becomes_two_figure_cells_that_build(tmp_path, capsys):
+    """Jupyter shows a figure at each `plt.show()` (the 100-Days-Of-ML-Code logistic regression: training set, then
+    test set, in one cell): the import cuts the cell there, so each figure is drawn alone and both reach the page."""
+    path = notebook(tmp_path / "two.ipynb", [
+        new_markdown_cell("# Two\n\n## Both sets"),
+        new_code_cell("import matplotlib.pyplot as plt\nplt.plot([0, 1], [0, 1], label='a')\nplt.title('A')\n"
+                      "plt.show()\nplt.plot([0, 1], [1, 0], label='b')\nplt.title('B')\nplt.show()",
+                      outputs=[new_output("display_data", data={"image/png": PNG}),
+                               new_output("display_data", data={"image/png": PNG})])])
+    content = tmp_path / "content"
+    assert main(["import", str(path), "--content", str(content)]) == 0
+    assert "split it" not in capsys.readouterr().out
+    code = (content / "two" / "lesson.py").read_text(encoding="utf-8")
+    assert code.count("# %% figure: ") == 2 and code.index("plt.title('A')") < code.index("# %% figure: figure2")
+    out = tmp_path / "out"
+    assert main(["build", "--content", str(content), "--out", str(out), "--cache-dir", str(tmp_path / "c")]) == 0
+    page = (out / "two" / "index.html").read_text(encoding="utf-8")
+    assert page.count('<figure id="fig-figure') == 2
+    assert (out / "two" / "data" / "fig-figure1.csv").read_text(encoding="utf-8-sig").splitlines()[0] == "x,a"
+    assert (out / "two" / "data" / "fig-figure2.csv").read_text(encoding="utf-8-sig").splitlines()[0] == "x,b"
+
+
+def test_ipython_help_is_left_out_like_a_magic(tmp_path, capsys):
+    path = notebook(tmp_path / "help.ipynb", [
+        new_markdown_cell("# Help\n\n## Asking"),
+        new_code_cell("?print\nlen?\nnp.sum??\nx = 1 if True else 0\nprint(x)")])
+    content = tmp_path / "content"
+    assert main(["import", str(path), "--content", str(content)]) == 0
+    code = (content / "help" / "lesson.py").read_text(encoding="utf-8")
+    assert "?" not in code.split("\n", 1)[1] and "x = 1 if True else 0" in code
+    assert "`?print` removed" in capsys.readouterr().out
+
+
 def test_setext_headings_are_the_title_and_sections_a_rule_stays_a_rule(tmp_path):
     """CFD Python writes its titles as setext headings (`Title` over `=====`): the title is the heading, not the
     file's name; a `---` after a blank line is a rule, under a paragraph a heading."""

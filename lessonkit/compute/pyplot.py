@@ -5,8 +5,9 @@ drew is the one the pipeline turns into the page's SVG, data table and dark-mode
     routed(style)    while a figure cell runs: pyplot on the non-interactive Agg backend, the figures' style (the
                      rcParams the draw stage hands down: the same fonts and colours as every figure, a new figure's
                      size and constrained layout as FigureMaker makes them: draw/drawing.py cell_figure_style),
-                     `plt.show()` and `plt.savefig()` doing nothing; the figures it made are then taken out of
-                     pyplot (no global state is left behind).
+                     `plt.show()` ending the figures open (as Jupyter's inline backend does: a cell that shows
+                     twice drew two figures), `plt.savefig()` doing nothing; the figures it made are then taken out
+                     of pyplot (no global state is left behind).
     drawn_figure     the one figure a cell drew: pyplot's, else a matplotlib Figure it bound or ended with.
     stray_figures    after a code cell: how many figures with something drawn it left in pyplot (closed).
 
@@ -49,7 +50,12 @@ def routed(style: dict[str, Any]) -> Iterator[list]:
     plt.close("all")
     made: list = []
     show, savefig = plt.show, plt.savefig
-    plt.show = plt.savefig = _nothing
+
+    def shown(*args: Any, **kwargs: Any) -> None:   # as in Jupyter: what is open is shown and closed, so what the
+        made.extend(plt.figure(number) for number in plt.get_fignums())   # cell draws next is another figure
+        plt.close("all")
+
+    plt.show, plt.savefig = shown, _nothing
     try:
         with matplotlib.rc_context(style):
             yield made

@@ -26,7 +26,7 @@ from ..support.records import Mutable, fresh
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
-MAGIC = re.compile(r"^\s*(%|!)")
+MAGIC = re.compile(r"^\s*(%|!)|^\s*\?{1,2}[\w.]+\s*$|^\s*[\w.]+\?{1,2}\s*$")   # magics, shell, `?name`, `name??`
 # LaTeX's numbering environments, which Jupyter's MathJax shows unnumbered, as the display maths lessonkit shows
 # (lessonkit numbers an equation with `{#eq:NAME}`): `equation` is the formula itself, `align` its rows `aligned`,
 # `eqnarray` three columns as LaTeX sets them (right, centre, left)
@@ -366,11 +366,19 @@ class _Converter:
                 self.note(msg("cell {n}: an output of type {types} cannot come along (drawn or printed outputs "
                               "do)", n=index, types=", ".join(left)))
         drawn = sum(bool(set(o.get("data") or {}) & set(FIGURE_MIMES)) for o in outputs)
-        draws = drawn > 0
-        if drawn > 1:
-            self.step(msg("cell {n} drew {count} figures: a figure cell draws one, so split it into {count} figure "
-                          "cells", n=index, count=drawn))
         self.code_cells += 1
+        if drawn > 1:
+            pieces = split_at_shows(body)
+            if len(pieces) != drawn:
+                self.step(msg("cell {n} drew {count} figures: a figure cell draws one, so split it into {count} "
+                              "figure cells", n=index, count=drawn))
+            else:   # each `plt.show()` ended one of its figures: a figure cell each
+                for piece in pieces:
+                    self.lesson_cell(piece, draws=True)
+                return
+        self.lesson_cell(body, draws=drawn > 0)
+
+    def lesson_cell(self, body: str, draws: bool) -> None:
         if draws:
             self.figures += 1
             name = f"figure{self.figures}"
@@ -433,6 +441,20 @@ class _Converter:
         self.step(msg("add `challenges` with self-checks whose answers lesson.py computes"))
         self.step(msg("build with `--strict`: it names every number typed by hand that lesson.py computes"))
         return self.imported
+
+
+def split_at_shows(code: str) -> list[str]:
+    """The cell's code cut after each of its top-level `….show()` calls, where Jupyter showed a figure (code after
+    the last one a piece of its own); [code] when it cannot be read."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return [code]
+    lines = code.splitlines()
+    cuts = [node.end_lineno for node in tree.body if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "show"]
+    pieces = ["\n".join(lines[start:end]) for start, end in zip([0] + cuts, cuts + [len(lines)])]
+    return [piece.strip("\n") for piece in pieces if piece.strip()]
 
 
 def _shown_again(plain: str | list) -> bool:
