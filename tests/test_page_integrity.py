@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from lesson_folders import PROJECT
-from sink_lesson import SVG, tiny_png
+from sink_lesson import SVG
 from lessonkit.support.paths import BUILTIN_THEMES
 
 CI = os.environ.get("CI") == "true"
@@ -86,8 +86,13 @@ def test_no_inline_style_or_handlers_that_the_policy_would_block(sites):
 
 def test_images_are_inlined_as_data_uris(sites):
     page = (sites["sink"] / "sink" / "index.html").read_text(encoding="utf-8")
-    png = base64.b64encode(tiny_png()).decode()
-    assert f'<img src="data:image/png;base64,{png}" alt="一个蓝色像素">' in page
+    import io
+
+    from PIL import Image
+    inlined = re.search(r'<img src="data:image/(png|webp);base64,([^"]+)" alt="一个蓝色像素">', page)
+    assert inlined, "the PNG inlined (as a lossless WebP where lighter)"
+    pixel = Image.open(io.BytesIO(base64.b64decode(inlined.group(2)))).convert("RGB").getpixel((0, 0))
+    assert pixel == (0x1b, 0x5b, 0xb8)   # the colour tiny_png() (tests/sink_lesson.py) writes by hand
     assert f'<img src="data:image/svg+xml;base64,{base64.b64encode(SVG).decode()}" alt="蓝色长方形" title="示意">' \
         in page
     assert "数据文件有 3 行，第二行是「甲,1」" in page   # table.csv has 3 lines, the second is 甲,1

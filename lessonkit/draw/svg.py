@@ -5,8 +5,8 @@ import re
 
 import base64
 
-from ..features.palette import (FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_MAX_COLORS, RASTER_PIXELATED, PageColors,
-                                dark_raster)
+from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_PIXELATED, PageColors, dark_raster
+from . import pictures
 
 SVG_PRECISION = 1
 TEXT_PT = 10  # the figures' text size (draw.figures.style); a figure is shown at most where it reads at 1 rem
@@ -74,27 +74,6 @@ def _style_to_attributes(style: str) -> str:
     return "".join(f' {prop}="{value}"' for prop, value in properties.items())
 
 
-PICTURE_BYTES = 24 * 1024   # a raster this heavy as PNG is a picture of the data (a surface, a photograph) …
-PICTURE_QUALITY = (75, 40)  # … kept as a lossy WebP (colour, transparency quality) when that halves it: a smooth
-#                             surface's seams and edge cost most; every browser reads WebP
-
-
-def _as_picture(png: bytes) -> bytes | None:
-    """A heavy raster, or one of more colours than a dark twin is made for (a rasterized surface or mesh, shaded;
-    a photograph), as WebP when that halves it, else None. Such a picture keeps its colours in dark mode: a colour
-    map is data (viridis stays viridis). A light chart raster of few colours (a heatmap) stays PNG, exact."""
-    import io
-
-    from PIL import Image
-
-    image = Image.open(io.BytesIO(png))
-    if len(png) < PICTURE_BYTES and image.getcolors(RASTER_MAX_COLORS) is not None:
-        return None
-    buffer = io.BytesIO()
-    image.save(buffer, format="WEBP", quality=PICTURE_QUALITY[0], alpha_quality=PICTURE_QUALITY[1], method=6)
-    return buffer.getvalue() if 2 * buffer.tell() <= len(png) else None
-
-
 def _with_dark_twin(tag: str, page: PageColors) -> str:
     """A raster (imshow, a colour bar's gradient) followed by its dark-mode twin (features.palette.dark_raster); one
     drawn square pixel by pixel (`interpolation="none"`) says so with a class, as a presentation attribute cannot
@@ -103,7 +82,7 @@ def _with_dark_twin(tag: str, page: PageColors) -> str:
     tag = tag.replace(pixelated.group(0), "") if pixelated else tag
     extra = f" {RASTER_PIXELATED}" if pixelated else ""
     data = re.search(r'href="data:image/png;base64,([^"]+)"', tag)
-    picture = _as_picture(base64.b64decode(data.group(1))) if data and not pixelated else None
+    picture = pictures.as_picture(base64.b64decode(data.group(1))) if data and not pixelated else None
     if picture is not None:   # a large smooth raster (a rasterized surface): lighter, and its colours kept
         return tag.replace(f"data:image/png;base64,{data.group(1)}",
                            f"data:image/webp;base64,{base64.b64encode(picture).decode('ascii')}")
@@ -119,14 +98,8 @@ def _with_dark_twin(tag: str, page: PageColors) -> str:
 def _lossless(tag: str, png_base64: str) -> str:
     """The `<image>` showing this PNG, as a lossless WebP where that is lighter (the same pixels, exactly: a
     heatmap's cells and its dark twin's counterparts, a third of the bytes)."""
-    import io
-
-    from PIL import Image
-
-    png = base64.b64decode(png_base64)
-    buffer = io.BytesIO()
-    Image.open(io.BytesIO(png)).save(buffer, format="WEBP", lossless=True, quality=100, method=6)
-    uri = (f"data:image/webp;base64,{base64.b64encode(buffer.getvalue()).decode('ascii')}" if buffer.tell() < len(png)
+    webp = pictures.lossless(base64.b64decode(png_base64))
+    uri = (f"data:image/webp;base64,{base64.b64encode(webp).decode('ascii')}" if webp is not None
            else f"data:image/png;base64,{png_base64}")
     return re.sub(r'href="data:image/[a-z]+;base64,[^"]*"', lambda _: f'href="{uri}"', tag, count=1)
 

@@ -17,6 +17,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Callable
 
+from ..draw import pictures
 from ..features import code, equations
 from ..load.document import SHOWS_ONLY
 from ..load.lessons import LessonFileMissing, LessonPathError, resolve_in_lesson
@@ -398,6 +399,7 @@ def _image(alt: str, src: str, title: str | None, ctx: MarkupContext, path: Path
                        msg("a real {kind} file, or the right extension", kind=kind_name))
     if ctx.picture is not None:
         return ctx.picture(mime, data, alt)
+    mime, data = pictures.lighter(mime, data)   # (a PNG as WebP where lighter: the page carries it inline)
     uri = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
     title_attr = f' title="{html.escape(title)}"' if title else ""
     return f'<img src="{uri}" alt="{html.escape(alt)}"{title_attr}>'
