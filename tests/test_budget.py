@@ -15,6 +15,7 @@ DATA = '<script type="application/json" id="w-data">{"n":1}</script>'
 FIGURE = '<svg viewBox="0 0 1 1"><path d="M0 0H1"/></svg>'
 MATHS = "<math><mi>x</mi></math>"
 TEXT = "<p>文字</p>"
+IMAGE = '<img src="data:image/webp;base64,UklGRg==" alt="一张示意图">'
 
 
 def test_gzip_sizes_of_the_pages_in_the_order_they_were_made():
@@ -33,22 +34,24 @@ def test_gzip_sizes_of_the_pages_in_the_order_they_were_made():
 
 
 def test_weigh_counts_each_part_once():
-    page = (TEXT + CODE + DATA + FIGURE + MATHS + TEXT).encode("utf-8")
-    assert weigh(page) == {"figures": len(FIGURE), "maths": len(MATHS), "code": len(CODE), "data": len(DATA),
-                           "text": 2 * len(TEXT.encode("utf-8"))}
+    page = (TEXT + CODE + DATA + FIGURE + IMAGE + MATHS + TEXT).encode("utf-8")
+    assert weigh(page) == {"figures": len(FIGURE), "images": len(IMAGE.encode("utf-8")), "maths": len(MATHS),
+                           "code": len(CODE), "data": len(DATA), "text": 2 * len(TEXT.encode("utf-8"))}
     assert sum(weigh(page).values()) == len(page)
 
 
-def test_items_are_figures_and_widgets_heaviest_first_a_figure_placed_twice_counted_once():
+def test_items_are_figures_images_and_widgets_heaviest_first_a_figure_placed_twice_counted_once():
     small = '<figure id="fig-small"><svg></svg></figure>'
     big = '<figure id="fig-big"><svg>' + "x" * 300 + "</svg></figure>"
     again = '<figure id="fig-small-2"><svg></svg></figure>'
     widget = ('<div class="widget widget-bars" id="widget-w"><div class="inner">' + "y" * 100
               + "</div></div>")
-    page = ("<main>" + small + big + widget + "<div>after</div>" + again + "</main>").encode("utf-8")
+    alt = "一张很长很长的照片：实验台上的三台仪器和它们之间的连线"                 # 27 characters: named by its first 24
+    photo = f'<img src="data:image/webp;base64,{"z" * 200}" alt="{alt}">'
+    page = ("<main>" + small + big + widget + "<div>after</div>" + again + f"<p>{photo}</p></main>").encode("utf-8")
     found = [(kind, name, raw) for kind, name, raw, _ in items(page)]
-    assert found == [("figure", "big", len(big)), ("widget", "w", len(widget)),
-                     ("figure", "small", len(small) + len(again))]
+    assert found == [("figure", "big", len(big)), ("image", alt[:24] + "…", len(photo.encode("utf-8"))),
+                     ("widget", "w", len(widget)), ("figure", "small", len(small) + len(again))]
 
 
 def test_pages_within_budget_pass():
@@ -65,7 +68,7 @@ def test_a_page_over_budget_says_by_how_much_and_what_it_is_made_of():
     # 6 + 21 + 5 + 3000 + 22 = 3054 bytes = 2.98 KB > 2 KB raw; gzip 900 bytes is under 1 KB
     assert message.startswith("page is over its weight budget: 3.0 KB raw > budget 2 KB; of which figures ")
     assert "gzip > budget" not in message
-    assert "figures and widgets, the heaviest first: figure `big` 3.0 KB" in message
+    assert "figures, images and widgets, the heaviest first: figure `big` 3.0 KB" in message
     assert str(problem.expected).startswith("at most 2 KB raw and 1 KB gzip (the default budget)")
 
 

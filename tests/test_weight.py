@@ -214,7 +214,7 @@ def test_an_over_budget_page_lists_its_figures_and_widgets_heaviest_first(make_l
     (tmp_path / "content" / "site.yaml").write_text("budget: {page_kb: 60}\n", encoding="utf-8")
     code, _, err, _ = run_build()
     assert code == 1
-    listed = re.search(r"figures and widgets, the heaviest first: (.*?) \(expected", err).group(1)
+    listed = re.search(r"figures, images and widgets, the heaviest first: (.*?) \(expected", err).group(1)
     assert listed == f"widget `steps` {kb(widget)}, figure `dense` {kb(dense)}, figure `dot` {kb(dot)}"
     assert ("a budget is set by `budget:` with `page_kb` and `gzip_kb` in content/site.yaml for every page, or in a "
             "lesson's lesson.yaml for its page alone") in err

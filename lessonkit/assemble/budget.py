@@ -13,6 +13,7 @@ the index page loads only when someone searches: no page carries it, the build s
 from __future__ import annotations
 
 import functools
+import html
 import re
 import threading
 from collections import deque
@@ -87,22 +88,22 @@ def _gzip(data: bytes) -> bytes:
     return compressor.compress(data) + compressor.flush()
 
 
-PART_NAMES = ("figures", "maths", "code", "data", "text")
+PART_NAMES = ("figures", "images", "maths", "code", "data", "text")
 
 
 def _part_word(name: str) -> Message:
-    return {"figures": msg("figures"), "maths": msg("maths"), "code": msg("code"), "data": msg("data"),
-            "text": msg("text")}[name]
+    return {"figures": msg("figures"), "images": msg("images"), "maths": msg("maths"), "code": msg("code"),
+            "data": msg("data"), "text": msg("text")}[name]
 
 
 @functools.cache  # (compiled only for a page over its budget)
 def _parts() -> re.Pattern:
     """What a page's bytes are made of, in one pass: the engine's code (inline scripts and styles), figures (their
-    SVG and 「数据」 tables), maths (MathML), component data (JSON), and the rest: the lesson's text and the theme's
-    markup."""
+    SVG and 「数据」 tables), the images the lesson's Markdown shows (inlined), maths (MathML), component data (JSON),
+    and the rest: the lesson's text and the theme's markup."""
     return re.compile(r'(?P<data><script type="application/json".*?</script>)|(?P<code><script>.*?</script>|'
                       r'<style>.*?</style>)|(?P<figures><svg\b.*?</svg>|<details class="figure-data">.*?</details>)|'
-                      r'(?P<maths><math\b.*?</math>)', re.S)
+                      r'(?P<images>' + INLINE_IMAGE + r')|(?P<maths><math\b.*?</math>)', re.S)
 
 
 def weigh(page: bytes) -> dict[str, int]:
@@ -115,21 +116,30 @@ def weigh(page: bytes) -> dict[str, int]:
     return found
 
 
+INLINE_IMAGE = r'<img\s[^>]*?src="data:[^"]*"[^>]*>'
 # a figure (`<figure id="fig-NAME">`, a second placement `fig-NAME-2`) or a widget's root element
 ITEM = re.compile(r'<figure id="fig-(?P<figure>[A-Za-z0-9_]+)(?:-\d+)?"|<div class="widget widget-[\w-]+" id="widget-(?P<widget>[\w-]+)"')
+IMAGE_ALT = re.compile(r'\salt="([^"]*)"')
+ALT_SHOWN = 24   # characters of an image's alt text that name it in a message
 TAG = re.compile(r"<(/?)(figure|div)\b")
 
 
 def items(page: bytes) -> list[tuple[str, str, int, int]]:
     """(kind, name, raw bytes, gzip bytes) of every figure (its SVG, data table and caption; both placements of one
-    placed twice) and widget (its markup, figures and data) on the page, the heaviest first. A figure inside a
-    widget (an answer's) counts with the widget too. gzip is of each alone: what it adds to the page is a little less."""
+    placed twice), widget (its markup, figures and data) and inlined image (named by its alt text) on the page, the
+    heaviest first. A figure inside a widget (an answer's) counts with the widget too. gzip is of each alone: what
+    it adds to the page is a little less."""
     text = page.decode("utf-8")
     found: dict[tuple[str, str], bytes] = {}
     for m in ITEM.finditer(text):
         kind = "figure" if m.group("figure") else "widget"
         key = (kind, m.group(kind))
         found[key] = found.get(key, b"") + text[m.start():_element_end(text, m.start())].encode("utf-8")
+    for m in re.finditer(INLINE_IMAGE, text):
+        alt = IMAGE_ALT.search(m.group(0))
+        name = html.unescape(alt.group(1)) if alt else ""
+        key = ("image", name if len(name) <= ALT_SHOWN else name[:ALT_SHOWN] + "…")
+        found[key] = found.get(key, b"") + m.group(0).encode("utf-8")
     weighed = [(kind, name, len(data), len(_gzip(data))) for (kind, name), data in found.items()]
     return sorted(weighed, key=lambda item: (-item[2], item[0], item[1]))
 
@@ -150,8 +160,9 @@ def item_list(weighed: list[tuple[str, str, int, int]]) -> Message:
     """`figure `trace_2d` 13.2 KB (gzip 3.1 KB), widget `lr_explorer` …`, in the message language."""
     def one(kind: str, name: str, raw: int, gz: int) -> Message:
         size = {"name": name, "kb": f"{raw / 1024:.1f}", "gz": f"{gz / 1024:.1f}"}
-        return msg("figure `{name}` {kb} KB (gzip {gz} KB)", **size) if kind == "figure" else \
-            msg("widget `{name}` {kb} KB (gzip {gz} KB)", **size)
+        return {"figure": msg("figure `{name}` {kb} KB (gzip {gz} KB)", **size),
+                "widget": msg("widget `{name}` {kb} KB (gzip {gz} KB)", **size),
+                "image": msg("image 「{name}」 {kb} KB (gzip {gz} KB)", **size)}[kind]
 
     *rest, text = [one(*item) for item in weighed]
     for item in reversed(rest):
@@ -183,7 +194,8 @@ def check_budget(raw: dict[str, int], gz: dict[str, int], budget: Budget, pages:
             over.append(msg("of which {parts}", parts=breakdown(weigh(pages[name]))))
             weighed = items(pages[name])
             if weighed:
-                over.append(msg("figures and widgets, the heaviest first: {items}", items=item_list(weighed)))
+                over.append(msg("figures, images and widgets, the heaviest first: {items}",
+                                items=item_list(weighed)))
         if over:
             problems.append(Problem(Path(name), None, msg("page is over its weight budget: {over}", over=joined(over)),
                                     msg("at most {raw} KB raw and {gz} KB gzip ({source}); a budget is set by "
