@@ -202,11 +202,11 @@ def test_the_page_shows_the_data_under_the_figure_cached_or_not(make_lesson, run
 
 
 def test_figures_whose_numbers_were_listed_nowhere_now_have_a_table():
-    """A 3-D surface, a step histogram, hexagonal bins, a large image and a 2-D histogram, each worked by hand; a
-    contour plot, which keeps no grid, is named as untabulated."""
-    from lessonkit.features.figdata import keep_surface_data
+    """A 3-D surface, a step histogram, hexagonal bins, a large image, a 2-D histogram, contour plots and a field of
+    arrows, each worked by hand; a contour of a triangulation, which keeps no grid, is named as untabulated."""
+    from lessonkit.features.figdata import keep_grid_data
 
-    keep_surface_data()
+    keep_grid_data()
     maker = FigureMaker()
     fig, ax = maker.subplots(subplot_kw={"projection": "3d"})
     x = np.array([0.0, 1.0, 2.0])
@@ -237,7 +237,24 @@ def test_figures_whose_numbers_were_listed_nowhere_now_have_a_table():
     assert len(counts["rows"]) == 900 and [row for row in counts["rows"] if row[2]] == [[0.5, 0.5, 2.0],
                                                                                          [2.5, 0.5, 1.0]]
     fig, ax = maker.subplots()
-    ax.contour(X, Y, X * Y)
+    ax.contourf(x, x + 10, X * Y)                        # 1-D x and y: the grid they span
+    ax.contour(X, Y + 10, X * Y, levels=[1, 2])          # the same grid again, as lines: one table
+    (grid,) = record(fig)["tables"]
+    assert grid["rows"] == [[0.0, 10.0, 0.0], [1.0, 10.0, 0.0], [2.0, 10.0, 0.0],
+                            [0.0, 11.0, 0.0], [1.0, 11.0, 1.0], [2.0, 11.0, 2.0],
+                            [0.0, 12.0, 0.0], [1.0, 12.0, 2.0], [2.0, 12.0, 4.0]]     # z = x · (y − 10)
+
+    fig, ax = maker.subplots()
+    ax.contour(np.array([[1.0, 2.0], [3.0, 4.0]]))       # Z alone: its columns and rows are x and y
+    assert record(fig)["tables"][0]["rows"] == [[0.0, 0.0, 1.0], [1.0, 0.0, 2.0], [0.0, 1.0, 3.0], [1.0, 1.0, 4.0]]
+
+    fig, ax = maker.subplots()
+    ax.quiver([0, 1], [0, 0], [1, 0], [0, 2])             # one arrow right, one up twice as long
+    (arrows,) = record(fig)["tables"]
+    assert arrows["columns"] == ["x", "y", "u", "v"] and arrows["rows"] == [[0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 2.0]]
+
+    fig, ax = maker.subplots()
+    ax.tricontour([0, 1, 0, 1], [0, 0, 1, 1], [0, 1, 1, 2])   # a triangulation keeps no grid: named, not tabled
     assert record(fig) == {"tables": [], "untabulated": ["contour"]}
 
 
@@ -251,7 +268,7 @@ X, Y = np.meshgrid(x, x)
 grid = {{"x": X.ravel().tolist(), "y": Y.ravel().tolist(), "z": (X * Y).ravel().tolist()}}
 
 # %% figure: saddle caption="马鞍面的等高线" alt="四个象限的等高线"{data}
-plt.contour(X, Y, X * Y)
+plt.tricontour(X.ravel(), Y.ravel(), (X * Y).ravel())
 """
 
 

@@ -43,10 +43,10 @@ def routed(style: dict[str, Any]) -> Iterator[list]:
     import matplotlib
     from matplotlib import pyplot as plt
 
-    from ..features.figdata import keep_surface_data
+    from ..features.figdata import keep_grid_data
 
     use_agg()
-    keep_surface_data()
+    keep_grid_data()
     plt.close("all")
     made: list = []
     show, savefig = plt.show, plt.savefig

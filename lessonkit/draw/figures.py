@@ -108,7 +108,7 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, page: PageCol
     from ..features import figdata
     from .raster import figure_png
 
-    figdata.keep_surface_data()
+    figdata.keep_grid_data()
     with matplotlib.rc_context(style(font)), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

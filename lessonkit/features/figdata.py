@@ -47,6 +47,7 @@ def record(fig) -> dict:
         tables += _hexbins(ax, title, xlabel, ylabel)
         tables += _images(ax, title)
         tables += _surfaces(ax, title, xlabel, ylabel)
+        tables += _quivers(ax, title, xlabel, ylabel)
         untabulated += _untabulated(ax)
     unique = []
     for t in tables:  # a series drawn again in another panel is shown once
@@ -247,12 +248,13 @@ def _hexbins(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
 
 
 def _surfaces(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
-    """A 3-D surface: x, y, z of every point it was drawn through (what keep_surface_data kept of plot_surface)."""
+    """A 3-D surface or a contour plot: x, y, z of every point of the grid it was drawn from (what keep_grid_data
+    kept of plot_surface's, contour's and contourf's arguments)."""
     import numpy as np
 
     tables = []
     for coll in ax.collections:
-        given = getattr(coll, SURFACE_DATA, None)
+        given = getattr(coll, GRID_DATA, None)
         if given is None:
             continue
         x, y, z = (np.asarray(a, dtype=float).ravel() for a in np.broadcast_arrays(*given))
@@ -262,40 +264,82 @@ def _surfaces(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
     return tables
 
 
-SURFACE_DATA = "_lessonkit_surface"   # what plot_surface was given, on the surface it drew (keep_surface_data)
+def _quivers(ax, title: str, xlabel: str, ylabel: str) -> list[dict]:
+    """A field of arrows (`quiver`): each arrow's foot and its two components."""
+    import numpy as np
+
+    tables = []
+    for coll in (c for c in ax.collections if type(c).__name__ == "Quiver"):
+        x, y, u, v = (np.ma.filled(np.ma.asarray(a, dtype=float).ravel(), np.nan)
+                      for a in (coll.X, coll.Y, coll.U, coll.V))
+        tables.append({"title": title, "columns": [xlabel or "x", ylabel or "y", "u", "v"],
+                       "rows": [list(r) for r in zip(*(plain(a, gaps=True) for a in (x, y, u, v)))]})
+    return tables
 
 
-def keep_surface_data() -> None:
-    """Make matplotlib's plot_surface leave the x, y and z it was given on the surface it draws (it keeps only the
-    polygons), so the figure's data table can list them; the drawing itself is unchanged. Once per process, before
-    lesson code draws (compute/pyplot.py routed, draw/figures.py)."""
+GRID_DATA = "_lessonkit_grid"   # the grid a surface or contour set was drawn from, on it (keep_grid_data)
+
+
+def keep_grid_data() -> None:
+    """Make matplotlib's plot_surface, contour and contourf leave the x, y and z they were given on what they draw
+    (they keep only polygons and lines), so the figure's data table can list them; the drawing itself is unchanged.
+    Once per process, before lesson code draws (compute/pyplot.py routed, draw/figures.py)."""
+    from matplotlib.axes import Axes
+
+    _keeping(Axes, "contour", _contour_grid)
+    _keeping(Axes, "contourf", _contour_grid)
     try:
         from mpl_toolkits.mplot3d.axes3d import Axes3D
     except ImportError:   # (no 3-D toolkit: nothing draws a surface)
         return
-    plot_surface = Axes3D.plot_surface
-    if getattr(plot_surface, SURFACE_DATA, False):
+    _keeping(Axes3D, "plot_surface", lambda args, kwargs: args[:3] if len(args) >= 3 else None)
+
+
+def _keeping(cls, name: str, grid) -> None:
+    drawing = getattr(cls, name)
+    if getattr(drawing, GRID_DATA, False):
         return
 
-    def keeping(self, X, Y, Z, *args, **kwargs):
-        surface = plot_surface(self, X, Y, Z, *args, **kwargs)
-        setattr(surface, SURFACE_DATA, (X, Y, Z))
-        return surface
-    setattr(keeping, SURFACE_DATA, True)
-    keeping.__doc__, keeping.__name__, keeping.__qualname__ = plot_surface.__doc__, "plot_surface", \
-        plot_surface.__qualname__
-    Axes3D.plot_surface = keeping
+    def keeping(self, *args, **kwargs):
+        drawn = drawing(self, *args, **kwargs)
+        try:
+            given = grid(args, kwargs)
+        except (TypeError, ValueError):   # (arguments matplotlib read some other way: no table, as before)
+            given = None
+        if given is not None:
+            setattr(drawn, GRID_DATA, given)
+        return drawn
+    setattr(keeping, GRID_DATA, True)
+    keeping.__doc__, keeping.__name__, keeping.__qualname__ = drawing.__doc__, name, drawing.__qualname__
+    setattr(cls, name, keeping)
+
+
+def _contour_grid(args, kwargs):
+    """x, y, z of `contour(Z)`, `contour(X, Y, Z)` (X and Y 1-D or 2-D), with or without levels after them; a
+    triangulation or anything else: None."""
+    import numpy as np
+
+    if len(args) >= 3 and np.ndim(args[2]) == 2:
+        x, y, z = (np.asarray(a, dtype=float) for a in args[:3])
+        if x.ndim == 1 and y.ndim == 1:
+            x, y = np.meshgrid(x, y)
+        return (x, y, z) if x.shape == y.shape == z.shape else None
+    if args and np.ndim(args[0]) == 2:
+        z = np.asarray(args[0], dtype=float)
+        y, x = np.mgrid[0:z.shape[0], 0:z.shape[1]]
+        return x, y, z
+    return None
 
 
 def _untabulated(ax) -> list[str]:
     """What `ax` draws that no table here holds, by kind (for the build's report: never silently without data); a
-    surface plot_surface drew is tabled by _surfaces."""
+    surface or contour set drawn from a grid keep_grid_data kept is tabled by _surfaces, a quiver by _quivers."""
     return [UNTABULATED[type(coll).__name__] for coll in ax.collections
-            if type(coll).__name__ in UNTABULATED and getattr(coll, SURFACE_DATA, None) is None]
+            if type(coll).__name__ in UNTABULATED and getattr(coll, GRID_DATA, None) is None]
 
 
 UNTABULATED = {"QuadContourSet": "contour", "TriContourSet": "contour", "ContourSet": "contour",
-               "Quiver": "quiver", "Barbs": "barbs", "Line3DCollection": "3-D lines",
+               "Barbs": "barbs", "Line3DCollection": "3-D lines",
                "Poly3DCollection": "3-D polygons", "TriMesh": "triangulation"}
 
 
