@@ -66,3 +66,28 @@ def test_strict_names_only_the_placeholders(imported, capsys):
     assert build(root, content, "--strict") == 1
     said = [line for line in capsys.readouterr().err.splitlines() if line.startswith("  ")]
     assert len(said) == 6 and all("lessonkit import" in line for line in said), said
+
+
+def test_step_11_cavity_flow_contours_and_arrows_build_first_time_every_figure_with_its_data(tmp_path, capsys):
+    """Step 11, cavity flow (the same repository and licence): filled contours with arrows over them and a
+    streamline plot, imported unchanged and built on the first try within the default budget, each figure with its
+    data as CSV — the pressure grid as x, y, z, the arrows as x, y, u, v — and nothing said to be left out."""
+    shutil.copytree(FIXTURE, tmp_path / "notebook")
+    content = tmp_path / "content"
+    assert main(["import", str(tmp_path / "notebook" / "14_Step_11.ipynb"), "cavity", "--content", str(content),
+                 "--quiet"]) == 0
+    capsys.readouterr()
+    assert build(tmp_path, content) == 0, capsys.readouterr().err
+    said = capsys.readouterr()
+    assert "no data table" not in said.out + said.err and "数据表" not in said.out + said.err
+    notebook = nbformat.read(str(FIXTURE / "14_Step_11.ipynb"), as_version=4)
+    drew = sum(any("image/png" in (o.get("data") or {}) for o in c.get("outputs", [])) for c in notebook.cells
+               if c.cell_type == "code")
+    page = (tmp_path / "out" / "cavity" / "index.html").read_text(encoding="utf-8")
+    figures = re.findall(r'<figure id="fig-(figure\d)"', page)
+    assert drew == 3 and figures == ["figure1", "figure2", "figure3"]
+    headers = {path.name: path.read_text(encoding="utf-8-sig").splitlines()[0]
+               for path in (tmp_path / "out" / "cavity" / "data").glob("fig-*.csv")}
+    for name in figures:
+        assert any(file.startswith(f"fig-{name}") for file in headers), (name, sorted(headers))
+    assert headers["fig-figure1-1.csv"] == "X,Y,z" and headers["fig-figure1-2.csv"] == "X,Y,u,v", headers

@@ -139,7 +139,7 @@ def test_the_maths_is_mathml_and_the_markdown_is_the_text(built, notebook):
     assert re.search(r"<em>one-dimensional linear convection equation</em>", page)
     for section in ("finite-differences", "spatial-truncation-error", "non-linear-convection"):  # the ## headings
         assert f'<section id="{section}"' in page
-    pictures = re.findall(r'<img src="data:image/png;base64,[^"]+" alt="([^"]+)"', page)
+    pictures = re.findall(r'<img src="data:image/(?:png|webp);base64,[^"]+" alt="([^"]+)"', page)
     assert pictures == ["characteristics", "FDapproxiamtions", "FTBS_stencil", "squarewave", "vectorizedstencil"]
 
 

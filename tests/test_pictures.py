@@ -44,3 +44,8 @@ def test_other_types_are_left_as_they_are():
     Image.fromarray(np.zeros((8, 8, 3), np.uint8)).save(jpeg, format="JPEG")
     assert lighter("image/jpeg", jpeg.getvalue()) == ("image/jpeg", jpeg.getvalue())
     assert lighter("image/svg+xml", b"<svg/>") == ("image/svg+xml", b"<svg/>")
+
+
+def test_a_png_pillow_cannot_read_is_left_as_it_is():
+    broken = b"\x89PNG\r\n\x1a\n" + b"\x00" * 40
+    assert lighter("image/png", broken) == ("image/png", broken)

@@ -40,5 +40,8 @@ def lossless(png: bytes) -> bytes | None:
 def lighter(mime: str, data: bytes) -> tuple[str, bytes]:
     if mime != "image/png":
         return mime, data
-    found = as_picture(data) or lossless(data)
+    try:
+        found = as_picture(data) or lossless(data)
+    except (OSError, SyntaxError, ValueError):   # (a PNG Pillow cannot read: inlined as it is, as a browser may)
+        return mime, data
     return ("image/webp", found) if found is not None else (mime, data)

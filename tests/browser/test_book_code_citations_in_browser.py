@@ -42,7 +42,7 @@ def test_the_code_and_its_output_read_as_in_lesson_py(open_page, site):
 COLOURS = """() => {
     const color = sel => getComputedStyle(document.querySelector(sel)).color;
     return {keyword: color('#code-kernel .k'), name: color('#code-kernel .nf'), number: color('#code-kernel .mf'),
-            text: color('#code-kernel .n'), string: color('#code-kernel .sd')};
+            text: color('#code-kernel pre.highlight code'), string: color('#code-kernel .sd')};
 }"""
 
 
