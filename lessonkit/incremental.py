@@ -25,10 +25,10 @@ from .support.errors import Problem
 from .support.font import saved_font
 from .support.prune import prune_due
 from .support.records import Mutable, Record, fresh
-from .support.store import HIGHLIGHTS, MATHML, PAGES, REFERENCES, SCRIPTS, TEMPLATES, Store
+from .support.store import HIGHLIGHTS, MATHML, MINIFIED, PAGES, REFERENCES, SCRIPTS, TEMPLATES, Store
 
 PAGE_FORMAT = "lessonkit-pages-5"
-SHARED_KINDS = (TEMPLATES, SCRIPTS, MATHML, HIGHLIGHTS, REFERENCES)   # store entries every page's making uses
+SHARED_KINDS = (TEMPLATES, SCRIPTS, MATHML, HIGHLIGHTS, MINIFIED, REFERENCES)   # store entries every page's making uses
 MARKED_FOR = 3600  # s: reading a kept record marks what it is made of used; read again within this, it is not
 #                    marked again (hundreds of files), unless the store prunes after this build
 

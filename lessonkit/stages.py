@@ -11,6 +11,7 @@ import jinja2
 from . import incremental
 from .assemble.assemble import Assembler
 from .assemble.budget import GzipSizes
+from .assemble.minify import Lean, Minified
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, cell_figure_style, start_drawing
 from .features import code
@@ -183,9 +184,12 @@ def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLess
 
 def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, gathered, figures, session: Session,
                  made: Callable[[str, bytes], None] | None = None) -> dict[str, bytes]:
+    shrink = Lean() if session.preview_script else Minified(session.cache)   # (`serve`: every line kept)
     try:
-        return Assembler(env, gathered.ui, Components(gathered.dirs), gathered.dirs, figures,
-                         session.preview_script).site(drafts, made)
+        pages = Assembler(env, gathered.ui, Components(gathered.dirs), gathered.dirs, figures,
+                          session.preview_script, shrink).site(drafts, made)
+        shrink.save()
+        return pages
     except (jinja2.UndefinedError, jinja2.TemplateSyntaxError, jinja2.TemplateNotFound, UnknownUiString) as exc:
         raise theme_problem(exc) from None
 

@@ -11,7 +11,7 @@ import jinja2
 
 from ..draw.drawing import DrawnFigure, FigureKey
 from ..features import figdata
-from ..features.components import Components, lean_js, source_name, with_source_url
+from ..features.components import Components, source_name, with_source_url
 from ..features.palette import palette_css, raster_css
 from ..render.draft import CodeHole, FigureDataHole, FigureHole, PageDraft
 from ..render.templates import asset_path, read_asset
@@ -19,6 +19,7 @@ from ..support import csp as content_security
 from ..support.errors import UsageError
 from ..support.messages import joined, msg
 from ..support.paths import SitePaths
+from .minify import Lean
 
 
 class Assembler:
@@ -26,13 +27,13 @@ class Assembler:
     one), figure data tables once per figure."""
 
     def __init__(self, env: jinja2.Environment, ui, components: Components, dirs: list[Path],
-                 figures: dict[FigureKey, DrawnFigure], preview_script: str | None = None):
-        self.env, self.ui, self.components, self.figures = env, ui, components, figures
+                 figures: dict[FigureKey, DrawnFigure], preview_script: str | None = None, shrink: Lean = Lean()):
+        self.env, self.ui, self.components, self.figures, self.shrink = env, ui, components, figures, shrink
         self.base_js, self.base_css = read_asset(dirs, "lesson.js"), read_asset(dirs, "style.css")
-        self.base_name = source_name(asset_path(dirs, "lesson.js"), 4)
+        self.base_path = asset_path(dirs, "lesson.js")
         # run in <head>, before the body is parsed (the `js` class: the first screen laid out once, as scripted)
-        self.head_js = with_source_url(lean_js(read_asset(dirs, "head.js")),
-                                       source_name(asset_path(dirs, "head.js"), 4))
+        head = asset_path(dirs, "head.js")
+        self.head_js = with_source_url(shrink.js(read_asset(dirs, "head.js"), head), source_name(head, 4))
         self.preview_script = preview_script
         self._code = functools.lru_cache(maxsize=None)(self._page_code)
         self.data_files: dict[str, bytes] = {}  # the figures' CSV files, written beside their pages
@@ -71,7 +72,7 @@ class Assembler:
         return _checked(text, draft.template, policy)
 
     def _page_code(self, kinds: tuple[str, ...], lesson_folder: Path | None) -> tuple[tuple[str, ...], str]:
-        return self.components.page_code(kinds, self.base_js, self.base_css, lesson_folder, self.base_name)
+        return self.components.page_code(kinds, self.base_js, self.base_css, lesson_folder, self.base_path, self.shrink)
 
     def _fill(self, part, code: dict[str, str], placed: dict[tuple[str, str], int], page: str) -> str:
         if isinstance(part, str):

@@ -77,23 +77,27 @@ class Components:
         return {c for c in found if c is not None}
 
     def page_code(self, kinds: tuple[str, ...], base_js: str, base_css: str, lesson_folder: Path | None,
-                  base_name: str = "") -> tuple[tuple[str, ...], str]:
+                  base_path: Path | None = None, shrink=None) -> tuple[tuple[str, ...], str]:
         """The page's inline scripts and its one inline style (without its figures' palette): the theme's base code
-        first, then the code of exactly these kinds, in sorted order. Each script is its own `<script>`, so one that
-        fails to parse or throws stops only itself, and ends with `//# sourceURL=` naming its file (devtools and
-        error stacks show `…/widgets/<kind>/widget.js` and its own lines)."""
-        scripts, css = [with_source_url(lean_js(base_js), base_name)], [base_css]
+        (from `base_path`) first, then the code of exactly these kinds, in sorted order. Each script is its own
+        `<script>`, so one that fails to parse or throws stops only itself, and ends with `//# sourceURL=` naming
+        its file (devtools and error stacks show `…/widgets/<kind>/widget.js`). `shrink` makes each small
+        (assemble/minify.py; without it lean_js and lean_css, every line where its file has it)."""
+        js = shrink.js if shrink is not None else (lambda code, path=None: lean_js(code))
+        css_of = shrink.css if shrink is not None else lean_css
+        base_name = source_name(base_path, 4) if base_path is not None else ""
+        scripts, css = [with_source_url(js(base_js, base_path), base_name)], [base_css]
         for kind in sorted(kinds):
             component = self.find(kind, lesson_folder)
             if component is None:
                 raise UsageError(msg("a page uses data-widget=\"{kind}\" but no component widgets/{kind}/ or "
                                      "components/{kind}/ exists (searched: {dirs})", kind=kind,
                                      dirs=", ".join(str(f) for f, _ in self._roots(lesson_folder))))
-            js = lean_js(component.asset("widget.js"))
-            if js.strip():
-                scripts.append(with_source_url(js, component.source_name("widget.js")))
+            code = js(component.asset("widget.js"), component.folder / "widget.js")
+            if code.strip():
+                scripts.append(with_source_url(code, component.source_name("widget.js")))
             css.append(component.asset("widget.css"))
-        return tuple(scripts), lean_css("\n".join(filter(None, css)))
+        return tuple(scripts), css_of("\n".join(filter(None, css)))
 
 
 def source_name(path: Path, parts: int) -> str:

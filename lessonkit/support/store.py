@@ -28,6 +28,8 @@ support/prune.py.
                                                         leaves them unread, and pruning takes them in time)
   MATHML        mathml-<version>.json          json     LaTeX → MathML conversions, for a latex2mathml version
   HIGHLIGHTS    highlight-<version>.json       json     highlighted code, for a Pygments version (features/code.py)
+  MINIFIED      minified-<version>.json        json     the theme's scripts and the pages' styles minified, for a
+                                                        minify-html version (assemble/minify.py)
   FONT          font.json                      json     the figures' font (support/font.py)
   TEMPLATES     templates/__jinja2_<…>.cache   (Jinja)  compiled templates, written by Jinja (render/templates.py)
 
@@ -115,10 +117,11 @@ READINGS = Kind("readings", ".pickle", PICKLE)
 READING_PARTS = Kind("readings", ".part.pickle", PICKLE)   # support/readings.py Parts: read only when their file changed
 MATHML = Kind("", ".json", JSON, prefix="mathml-", keys=r".+")        # key: latex2mathml's version
 HIGHLIGHTS = Kind("", ".json", JSON, prefix="highlight-", keys=r".+")  # key: Pygments' version
+MINIFIED = Kind("", ".json", JSON, prefix="minified-", keys=r".+")     # key: minify-html's version
 FONT = Kind("", ".json", JSON, prefix="font", keys="")                # one entry, key ""
 TEMPLATES = Kind("templates", ".cache", None, prefix="__jinja2_", keys=r".+")
 KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS,
-         NOTEBOOK_PARTS, DEFINITIONS, READINGS, READING_PARTS, MATHML, HIGHLIGHTS, FONT, TEMPLATES)
+         NOTEBOOK_PARTS, DEFINITIONS, READINGS, READING_PARTS, MATHML, HIGHLIGHTS, MINIFIED, FONT, TEMPLATES)
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
 
