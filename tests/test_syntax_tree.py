@@ -113,3 +113,12 @@ def test_commonmark_that_the_old_reader_got_wrong():
 def test_a_plain_text_reads_its_values_and_nothing_else():
     assert parse_plain("第 {{ n }} 步，*不是*强调", PATH, 4, []) == (
         n.Text(4, "第 "), n.Value(4, "n", None, "{{ n }}"), n.Text(4, " 步，*不是*强调"))
+
+
+def test_an_end_tag_of_an_element_without_one_is_read_as_a_browser_reads_it():
+    """Jupyter notebooks write `</br>` (EngComp's statistics notebook): a browser reads it as `<br>` and leaves out
+    `</hr>`; the page says the same in valid HTML."""
+    assert inline("一行</br>二行") == (n.Text(1, "一行"), n.InlineHtml(1, "<br>"), n.Text(1, "二行"))
+    assert inline("甲</hr>乙") == (n.Text(1, "甲"), n.InlineHtml(1, ""), n.Text(1, "乙"))
+    (block,), problems = parse("<div>\n上</BR>下\n</div>")
+    assert problems == [] and block == n.Html(1, "<div>\n上<br>下\n</div>")

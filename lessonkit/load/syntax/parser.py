@@ -284,7 +284,7 @@ class Tree:
             return n.Code(line, "", _code(token.content), False), i + 1
         if kind == "html_block":
             self.check_html(token.content, line)
-            return n.Html(line, token.content.rstrip("\n")), i + 1
+            return n.Html(line, void_end_tags(token.content.rstrip("\n"))), i + 1
         if kind == "hr":
             return n.Rule(line), i + 1
         if kind == "maths_block":
@@ -404,7 +404,16 @@ class Tree:
 
     def html_inline(self, token, line: int) -> n.InlineHtml:
         self.check_html(token.content, line)
-        return n.InlineHtml(line, token.content)
+        return n.InlineHtml(line, void_end_tags(token.content))
+
+
+VOID_END = re.compile(r"</(br|area|base|col|embed|hr|img|input|link|meta|source|track|wbr)\s*>", re.I)
+
+
+def void_end_tags(html: str) -> str:
+    """`</br>` as the `<br>` a browser reads it as, any other end tag of an element that has none (`</img>`) left
+    out, as a browser leaves it: the page's HTML stays valid (notebooks written for Jupyter have them)."""
+    return VOID_END.sub(lambda m: "<br>" if m.group(1).lower() == "br" else "", html) if "</" in html else html
 
 
 @functools.cache   # (compiled when a text has raw HTML)
