@@ -49,7 +49,8 @@ def test_a_notebook_becomes_a_lesson_folder(chapter, tmp_path, capsys):
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == \
         ["img/tiny.png", "lesson.md", "lesson.py", "lesson.yaml"]
     md = (folder / "lesson.md").read_text(encoding="utf-8")
-    assert md.startswith("## 梯度下降 {#intro}\n\n沿着负梯度走。")    # text before the first section: a section
+    assert md.startswith("## Introduction {#introduction}\n\n沿着负梯度走。")   # text before the first section: a
+    #                                     section (the title is the page's heading already; the words: the messages')
     assert "## One dimension {#one-dimension}" in md and "### A deeper heading" in md
     assert "$$x \\leftarrow x - \\eta f'(x)$$" in md and "![一张小图](img/tiny.png)" in md
     assert "给自己的备注" not in md                                # HTML comments dropped
@@ -102,8 +103,8 @@ def test_numbering_environments_a_heading_before_the_title_and_ipython_display(t
     content = tmp_path / "content"
     assert main(["import", str(path), "--content", str(content)]) == 0
     md = (content / "waves" / "lesson.md").read_text(encoding="utf-8")
-    assert md == ("## Waves {#waves}\n\n###### 第二版讲义\n\n## Speed {#speed}\n\n"   # a heading before
-                  "$$\n\nu_t + c u_x = 0 \n\n$$\n\n"                                          # the title: inside
+    assert md == ("## Introduction {#introduction}\n\n###### 第二版讲义\n\n## Speed {#speed}\n\n"   # a heading
+                  "$$\n\nu_t + c u_x = 0 \n\n$$\n\n"                                  # before the title: inside
                   "$$\n\\begin{array}{rcl}\na & = & b \\\\\nc & \\approx & d\n\\end{array}\n$$\n\n"
                   "{{< code cell1 >}}\n")
     assert "IPython" not in (content / "waves" / "lesson.py").read_text(encoding="utf-8")
@@ -195,7 +196,9 @@ def test_setext_headings_are_the_title_and_sections_a_rule_stays_a_rule(tmp_path
     content = tmp_path / "content"
     assert main(["import", str(path), "step9", "--content", str(content), "--quiet"]) == 0
     md = (content / "step9" / "lesson.md").read_text(encoding="utf-8")
-    assert md.startswith("## 12 steps to Navier–Stokes {#intro}\n")
+    assert md.startswith("## Introduction {#introduction}\n\nText provided under a Creative Commons Attribution "
+                         "license, CC-BY.\n\n***\n\n## Step 9")        # the title is the page's, not a section's
+    assert "12 steps" not in md
     assert "## Step 9: Laplace Equation {#step-9-laplace-equation}\n\nSolve it.\n\n---\n\nAfter a rule." in md
     assert "=====" not in md and "----" not in md
     assert 'title: "12 steps to Navier–Stokes"' in (content / "step9" / "lesson.yaml").read_text(encoding="utf-8")
@@ -258,3 +261,15 @@ def test_an_html_output_is_shown_again_when_its_text_is_a_value(plain, shown):
     from lessonkit.load.ipynb import _shown_again
 
     assert _shown_again(plain) is shown
+
+
+@pytest.mark.parametrize("cells, starts", [
+    (["# Waves\n\n***", "## Speed\n\nFast."], "## Speed {#speed}\n\nFast."),          # only the title's rule: no intro
+    (["# Waves\n\nA wave moves.", "## Speed\n\nFast."], "## Introduction {#introduction}\n\nA wave moves.\n\n## Speed"),
+    (["# Waves\n\nA wave moves."], "## Waves {#waves}\n\nA wave moves."),               # no section: the title's
+])
+def test_the_text_before_the_first_section(tmp_path, cells, starts):
+    path = notebook(tmp_path / "waves.ipynb", [new_markdown_cell(c) for c in cells] + [new_code_cell("x = 1")])
+    content = tmp_path / "content"
+    assert main(["import", str(path), "--content", str(content), "--quiet"]) == 0
+    assert (content / "waves" / "lesson.md").read_text(encoding="utf-8").startswith(starts)

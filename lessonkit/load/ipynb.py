@@ -58,6 +58,8 @@ ATTRIBUTION = re.compile(r"Creative Commons|\bCC[- ]?BY\b|\blicen[cs]ed?\b|copyr
 
 # what the import writes for the author to replace (features/placeholders.py finds any left, in either language)
 PLACEHOLDER_OBJECTIVE = msg("what a student can do after this lesson")
+INTRODUCTION = msg("Introduction")   # the heading of the text before a notebook's first section
+RULES_ONLY = re.compile(r"(?:\s*(?:\*{3,}|-{3,}|_{3,})\s*)*")
 
 
 def caption_placeholder(n: int | str) -> Message:
@@ -412,11 +414,21 @@ class _Converter:
         self.imported.next_steps.append(message)
 
     # ── the lesson ────────────────────────────────────────────────────────────────────────────────────────────────
+    def sections(self, body: str, title: str) -> str:
+        """Text before the notebook's first section a section of its own: 「Introduction」 (the title is the page's
+        heading already), or the title when the notebook has no other; only rules (a title's underline): left out."""
+        before, sep, after = ("\n" + body).partition("\n## ")
+        intro = before.strip()
+        if not sep:
+            return f"## {title} {{#{self.section_id(title, 'intro')}}}\n\n{body}"
+        if RULES_ONLY.fullmatch(intro):
+            return f"## {after}"
+        word = self.say(INTRODUCTION)
+        return f"## {word} {{#{self.section_id(word, 'intro')}}}\n\n{intro}\n\n## {after}"
+
     def finish(self, slug: str) -> Imported:
         title = self.title or self.path.stem
-        body = "\n\n".join(self.markdown)
-        if not body.lstrip().startswith("## "):  # text before the notebook's first section: a section of its own
-            body = f"## {title} {{#{self.section_id(title, 'intro')}}}\n\n{body}"
+        body = self.sections("\n\n".join(self.markdown), title)
         self.imported.files["lesson.md"] = body.rstrip("\n") + "\n"
         self.imported.files["lesson.py"] = "\n".join(self.code) if self.code else "# %%\n"
         objective = self.say(PLACEHOLDER_OBJECTIVE)
