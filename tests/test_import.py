@@ -176,11 +176,13 @@ def test_a_cell_that_showed_two_figures_becomes_two_figure_cells_that_build(tmp_
 def test_ipython_help_is_left_out_like_a_magic(tmp_path, capsys):
     path = notebook(tmp_path / "help.ipynb", [
         new_markdown_cell("# Help\n\n## Asking"),
-        new_code_cell("?print\nlen?\nnp.sum??\nx = 1 if True else 0\nprint(x)")])
+        new_code_cell("?print\nlen?\nnp.sum??\nx = 1 if True else 0\nprint(x)"),
+        new_code_cell("# the data file's first lines\n!head data.csv")])   # a comment on a shell command alone
     content = tmp_path / "content"
     assert main(["import", str(path), "--content", str(content)]) == 0
     code = (content / "help" / "lesson.py").read_text(encoding="utf-8")
     assert "?" not in code.split("\n", 1)[1] and "x = 1 if True else 0" in code
+    assert "first lines" not in code and code.count("# %%") == 1
     assert "`?print` removed" in capsys.readouterr().out
 
 

@@ -355,8 +355,9 @@ class _Converter:
             self.note(msg("cell {n}: `{magic}` removed (a notebook magic or shell command, not Python)", n=index,
                           magic=magic.strip()))
         body = self.data_files(index, "\n".join(kept).strip("\n"))
-        if not body.strip():
-            return
+        if not body.strip() or magics and all(line.lstrip().startswith("#") for line in body.splitlines()
+                                              if line.strip()):
+            return   # (nothing left but what said what the magic did)
         self.packages += imported_packages(body)
         outputs = list(cell.get("outputs") or [])
         for output in outputs:
