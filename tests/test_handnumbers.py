@@ -166,6 +166,7 @@ def test_a_heading_holds_a_value(make_lesson, run_build):
     "$x_1 + x^2 = \\sum_{i=1}^{n} d_{model}$，$2\\pi$，$d/2$，$10^{-5}$",   # notation in maths
     "$$\\frac{1}{2}\\sum_{i=0}^{d/2-1}$$",
     "Vaswani 等（2017）提出，He 等，2016[@he2016]，2021 年，(2023)",        # years
+    "In 2009 the model was new; since 2013, by March 2013, in Sept. 2014",   # years in English prose
     "见 [@radford2019gpt2, 第 2.3 节] 和 @fig:mask_heatmaps、@eq:softmax_1",  # citations and references
     "§2 里，第 3 节，图 2，表 1，式 (3)，挑战 3，引理 2，定理 1，Lemma 2",
     "1. 第一步\n2. 第二步\n10) 第十步",                                       # list markers
@@ -190,6 +191,7 @@ def test_what_is_not_a_measured_number_is_left_alone(text):
     ("种子 1", "1"), ("只剩 0.004 %", "0.004"), ("$10000^{2i/d}$", "10000"), ("$E = 1.5\\,d$", "1.5"),
     ("第 12 层", "12"), ("2048 个位置", "2048"), ("约 34 BLEU", "34"), ("$\\mathbb{R}^{512}$", "512"),
     ("Step 9 takes 3 seconds", "3"), ("## 12 steps to Navier–Stokes", "12"),
+    ("in 2048.5 steps", "2048.5"), ("from 1999 %", "1999"),                  # after a dating word, not a year
 ])
 def test_a_hand_typed_number_is_found(text, number):
     assert [f.number for f in findings(text, 1)] == [number]
