@@ -275,3 +275,19 @@ def test_the_text_before_the_first_section(tmp_path, cells, starts):
     content = tmp_path / "content"
     assert main(["import", str(path), "--content", str(content), "--quiet"]) == 0
     assert (content / "waves" / "lesson.md").read_text(encoding="utf-8").startswith(starts)
+
+
+def test_an_english_notebook_in_a_chinese_site_says_how_its_pages_speak_english(tmp_path, capsys):
+    path = notebook(tmp_path / "waves.ipynb", [new_markdown_cell("# Waves\n\nA wave moves to the right."),
+                                               new_code_cell("x = 1")])
+    content = tmp_path / "content"
+    assert main(["import", str(path), "--content", str(content)]) == 0
+    assert "write `language: en` in content/site.yaml" in capsys.readouterr().out
+    (content / "site.yaml").write_text("language: en\n", encoding="utf-8")
+    assert main(["import", str(path), "waves-2", "--content", str(content)]) == 0
+    assert "language:" not in capsys.readouterr().out
+
+
+def test_a_chinese_notebook_in_a_chinese_site_needs_no_word(chapter, tmp_path, capsys):
+    assert main(["import", str(chapter), "--content", str(tmp_path / "content")]) == 0
+    assert "language:" not in capsys.readouterr().out

@@ -9,6 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
+from ..load.siteconfig import DEFAULT_LANGUAGE, peek_language
 from ..support.errors import ContentError, UsageError
 from ..support.messages import msg
 from ..support.project import refuse_inside_package
@@ -46,6 +47,13 @@ def run(args: argparse.Namespace) -> int:
     if imported is None:
         raise ContentError(problems)
     write_lesson(folder, imported.files)
+    language = peek_language(args.content) or DEFAULT_LANGUAGE
+    if imported.chinese != language.startswith("zh"):   # the pages' own words in another language than its text
+        written, wanted = (msg("Chinese"), "zh-CN") if imported.chinese else (msg("English"), "en")
+        imported.next_steps.insert(0, msg(
+            "the notebook is written in {written}, the site's pages in {language}: for buttons, labels and dates in "
+            "its language write `language: {wanted}` in content/site.yaml", written=written, language=language,
+            wanted=wanted))
     if not args.quiet:
         report(args, folder, imported)
     return 0

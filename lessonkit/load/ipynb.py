@@ -77,6 +77,7 @@ class Imported(Mutable):
     brought: dict[str, int] = fresh(dict)    # the files copied from the notebook's folder: lesson path → bytes
     next_steps: list[Message] = fresh(list)
     counts: dict[str, int] = fresh(dict)
+    chinese: bool = False                    # its text is Chinese (what the site's language should be)
 
 
 def read_notebook(path: Path, problems: list[Problem]):
@@ -431,6 +432,7 @@ class _Converter:
         title = self.title or self.path.stem
         body = self.sections("\n\n".join(self.markdown), title)
         self.imported.files["lesson.md"] = body.rstrip("\n") + "\n"
+        self.imported.chinese = written_in_chinese(body)
         self.imported.files["lesson.py"] = "\n".join(self.code) if self.code else "# %%\n"
         objective = self.say(PLACEHOLDER_OBJECTIVE)
         self.imported.files["lesson.yaml"] = (f"title: {json.dumps(title, ensure_ascii=False)}\n"
@@ -454,6 +456,13 @@ class _Converter:
         self.step(msg("add `challenges` with self-checks whose answers lesson.py computes"))
         self.step(msg("build with `--strict`: it names every number typed by hand that lesson.py computes"))
         return self.imported
+
+
+def written_in_chinese(text: str) -> bool:
+    """Whether a text is Chinese: a tenth of its letters Han characters (one of them says what an English word
+    does; code, maths and names are in Latin letters)."""
+    han = len(re.findall(r"[\u3400-\u9fff]", text))
+    return han > 0 and 10 * han >= han + len(re.findall(r"[A-Za-z]", text)) // 5
 
 
 def split_at_shows(code: str) -> list[str]:
