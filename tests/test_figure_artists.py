@@ -106,5 +106,5 @@ def test_every_kind_of_artist_builds_into_svg_the_policy_allows(make_lesson, run
     for svg in svgs:
         assert not re.search(r"\sstyle=", svg) and "<style" not in svg
     # interpolation="none": the browser draws each pixel square (a class: SVG 1.1's attribute has no `pixelated`)
-    assert 'class="lk-light lk-pixelated"' in page and ".lk-pixelated{image-rendering:pixelated}" in page
+    assert 'class="lk-pixelated"' in page and ".lk-pixelated{image-rendering:pixelated}" in page
     assert "image-rendering=" not in page

@@ -6,14 +6,13 @@ import pytest
 
 from lessonkit.support.errors import ContentError
 from lessonkit.draw.figures import TEXT_PT, draw_figure_files, find_cjk_font
-from lessonkit.features.palette import builtin_page_colors
 
 PATH = Path("content/demo/lesson.py")
 
 
 def svg_of(name: str, func, font: str, line: int) -> str:
     """The figure's SVG, as the build draws it (as if `func` were defined at `line` of PATH)."""
-    return draw_figure_files(name, func, [], font, builtin_page_colors(), PATH, line)[0]
+    return draw_figure_files(name, func, [], font, PATH, line)[0]
 
 
 def chinese_plot(plt):

@@ -53,7 +53,7 @@ class Assembler:
 
     def page(self, draft: PageDraft) -> bytes:
         palette: dict[str, str] = {}
-        rasters = False  # a figure with a raster the CSS shows (a dark twin, square pixels: features.palette)
+        rasters = False  # a figure with a raster drawn in square pixels (features.palette.raster_css)
         for hole in draft.figures():
             drawn = self.figures.get((hole.lesson, hole.name))
             if drawn is not None:

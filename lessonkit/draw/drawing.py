@@ -205,7 +205,7 @@ class Drawing:
         if start == "forkserver":
             context.set_forkserver_preload(FORKSERVER_PRELOAD)  # (once: when the fork server starts)
         self.todo, results = context.SimpleQueue(), context.SimpleQueue()
-        self.workers = [context.Process(target=target, args=(shared, self.font, self.page, self.todo, results),
+        self.workers = [context.Process(target=target, args=(shared, self.font, self.todo, results),
                                         daemon=True)
                         for _ in range(count)]
         for worker in self.workers:
@@ -240,7 +240,7 @@ class Drawing:
         # one index at a time (a worker takes the next while the parent draws): the parent's own first
         indices = itertools.chain(self.own, iter(self.todo.get, None)) if self.todo is not None else \
             range(len(self.to_draw))
-        own = [(i, draw_job(self.jobs[i][0], self.font, self.page, self.jobs[i][1])) for i in indices]
+        own = [(i, draw_job(self.jobs[i][0], self.font, self.jobs[i][1])) for i in indices]
         if self.collector is not None:
             while self.collector.is_alive():
                 self.collector.join(WORKER_POLL_SECONDS)
@@ -251,7 +251,7 @@ class Drawing:
             self.collector = None
             self._close()
         stale = [i for i, (kind, _) in self.results if kind == "stale"]  # lesson.py changed under a described job
-        own += [(i, draw_job(self.jobs[i][0], self.font, self.page, self.jobs[i][1])) for i in stale]
+        own += [(i, draw_job(self.jobs[i][0], self.font, self.jobs[i][1])) for i in stale]
         self._store([r for r in self.results if r[1][0] != "stale"] + own)
         return self.done
 
@@ -289,12 +289,12 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _worker(jobs: list[tuple[FigureJob, bool]], font: str, page: PageColors, todo, results) -> None:
+def _worker(jobs: list[tuple[FigureJob, bool]], font: str, todo, results) -> None:
     """A forked process: draw the jobs (each with: also as PNG?) whose index arrives until None does."""
     for index in iter(todo.get, None):
         job, png = jobs[index]
         try:
-            results.put((index, draw_job(job, font, page, png)))
+            results.put((index, draw_job(job, font, png)))
         except BaseException:  # our bug: its traceback goes to the parent, which raises it
             results.put((index, ("bug", _this_traceback())))
     results.put((None, None))  # this worker is done
@@ -306,13 +306,13 @@ def _this_traceback() -> str:
     return traceback.format_exc()
 
 
-def _described_worker(described: list[DescribedJob | None], font: str, page: PageColors, todo, results) -> None:
+def _described_worker(described: list[DescribedJob | None], font: str, todo, results) -> None:
     """A process from the fork server: draw the described jobs whose index arrives until None does ("stale": the
     job's lesson.py changed since the build read it, so the build draws it)."""
     for index in iter(todo.get, None):
         try:
             job = job_from(described[index])
-            results.put((index, ("stale", None) if job is None else draw_job(job, font, page, described[index].png)))
+            results.put((index, ("stale", None) if job is None else draw_job(job, font, described[index].png)))
         except BaseException:  # our bug: its traceback goes to the parent, which raises it
             results.put((index, ("bug", _this_traceback())))
     results.put((None, None))  # this worker is done
@@ -330,7 +330,7 @@ def with_palettes(results: list[tuple[int, tuple[str, Any]]], page: PageColors) 
     return [(i, completed.get(i, result)) for i, result in results]
 
 
-def draw_job(job: FigureJob, font: str, page: PageColors, png: bool = False) -> tuple[str, Any]:
+def draw_job(job: FigureJob, font: str, png: bool = False) -> tuple[str, Any]:
     """("figure", DrawnFigure without its palette: with_palettes adds it) or ("problems", [Problem…]): the
     author's errors travel back as data."""
     from .figures import draw_figure_files
@@ -340,7 +340,7 @@ def draw_job(job: FigureJob, font: str, page: PageColors, png: bool = False) -> 
         kwargs = copy.deepcopy(job.kwargs)
         func = job.func if not kwargs else (lambda plt, *a: job.func(plt, *a, **kwargs))
         with in_lesson_folder(job.path):
-            svg, data, picture = draw_figure_files(job.name, func, args, font, page, job.path, job.line, png=png)
+            svg, data, picture = draw_figure_files(job.name, func, args, font, job.path, job.line, png=png)
     except ContentError as err:
         return "problems", err.problems
     data = job.data if job.data is not None else data  # a table the lesson handed (`data=`) says what matters

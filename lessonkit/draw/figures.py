@@ -11,10 +11,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ..features.palette import PageColors
 from ..support.errors import ContentError, Problem
 from ..support.messages import msg
-from .svg import TEXT_PT, clean_svg
+from .svg import KEEP_COLOURS, TEXT_PT, clean_svg
 
 CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "PingFang SC", "Microsoft YaHei",
              "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Noto Sans CJK JP", "Source Han Sans", "Heiti SC")
@@ -98,10 +97,10 @@ class FigureMaker:
         return fig, fig.subplots(nrows, ncols, **kwargs)
 
 
-def draw_figure_files(name: str, func, args: list[Any], font: str, page: PageColors, path: Path, line: int | None,
+def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, line: int | None,
                       png: bool = False) -> tuple[str, dict, bytes | None]:
-    """Run one figure function: its SVG (ids unique for `name`; a raster's dark twin made against the `page`
-    colours, the theme's), the numbers it plots (features.figdata) and, with `png`, the same figure as a PNG
+    """Run one figure function: its SVG (ids unique for `name`; what a colour map coloured marked to keep its
+    colours in dark mode), the numbers it plots (features.figdata) and, with `png`, the same figure as a PNG
     picture (draw/raster.py) from the same run."""
     import matplotlib
 
@@ -125,10 +124,9 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, page: PageCol
         _transparent_background(fig)
         _legible(fig)
         dense = _rasterize_dense(fig)
+        _keep_colour_mapped(fig)
         with _one_math_parser(), _raster_resolution(fig if dense else None):
-            # drawn once: laid out (constrained layout), tick labels known from here on
-            svg = _figure_markup(fig, name, None if dense else page)   # (a picture of data keeps its colours in
-            #                                                               dark mode, its colour bar's with it)
+            svg = _figure_markup(fig, name)   # drawn once: laid out (constrained layout), tick labels known from here on
         data = figdata.record(fig)
         picture = figure_png(fig, PANEL_PAD) if png else None
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
@@ -139,7 +137,7 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, page: PageCol
     return svg, data, picture
 
 
-def _figure_markup(fig, name: str, page: PageColors) -> str:
+def _figure_markup(fig, name: str) -> str:
     """One SVG, or for a figure of several side-by-side axes one SVG per axes in a `figure-panels` box that wraps on
     a narrow screen (the suptitle as a strip above them). Each is cropped to what it draws, labels included.
 
@@ -168,16 +166,16 @@ def _figure_markup(fig, name: str, page: PageColors) -> str:
     fig.set_layout_engine("none")  # freeze the layout this draw made (a PNG of it for the slides keeps it)
     height = fig.get_figheight()
     if len(panels) < 2:
-        return clean_svg(_viewed(drawing, boxes["whole"], height), name, page)
+        return clean_svg(_viewed(drawing, boxes["whole"], height), name)
     axes_ids, title_ids = {ax.get_gid() for ax in fig.axes}, {a.get_gid() for a in extras}
     title = ""
     if extras:
-        title = clean_svg(_viewed(_without(drawing, axes_ids), boxes["title"], height), f"{name}-t", page,
+        title = clean_svg(_viewed(_without(drawing, axes_ids), boxes["title"], height), f"{name}-t",
                           css_class="figure-panel-title") + "\n"
     parts = []
     for i, (group, box) in enumerate(zip(panels, boxes["panels"]), start=1):
         others = axes_ids - {ax.get_gid() for ax in group} | title_ids
-        parts.append(clean_svg(_viewed(_without(drawing, others), box, height), f"{name}-{i}", page,
+        parts.append(clean_svg(_viewed(_without(drawing, others), box, height), f"{name}-{i}",
                                css_class="figure-panel"))
     return title + '<div class="figure-panels">\n' + "\n".join(parts) + "\n</div>"
 
@@ -327,6 +325,31 @@ def _crop(fig, extents):
 
     box = Bbox.union([e for e in extents if e is not None and e.width > 0 and e.height > 0])
     return box.transformed(fig.dpi_scale_trans.inverted()).padded(PANEL_PAD)
+
+
+def _keep_colour_mapped(fig) -> None:
+    """What a colour map coloured — a mesh, filled contours, a scatter by value — and the text written on it (inside
+    its area, in data coordinates) keep their colours in dark mode (viridis stays viridis; a value written on a light cell stays dark on it): each
+    gets the gid svg.clean_svg writes out of the dark palette's reach. Rasters (an image, a colour bar's gradient, a
+    surface as a picture) keep theirs anyway; frame, ticks, labels and lines still follow the page."""
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.transforms import Bbox
+
+    marked = 0
+    for ax in fig.axes:
+        mapped = [c for c in ax.collections if isinstance(c, ScalarMappable) and c.get_array() is not None]
+        if not mapped and not ax.images:
+            continue
+        areas = [c.get_datalim(ax.transData) for c in mapped]
+        for image in ax.images:
+            left, right, bottom, top = image.get_extent()
+            areas.append(Bbox.from_extents(min(left, right), min(bottom, top), max(left, right), max(bottom, top)))
+        written_on = [text for text in ax.texts if text.get_transform() == ax.transData
+                      and any(area.contains(*text.get_position()) for area in areas)]
+        for artist in mapped + written_on:
+            if artist.get_gid() is None:
+                artist.set_gid(f"{KEEP_COLOURS}{marked}")
+                marked += 1
 
 
 def _transparent_background(fig) -> None:

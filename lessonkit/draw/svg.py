@@ -5,29 +5,30 @@ import re
 
 import base64
 
-from ..features.palette import FIGURE_CLASS, RASTER_DARK, RASTER_LIGHT, RASTER_PIXELATED, PageColors, dark_raster
+from ..features.palette import FIGURE_CLASS, RASTER_PIXELATED
 from . import pictures
 
 SVG_PRECISION = 1
 TEXT_PT = 10  # the figures' text size (draw.figures.style); a figure is shown at most where it reads at 1 rem
 
 
-def clean_svg(svg: str, name: str, page: PageColors | None, css_class: str = "") -> str:
+def clean_svg(svg: str, name: str, css_class: str = "") -> str:
     """Make matplotlib's SVG fit inline under a strict CSP: no XML prolog, no <style>, no style="…" attributes
     (a CSP without 'unsafe-inline' blocks both), ids only where referenced and unique per figure, scalable. Its
     width and height are the size at which its text (drawn at TEXT_PT) reads at 1 rem, the page's own text size:
     the theme shows a figure as wide as its column allows up to that size, never larger (a small figure is not
     blown up), and on the projector, whose rem is larger, larger. The root carries the class FIGURE_CLASS, which
-    the dark theme's colour rules (figure_palette_css) and the ink colour of its text hang on. A raster gets its
-    dark twin computed against the `page` colours (the theme's); none without them (a figure drawn partly as a
-    picture keeps its colours: draw/figures.py)."""
+    the dark theme's colour rules (features.palette.palette_css) and the ink colour of its text hang on; what a
+    colour map coloured (the groups draw/figures.py marks KEEP_COLOURS) writes its colours where those rules do
+    not reach, and a raster keeps its colours too: viridis stays viridis in dark mode."""
     svg = svg[svg.index("<svg"):]
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r"<defs>\s*<style[^>]*>.*?</style>\s*</defs>\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r'\s(width|height)="([\d.]+)pt"',
                  lambda m: f' {m.group(1)}="{float(m.group(2)) / TEXT_PT:.2f}rem"', svg, count=2)
     svg = re.sub(r' style="([^"]*)"', lambda m: _style_to_attributes(m.group(1)), svg)
-    svg = re.sub(r"<image\b[^>]*>", lambda m: _with_dark_twin(m.group(0), page), svg)
+    svg = _kept_colours(svg)
+    svg = re.sub(r"<image\b[^>]*>", lambda m: _raster(m.group(0)), svg)
     families = re.findall(r' font-family="([^"]*)"', svg)
     svg = re.sub(r' font-family="[^"]*"', "", svg)  # one family on the root, inherited by every <text>
     family = families[0] if families else "sans-serif"
@@ -74,25 +75,61 @@ def _style_to_attributes(style: str) -> str:
     return "".join(f' {prop}="{value}"' for prop, value in properties.items())
 
 
-def _with_dark_twin(tag: str, page: PageColors) -> str:
-    """A raster (imshow, a colour bar's gradient) followed by its dark-mode twin (features.palette.dark_raster); one
-    drawn square pixel by pixel (`interpolation="none"`) says so with a class, as a presentation attribute cannot
-    (SVG 1.1's image-rendering has no `pixelated`)."""
+def _raster(tag: str) -> str:
+    """A raster (an image, a colour bar's gradient, a surface drawn as a picture) as light as it can be
+    (draw/pictures.py): lossless WebP, or a lossy picture when it is heavy or a photograph; one drawn square pixel by
+    pixel (`interpolation="none"`) says so with a class, as a presentation attribute cannot (SVG 1.1's
+    image-rendering has no `pixelated`)."""
     pixelated = re.search(r'\simage-rendering="(?:pixelated|crisp-edges)"', tag)
-    tag = tag.replace(pixelated.group(0), "") if pixelated else tag
-    extra = f" {RASTER_PIXELATED}" if pixelated else ""
+    if pixelated:
+        tag = tag.replace(pixelated.group(0), "").replace("<image ", f'<image class="{RASTER_PIXELATED}" ', 1)
     data = re.search(r'href="data:image/png;base64,([^"]+)"', tag)
-    picture = pictures.as_picture(base64.b64decode(data.group(1))) if data and not pixelated else None
-    if picture is not None:   # a large smooth raster (a rasterized surface): lighter, and its colours kept
+    if data is None:
+        return tag
+    picture = pictures.as_picture(base64.b64decode(data.group(1))) if not pixelated else None
+    if picture is not None:
         return tag.replace(f"data:image/png;base64,{data.group(1)}",
                            f"data:image/webp;base64,{base64.b64encode(picture).decode('ascii')}")
-    dark = dark_raster(base64.b64decode(data.group(1)), page) if data and page is not None else None
-    tag = _lossless(tag, data.group(1)) if data else tag
-    if dark is None:
-        return tag.replace("<image ", f'<image class="{RASTER_PIXELATED}" ', 1) if pixelated else tag
-    twin = _lossless(tag, base64.b64encode(dark).decode("ascii"))
-    return (tag.replace("<image ", f'<image class="{RASTER_LIGHT}{extra}" ', 1) + "\n"
-            + twin.replace("<image ", f'<image class="{RASTER_DARK}{extra}" ', 1))
+    return _lossless(tag, data.group(1))
+
+
+KEEP_COLOURS = "lk-keep-"   # the gid draw/figures.py gives what keeps its colours in dark mode
+_KEPT = re.compile(r'<(\w+)\s[^>]*?\bid="' + KEEP_COLOURS + r'\d+"[^>]*>')
+_HEX_PAINT = re.compile(r'\b(fill|stroke)="#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})"')
+
+
+def _kept_colours(svg: str) -> str:
+    """Inside each group marked KEEP_COLOURS, every `fill="#rrggbb"` and `stroke=` written `rgb(r,g,b)`: the same
+    colour, which the dark palette's rules (`[fill="#rrggbb"]`) do not select, black text (which inherits the
+    page's ink otherwise) too; the mark itself goes."""
+    out, pos = [], 0
+    for m in _KEPT.finditer(svg):
+        if m.start() < pos:
+            continue   # (inside a group already kept)
+        end = _element_end(svg, m.start(), m.group(1))
+        out.append(svg[pos:m.start()])
+        element = re.sub(r'\sid="' + KEEP_COLOURS + r'\d+"', "", svg[m.start():end], count=1)
+        if m.group(1) == "g" and not re.match(r'<g\b[^>]*\sfill=', element):
+            element = element.replace("<g", '<g fill="#000000"', 1)   # (matplotlib writes black text bare)
+        out.append(_HEX_PAINT.sub(lambda c: f'{c.group(1)}="rgb({int(c.group(2), 16)},{int(c.group(3), 16)},'
+                                            f'{int(c.group(4), 16)})"', element))
+        pos = end
+    return "".join(out) + svg[pos:]
+
+
+def _element_end(svg: str, start: int, tag: str) -> int:
+    """The end of the element that starts at `start` (a self-closing one's `/>`, else its matching end tag)."""
+    opening = svg.index(">", start)
+    if svg[opening - 1] == "/":
+        return opening + 1
+    depth = 0
+    for m in re.finditer(rf"<(/?){tag}\b[^>]*?(/?)>", svg[start:]):
+        if m.group(2):
+            continue
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return start + m.end()
+    return len(svg)
 
 
 def _lossless(tag: str, png_base64: str) -> str:

@@ -28,12 +28,10 @@ LIGHT_PAGE = ":root"                  # the rule whose custom properties are the
 DARK_PAGE = "html[data-theme=dark]"   # the dark page's (chosen; the system's dark mode repeats it)
 PAGE_PROPERTIES = {"light_bg": (LIGHT_PAGE, "--bg"), "dark_bg": (DARK_PAGE, "--bg"), "dark_fg": (DARK_PAGE, "--fg")}
 FIGURE_CLASS = "lk-figure"
-# A raster a figure draws (imshow, a colour bar's gradient) is a picture no CSS can recolour: it gets a twin whose
-# every pixel is its colour's dark counterpart, the one a vector cell or bar of that colour gets, so a heatmap and
-# its colour bar agree in dark mode too. CSS shows one of the two (raster_css).
-RASTER_LIGHT, RASTER_DARK = "lk-light", "lk-dark"
+# What a colour map coloured keeps its colours (draw/figures.py marks it, draw/svg.py writes its colours where
+# these rules do not reach): a colour map is data, viridis stays viridis. A raster keeps its colours as well.
 RASTER_PIXELATED = "lk-pixelated"  # a raster drawn square pixel by pixel (imshow's interpolation="none")
-RASTER_MAX_COLORS = 4096  # more colours than any colour map has: a photograph, shown as it was taken
+RASTER_MAX_COLORS = 4096  # more colours than any colour map has: a photograph (draw/pictures.py)
 # bisection steps: the result is rounded to 8 bits a channel (1/255), which 2⁻²⁴ of lightness and 2⁻²⁰ of the
 # chroma range resolve many times over; a fixed count keeps a colour's counterpart the same in any batch
 LIGHTNESS_STEPS, CHROMA_STEPS = 24, 20
@@ -174,36 +172,9 @@ def palette_css(palette: dict[str, str]) -> str:
             f"@media screen{{html[data-theme=dark]{{{props}}}}}\n")
 
 
-def dark_raster(png: bytes, page: PageColors) -> bytes | None:
-    """The PNG with each pixel's colour replaced by its dark counterpart (alpha kept), or None for a picture of more
-    than RASTER_MAX_COLORS colours (a photograph is not a chart: it stays as it is)."""
-    import io
-
-    import numpy as np
-
-    from PIL import Image
-
-    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
-    rgb = pixels[..., :3].reshape(-1, 3)
-    colors, where = np.unique(rgb, axis=0, return_inverse=True)
-    if len(colors) > RASTER_MAX_COLORS:
-        return None
-    dark = _rgb8(dark_counterparts(["#%02x%02x%02x" % tuple(c) for c in colors], page)).astype(np.uint8)
-    out = np.concatenate([dark[where.reshape(-1)].reshape(pixels.shape[:2] + (3,)), pixels[..., 3:]], axis=2)
-    buffer = io.BytesIO()
-    Image.fromarray(out, "RGBA").save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
 def raster_css() -> str:
-    """Which of a raster and its dark twin shows: the drawn one on the light page and on paper, the twin on the dark
-    page (chosen, or the system's while no light theme is chosen); and square pixels where a figure asks for them. Only
-    on pages whose figures have a raster with a class (a twin, or square pixels)."""
-    def dark(where: str) -> str:
-        return f"{where} .{RASTER_DARK}{{display:inline}}{where} .{RASTER_LIGHT}{{display:none}}"
-
-    return (f".{RASTER_PIXELATED}{{image-rendering:pixelated}}\n.{RASTER_DARK}{{display:none}}\n@media screen and (prefers-color-scheme:dark){{"
-            f"{dark('html:not([data-theme=light])')}}}\n@media screen{{{dark('html[data-theme=dark]')}}}\n")
+    """Square pixels where a figure asks for them; only on pages whose figures have such a raster."""
+    return f".{RASTER_PIXELATED}{{image-rendering:pixelated}}\n"
 
 
 def figure_palette_css(colors, page: PageColors) -> str:
