@@ -15,7 +15,7 @@ import datetime as dt
 import functools
 import time
 from pathlib import Path
-
+from types import MappingProxyType
 
 from . import incremental
 from .assemble.budget import check_budget
@@ -81,6 +81,7 @@ class BuildReport(Record):
     pages_kept: int                  # lesson pages taken as an earlier build wrote them (their inputs unchanged)
     packages: dict                   # slug → what its LMS package needs (the `lms` format; lessonkit/export)
     files_kept: int = 0              # files of the site already in the folder it left as they were (write/output.py)
+    budgets: dict[str, Budget] = MappingProxyType({})   # page → the budget its lesson.yaml sets (else `budget`)
 
 
 class Gathered(Mutable):
@@ -172,9 +173,9 @@ def finish(options: Options, session: Session, gathered: Gathered, site: dict[st
     kept, config = gathered.kept, gathered.config
     sizes = {path: len(data) for path, data in site.items()}
     gzip_sizes = {**gzip_sizes, **{SitePaths.lesson(slug): k.gzip for slug, k in kept.items()}}
+    budgets = {SitePaths.lesson(s.slug): b for s in gathered.sources
+               if (b := lesson_budget(s, config.budget)) is not None}
     if weigh:
-        budgets = {SitePaths.lesson(s.slug): b for s in gathered.sources
-                   if (b := lesson_budget(s, config.budget)) is not None}
         check_budget(sizes, gzip_sizes, config.budget, site, budgets)
     kept_files = write_site(site, options.out, options.lesson)                    # write
     if session.cache.enabled:  # only after a build that succeeded: one that failed has not used what it would need
@@ -186,7 +187,7 @@ def finish(options: Options, session: Session, gathered: Gathered, site: dict[st
                        figures_cached=cached + sum(k.figures for k in kept.values()), budget=config.budget,
                        search_bytes=sizes.get(SitePaths.SEARCH_INDEX, 0), lessons=lessons,
                        warnings=[] if options.strict else warnings, figure_png=figure_png or {},
-                       pages_kept=len(kept), packages=packages or {}, files_kept=kept_files)
+                       pages_kept=len(kept), packages=packages or {}, files_kept=kept_files, budgets=budgets)
 
 
 def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo, bibliography: Bibliography | None,

@@ -242,6 +242,16 @@ def test_a_lesson_sets_its_own_pages_budget_and_the_rest_is_the_sites(make_lesso
     assert code == 1 and "other/index.html" not in err
 
 
+def test_the_summary_shows_a_lessons_own_budget_beside_its_page(make_lesson, run_build):
+    make_lesson(yaml=MINIMAL_YAML + "budget: {page_kb: 400}\n")
+    make_lesson(slug="other")
+    code, out_text, err, _ = run_build()
+    assert code == 0, err
+    rows = {line.split()[0]: line for line in out_text.splitlines() if line.startswith("  ") and "/index.html" in line}
+    assert rows["demo/index.html"].endswith("its own 400 / 60 KB")      # its gzip limit: the site's default
+    assert "its own" not in rows["other/index.html"]
+
+
 def test_a_bad_lesson_budget_names_its_line(make_lesson, run_build):
     make_lesson(yaml=MINIMAL_YAML + "budget: {page_kb: 0}\n")
     code, _, err, _ = run_build()

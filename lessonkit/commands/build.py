@@ -187,8 +187,10 @@ def print_summary(report, out: Path, say) -> None:
     print(header + ("   " + say("budget {raw:g} / {gz:g} KB", raw=budget.page_kb, gz=budget.gzip_kb) if budget else ""))
     for name in html[:12]:  # the engine's own JS and CSS apart: what a lesson's author cannot trim
         code = weigh(report.pages[name])["code"] if name in report.pages else 0
+        own = report.budgets.get(name)   # a lesson.yaml's own budget beside its page
         print(f"  {name:<40} {report.sizes[name] / 1024:6.1f} KB {report.gzip_sizes.get(name, 0) / 1024:6.1f} KB "
-              f"{code / 1024:6.1f} KB")
+              f"{code / 1024:6.1f} KB" + ("   " + say("its own {raw:g} / {gz:g} KB", raw=own.page_kb, gz=own.gzip_kb)
+                                          if own else ""))
     if len(html) > 12:
         biggest = max(html, key=report.sizes.get)
         print(say("  … {n} more; largest {name} {kb:.1f} KB", n=len(html) - 12, name=biggest,
