@@ -33,7 +33,7 @@ class Lean:
 
 class Minified(Lean):
     def __init__(self, cache: Store):
-        self.cache, self.version = cache, package_version("minify-html")
+        self.cache, self.version = cache, package_version("minify_html")
         saved = cache.get_json(MINIFIED, self.version)
         self.memo: dict[str, str] = saved if isinstance(saved, dict) else {}
         self.added = False
