@@ -328,8 +328,8 @@ def _crop(fig, extents):
 
 
 def _keep_colour_mapped(fig) -> None:
-    """What a colour map coloured — a mesh, filled contours, a scatter by value — and the text written on it (inside
-    its area, in data coordinates) keep their colours in dark mode (viridis stays viridis; a value written on a light cell stays dark on it): each
+    """What a colour map coloured — a mesh, filled contours, a scatter by value — and the text written on an image,
+    a mesh or filled contours (inside its extent, in data coordinates) keep their colours in dark mode (viridis stays viridis; a value written on a light cell stays dark on it): each
     gets the gid svg.clean_svg writes out of the dark palette's reach. Rasters (an image, a colour bar's gradient, a
     surface as a picture) keep theirs anyway; frame, ticks, labels and lines still follow the page."""
     from matplotlib.cm import ScalarMappable
@@ -340,7 +340,7 @@ def _keep_colour_mapped(fig) -> None:
         mapped = [c for c in ax.collections if isinstance(c, ScalarMappable) and c.get_array() is not None]
         if not mapped and not ax.images:
             continue
-        areas = [c.get_datalim(ax.transData) for c in mapped]
+        areas = [c.get_datalim(ax.transData) for c in mapped if _covers_an_area(c)]   # (not a scatter's markers)
         for image in ax.images:
             left, right, bottom, top = image.get_extent()
             areas.append(Bbox.from_extents(min(left, right), min(bottom, top), max(left, right), max(bottom, top)))
@@ -350,6 +350,11 @@ def _keep_colour_mapped(fig) -> None:
             if artist.get_gid() is None:
                 artist.set_gid(f"{KEEP_COLOURS}{marked}")
                 marked += 1
+
+
+def _covers_an_area(collection) -> bool:
+    """A mesh or filled contours: text inside its extent is written on its colours (a scatter's is on the page)."""
+    return type(collection).__name__ in ("QuadMesh", "PolyQuadMesh") or bool(getattr(collection, "filled", False))
 
 
 def _transparent_background(fig) -> None:
