@@ -74,14 +74,13 @@ BEFORE_YEARS = [
     re.compile(r"\{[#:.][^{}\n]*\}"),                                  # {#id} and {: attribute lists}
 ]
 ANY_YEAR = re.compile(r"(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)")             # in a bibliography entry (`sources`)
-# English prose's years: after a word that dates (`in 2009`, `since 2013`, `March 2013`), each its own fixed-width
-# look-behind (one look-behind cannot hold alternatives of different lengths)
+YEAR = re.compile(r"(?<=[(（])\s*(?:19|20)\d\d(?!\d)|(?<![\d.])(?:19|20)\d\d(?=\s*(?:年|\)|）|\[@))")
+# English prose's years: after a word that dates (`in 2009`, `since 2013`, `March 2013`); only the year is blanked
 DATING_WORDS = ("in", "since", "from", "until", "till", "by", "around", "circa", "before", "after", "during",
                 "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                 "November", "December", "Jan.", "Feb.", "Mar.", "Apr.", "Aug.", "Sep.", "Sept.", "Oct.", "Nov.", "Dec.")
-_DATED = "|".join(f"(?<=\\b{re.escape(w)} )" for w in sorted({c for w in DATING_WORDS for c in (w, w.capitalize())}))
-YEAR = re.compile(r"(?<=[(（])\s*(?:19|20)\d\d(?!\d)|(?<![\d.])(?:19|20)\d\d(?=\s*(?:年|\)|）|\[@))"
-                  rf"|(?:{_DATED})(?:19|20)\d\d(?!\d|\.\d|\s*%)")
+PROSE_YEAR = re.compile(r"\b(?i:" + "|".join(re.escape(w) for w in DATING_WORDS) +
+                        r") (?P<year>(?:19|20)\d\d)(?!\d|\.\d|\s*%)")
 AFTER_YEARS = [
     re.compile(r"@(?:fig|eq|tab|sec|lesson):[\w#:.-]+"),               # cross-references
     re.compile(r"\]\([^)]*\)|<https?://[^>]*>|https?://[^\s)>\]]+|www\.[^\s)>\]]+"),  # link targets and URLs
@@ -425,6 +424,7 @@ def scan(text: str, bibliography: bool = False) -> list[tuple[int, str, bool]]:
     for pattern in BEFORE_YEARS:
         text = pattern.sub(lambda m: _blank(m.group()), text)
     text = (ANY_YEAR if bibliography else YEAR).sub(lambda m: _blank(m.group()), text)
+    text = PROSE_YEAR.sub(lambda m: m.group()[:m.start("year") - m.start()] + _blank(m.group("year")), text)
     for pattern in AFTER_YEARS:
         text = pattern.sub(lambda m: _blank(m.group()), text)
     found = []
