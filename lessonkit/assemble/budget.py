@@ -99,8 +99,8 @@ def _part_word(name: str) -> Message:
 @functools.cache  # (compiled only for a page over its budget)
 def _parts() -> re.Pattern:
     """What a page's bytes are made of, in one pass: the engine's code (inline scripts and styles), figures (their
-    SVG and 「数据」 tables), the images the lesson's Markdown shows (inlined), maths (MathML), component data (JSON),
-    and the rest: the lesson's text and the theme's markup."""
+    SVG and 「数据」 tables), the images the lesson's Markdown shows (inlined), maths (MathML), component data
+    (JSON), and the rest: the lesson's text and the theme's markup."""
     return re.compile(r'(?P<data><script type="application/json".*?</script>)|(?P<code><script>.*?</script>|'
                       r'<style>.*?</style>)|(?P<figures><svg\b.*?</svg>|<details class="figure-data">.*?</details>)|'
                       r'(?P<images>' + INLINE_IMAGE + r')|(?P<maths><math\b.*?</math>)', re.S)

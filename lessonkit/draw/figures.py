@@ -126,7 +126,8 @@ def draw_figure_files(name: str, func, args: list[Any], font: str, path: Path, l
         dense = _rasterize_dense(fig)
         _keep_colour_mapped(fig)
         with _one_math_parser(), _raster_resolution(fig if dense else None):
-            svg = _figure_markup(fig, name)   # drawn once: laid out (constrained layout), tick labels known from here on
+            # drawn once: laid out (constrained layout), tick labels known from here on
+            svg = _figure_markup(fig, name)
         data = figdata.record(fig)
         picture = figure_png(fig, PANEL_PAD) if png else None
     glyphs = sorted({str(w.message) for w in caught if "Glyph" in str(w.message) and "missing" in str(w.message)})
@@ -329,9 +330,10 @@ def _crop(fig, extents):
 
 def _keep_colour_mapped(fig) -> None:
     """What a colour map coloured — a mesh, filled contours, a scatter by value — and the text written on an image,
-    a mesh or filled contours (inside its extent, in data coordinates) keep their colours in dark mode (viridis stays viridis; a value written on a light cell stays dark on it): each
-    gets the gid svg.clean_svg writes out of the dark palette's reach. Rasters (an image, a colour bar's gradient, a
-    surface as a picture) keep theirs anyway; frame, ticks, labels and lines still follow the page."""
+    a mesh or filled contours (inside its extent, in data coordinates) keep their colours in dark mode: viridis
+    stays viridis, a value written on a light cell stays dark on it. Each gets the gid svg.clean_svg writes out of
+    the dark palette's reach. Rasters (an image, a colour bar's gradient, a surface as a picture) keep theirs
+    anyway; frame, ticks, labels and lines still follow the page."""
     from matplotlib.cm import ScalarMappable
     from matplotlib.transforms import Bbox
 
