@@ -13,7 +13,7 @@ from ..support.errors import ContentError, Problem
 from ..support.messages import as_message, msg, reason
 from ..support.pysource import first_line
 from ..support.records import Record
-from ..support.store import VALUES
+from ..support.store import CELL_RUNS, VALUES
 from ..support.suggest import did_you_mean
 from ..support.values import KeptValues, filled
 from . import kept
@@ -216,7 +216,7 @@ def compute_lesson(source, problems: list[Problem], cache=None, figure_style=Non
     found = kept.kept_shape(cache, files, code) if code is not None else None
     if found is not None:
         return _kept_lesson(source, problems, cache, files, code, found)
-    registry, cells = load_code(source, cache, figure_style)
+    registry, cells = load_code(source, cache, figure_style, files)
     given = cells.names if cells is not None else {}   # a cell lesson's plain data: values too
     saved = cache.get_pickle(VALUES, values_key(files)) if files else None
     functions_values = saved if isinstance(saved, dict) else compute_values(registry, path, given)
@@ -268,10 +268,15 @@ def _plain_code(source) -> bytes | None:
     return None if is_cell_file(code.decode("utf-8", errors="replace")) else code
 
 
-def load_code(source, cache=None, figure_style=None):
+def load_code(source, cache=None, figure_style=None, files: str | None = None):
     """(registry, CellLesson or None): lesson.py imported, or — written as cells (`# %%`) — its cells run
     (compute/cellrun.py), a figure cell with `figure_style()`'s rcParams (the draw stage's: draw/drawing.py
-    cell_figure_style; matplotlib's own without it); an empty registry for a lesson without code."""
+    cell_figure_style; matplotlib's own without it); an empty registry for a lesson without code.
+
+    A cell lesson's run is kept in the store (CELL_RUNS, support/cachekeys.py cell_run_key: lesson.py's text, its
+    data files, the versions of what it imports, the figures' settings; `files`, lesson_files_digest, when caching)
+    and taken from there while those are what it ran with: an edit of lesson.md or lesson.yaml runs no cell. A
+    run that cannot be pickled (a registry of functions its cells made) is never kept, so it runs again."""
     from ..load.cells import is_cell_file
 
     if source.code_path is None:
@@ -279,12 +284,20 @@ def load_code(source, cache=None, figure_style=None):
     text = source.code_path.read_text(encoding="utf-8")
     if not is_cell_file(text):
         return load_lesson_module(source.code_path), None
-    from ..support.cachekeys import lesson_files_digest
+    from ..support.cachekeys import cell_run_key, lesson_files_digest
     from .cellrun import run_cell_lesson
 
     enabled = cache is not None and cache.enabled
-    return run_cell_lesson(source.code_path, text, figure_style or dict,
-                           functools.cache(lambda: lesson_files_digest(source.folder, code=False) if enabled else None))
+    style = figure_style or dict
+    key = cell_run_key(files, text, style()) if enabled and files else None
+    kept_run = cache.get_pickle(CELL_RUNS, key) if key else None
+    if isinstance(kept_run, tuple) and len(kept_run) == 2:
+        return kept_run
+    run = run_cell_lesson(source.code_path, text, style,
+                          functools.cache(lambda: lesson_files_digest(source.folder, code=False) if enabled else None))
+    if key:
+        cache.put_pickle(CELL_RUNS, key, run)
+    return run
 
 
 def explicit_data(spec, values: dict[str, Any], path: Path, line: int | None, problems: list[Problem]) -> dict | None:

@@ -247,6 +247,25 @@ def values_key(lesson_files: str) -> str:
     return h.hexdigest()
 
 
+def cell_run_key(lesson_files: str, text: str, style: dict[str, Any]) -> str:
+    """Key of a cell lesson's run: what values_key holds (its code's syntax tree, its data files, the engine,
+    Python, numpy), lesson.py's text (a cell's header is a comment: its caption and options), the installed
+    versions of what its cells import, and the figures' settings its figure cells draw with."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from ..load.requires import imported_packages
+
+    h = hashlib.sha256(f"{values_key(lesson_files)}\0cells\0".encode())
+    h.update(text.encode("utf-8"))
+    for name in imported_packages(text):
+        try:
+            h.update(f"\0{name} {version(name)}".encode())
+        except PackageNotFoundError:
+            h.update(f"\0{name} absent".encode())
+    h.update(repr(sorted((str(k), repr(v)) for k, v in style.items())).encode())
+    return h.hexdigest()
+
+
 def figure_key(engine: str, lesson_files: str, font, name: str, inputs: list[Any]) -> str:
     """`font`: the figures' support.font.FontChoice. Raises Uncacheable when an input cannot be hashed faithfully."""
     h = hashlib.sha256()

@@ -11,6 +11,9 @@ support/prune.py.
   FIGURE_DATA   figures/<key>.json             json     beside it: the numbers it plots and its dark palette
   FIGURE_PNG    figures/<key>.png              bytes    the figure as a picture, for the slides (draw/raster.py)
   VALUES        values/<key>.pickle            pickle   a lesson's computed values and widget data (compute/)
+  CELL_RUNS     values/<key>.cells.pickle      pickle   a lesson written as cells as its run left it: its registry
+                                                        (the figure cells' figures), what each cell printed and showed,
+                                                        its plain data (compute/run.py load_code)
   PAGES         pages/<key>.pickle             pickle   kept pages and memos of one file's reading (incremental.py)
   SECTIONS      sections/<key>.pickle          pickle   a part of a lesson page rendered (a lesson.md section,
                                                         lesson.yaml's fields), with what is read of it
@@ -106,6 +109,7 @@ FIGURE_PNG = Kind("figures", ".png", BYTES)
 VALUES = Kind("values", ".pickle", PICKLE)
 SHAPE = Kind("values", ".shape.pickle", PICKLE)      # compute/kept.py: the registry, deferred, and widget data
 DERIVED = Kind("values", ".derived.pickle", PICKLE)  # … and what a build derived from the values
+CELL_RUNS = Kind("values", ".cells.pickle", PICKLE)  # compute/run.py: a lesson written as cells, as its run left it
 PAGES = Kind("pages", ".pickle", PICKLE)
 SECTIONS = Kind("sections", ".pickle", PICKLE)
 SCRIPTS = Kind("scripts", ".json", JSON)
@@ -120,7 +124,7 @@ HIGHLIGHTS = Kind("", ".json", JSON, prefix="highlight-", keys=r".+")  # key: Py
 MINIFIED = Kind("", ".json", JSON, prefix="minified-", keys=r".+")     # key: minify-html's version
 FONT = Kind("", ".json", JSON, prefix="font", keys="")                # one entry, key ""
 TEMPLATES = Kind("templates", ".cache", None, prefix="__jinja2_", keys=r".+")
-KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS,
+KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, CELL_RUNS, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS,
          NOTEBOOK_PARTS, DEFINITIONS, READINGS, READING_PARTS, MATHML, HIGHLIGHTS, MINIFIED, FONT, TEMPLATES)
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
