@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import copy
 import hashlib
 import inspect
 import textwrap
@@ -36,12 +37,35 @@ RESULT_HIDDEN = " at 0x"   # a last line's value whose text holds a memory addre
 
 
 class CellFigure(Record):
-    """A figure cell's figure, drawn when the cell ran: the figure function the draw stage calls returns it."""
-    figure: Any
+    """A figure cell's figure, drawn when the cell ran: the figure function the draw stage calls returns it. In a
+    run kept in the store (kept_run) it is the figure pickled, unpickled only when the figure is drawn: a rebuild
+    that finds the figure's SVG in the cache never imports matplotlib for it."""
+    figure: Any               # a matplotlib Figure, or its pickle
     digest: str | None        # the figure's own part of its cache key; None: an input cannot be hashed (drawn anew)
 
     def __call__(self, plt: Any, *args: Any) -> Any:
+        if isinstance(self.figure, bytes):
+            import pickle
+
+            return pickle.loads(self.figure)
         return self.figure
+
+
+def kept_run(registry: Lesson, cells: "CellLesson") -> tuple[Lesson, "CellLesson"] | None:
+    """The run as the store keeps it: each figure cell's figure pickled apart (CellFigure); None when a figure
+    cannot be pickled."""
+    import pickle
+
+    kept = copy.copy(registry)
+    kept.figures = dict(registry.figures)
+    for name, spec in registry.figures.items():
+        if isinstance(spec.func, CellFigure) and not isinstance(spec.func.figure, bytes):
+            try:
+                figure = pickle.dumps(spec.func.figure, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception:   # (an artist pickle cannot store: the run is not kept)
+                return None
+            kept.figures[name] = spec._replace(func=CellFigure(figure, spec.func.digest))
+    return kept, cells
 
 
 class ResultTable(Record):

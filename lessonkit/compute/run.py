@@ -285,18 +285,19 @@ def load_code(source, cache=None, figure_style=None, files: str | None = None):
     if not is_cell_file(text):
         return load_lesson_module(source.code_path), None
     from ..support.cachekeys import cell_run_key, lesson_files_digest
-    from .cellrun import run_cell_lesson
+    from .cellrun import kept_run, run_cell_lesson
 
     enabled = cache is not None and cache.enabled
     style = figure_style or dict
     key = cell_run_key(files, text, style()) if enabled and files else None
-    kept_run = cache.get_pickle(CELL_RUNS, key) if key else None
-    if isinstance(kept_run, tuple) and len(kept_run) == 2:
-        return kept_run
+    saved = cache.get_pickle(CELL_RUNS, key) if key else None
+    if isinstance(saved, tuple) and len(saved) == 2:
+        return saved
     run = run_cell_lesson(source.code_path, text, style,
                           functools.cache(lambda: lesson_files_digest(source.folder, code=False) if enabled else None))
-    if key:
-        cache.put_pickle(CELL_RUNS, key, run)
+    to_keep = kept_run(*run) if key else None
+    if to_keep is not None:
+        cache.put_pickle(CELL_RUNS, key, to_keep)
     return run
 
 
