@@ -10,6 +10,8 @@ them alike; the table shows medians. Scenarios:
   c  lessonkit rebuild after editing one paragraph of lesson.md (in a temporary copy of the content)
   b2 lessonkit warm rebuild of the whole site (every lesson, index, glossary), nothing changed
   c2 the whole site after editing one paragraph of one lesson
+  c3 a lesson written as cells whose first cell takes 2 s (a data set loaded, a model trained), after editing one
+     paragraph of its lesson.md: its run is kept (CELL_RUNS), so no cell runs
   d  the floor: python -c "import jinja2, markdown_it, yaml, numpy"
   e  MkDocs 1.6 on the same Markdown, the figures as ready SVG files
   f  a plain matplotlib script drawing the same figures, then MkDocs
@@ -46,7 +48,28 @@ sys.path.insert(0, str(ROOT))
 LESSON = "transformer-stability"
 BENCH_VENV = ROOT / ".cache" / "bench-venv"
 PEER_PACKAGES = ["mkdocs>=1.6,<1.7", "jupyter-book<2", "numpy", "matplotlib"]
-TARGETS = [("b", "d", 1.2), ("c", "d", 1.3), ("b2", "d", 1.2), ("c2", "d", 1.3), ("a", "f", 0.8)]  # x ≤ r × y
+TARGETS = [("b", "d", 1.2), ("c", "d", 1.3), ("b2", "d", 1.2), ("c2", "d", 1.3), ("c3", "d", 1.3),
+           ("a", "f", 0.8)]  # x ≤ r × y
+SLOW_CELLS = """\
+# %% load
+import time
+import numpy as np
+
+start = time.perf_counter()
+while time.perf_counter() - start < 2.0:   # a cell that takes 2 s
+    pass
+xs = np.linspace(0, 1, 50)
+
+# %% fit
+slope = float(np.polyfit(xs, 2 * xs + 1, 1)[0])
+print(f"slope {slope:.3f}")
+
+# %% figure: line caption="一条线" alt="一条上升的直线"
+import matplotlib.pyplot as plt
+plt.plot(xs, 2 * xs + 1)
+plt.xlabel("x")
+"""
+SLOW_MD = "## 拟合 {#fit}\n\n斜率是 {{ slope:.2f }}。\n\n{{< code fit >}}\n\n{{< figure line >}}\n"
 
 
 @dataclass
@@ -300,6 +323,7 @@ def lesson_scenarios(work: Path, peers: dict[str, str], env: dict, warm_from: Pa
                  [site + ["--out", str(work / "out-b2"), "--cache-dir", str(cache)]], prepare=restore),
         Scenario("c2", "the whole site after editing one paragraph",
                  [site + ["--out", str(work / "out-c2"), "--cache-dir", str(cache)]], prepare=edit_paragraph),
+        cell_lesson_scenario(work, env),
         Scenario("d", "floor: python -c \"import jinja2, markdown_it, yaml, numpy\"",
                  [[py, "-c", "import jinja2, markdown_it, yaml, numpy"]], prepare=restore),
     ]
@@ -355,6 +379,23 @@ def lesson_scenarios(work: Path, peers: dict[str, str], env: dict, warm_from: Pa
     scenario.note = jb if jb.startswith("skipped") else ""
     scenarios.append(scenario)
     return scenarios
+
+
+def cell_lesson_scenario(work: Path, env: dict) -> Scenario:
+    """(c3): a course of one lesson written as cells, its first cell 2 s, built once; each run edits a paragraph."""
+    folder = work / "cells" / "content" / "slow"
+    folder.mkdir(parents=True)
+    (folder / "lesson.py").write_text(SLOW_CELLS, encoding="utf-8")
+    (folder / "lesson.md").write_text(SLOW_MD, encoding="utf-8")
+    (folder / "lesson.yaml").write_text("title: 慢的一课\nsummary: 第一个单元格要两秒\nobjectives:\n  - 看懂斜率\n",
+                                        encoding="utf-8")
+    build = [sys.executable, str(ROOT / "build.py"), "-q", "--content", str(folder.parent), "--out",
+             str(work / "cells" / "out"), "--cache-dir", str(work / "cells" / "cache")]
+    subprocess.run(build, env=env, check=True)
+
+    def edit(i: int) -> None:
+        (folder / "lesson.md").write_text(edited_paragraph(SLOW_MD, i), encoding="utf-8")
+    return Scenario("c3", "a cell lesson (first cell 2 s) after editing one paragraph", [build], prepare=edit)
 
 
 def slides_scenario(work: Path, env: dict, skipped: str) -> Scenario:

@@ -249,3 +249,19 @@ def test_the_files_under_a_folder_are_what_os_walk_lists_in_path_order(tmp_path)
     assert found == expected
     assert [rel for rel, _ in found] == ["a/b.py", "a/z/deep.md", "a-b/c.txt", "a.py", "b-link.py", "b.py",
                                          "link/linked.py", "é/文件.yaml"]
+
+
+def test_a_cell_runs_key_holds_its_text_data_imports_versions_and_figure_settings(monkeypatch):
+    from lessonkit.support import cachekeys
+    from lessonkit.support.cachekeys import cell_run_key, imported_modules
+
+    text = "# %% load\nimport numpy as np\nimport os\nx = 1\n"
+    base = cell_run_key("files", text, {"font.size": 10})
+    assert cell_run_key("files", text, {"font.size": 10}) == base
+    assert cell_run_key("files", text.replace("# %% load", "# %% load echo=false"), {"font.size": 10}) != base
+    assert cell_run_key("other files", text, {"font.size": 10}) != base
+    assert cell_run_key("files", text, {"font.size": 11}) != base
+    monkeypatch.setattr(cachekeys, "package_version", lambda name: "0.0-another")   # numpy upgraded
+    assert cell_run_key("files", text, {"font.size": 10}) != base
+    assert imported_modules(text + "from sklearn.linear_model import Ridge\nfrom . import local\n") == ["numpy",
+                                                                                                         "sklearn"]

@@ -13,6 +13,7 @@ Lesson code is assumed deterministic: no unseeded randomness, no network, no clo
 """
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import importlib.util
@@ -69,7 +70,8 @@ class Uncacheable(Exception):
 
 
 # a package installed under another name than it is imported by (pip writes the name normalized: pyyaml-6.0.dist-info)
-DISTRIBUTIONS = {"yaml": "pyyaml", "markdown_it": "markdown_it_py"}
+DISTRIBUTIONS = {"yaml": "pyyaml", "markdown_it": "markdown_it_py", "sklearn": "scikit_learn", "PIL": "pillow",
+                 "skimage": "scikit_image", "cv2": "opencv_python", "bs4": "beautifulsoup4"}   # (dist-info names)
 
 
 @functools.lru_cache(maxsize=None)
@@ -83,9 +85,9 @@ def package_version(name: str) -> str:
     distribution = DISTRIBUTIONS.get(name, name)
     if spec is not None and spec.origin:
         package_dir = Path(spec.origin).parent
-        prefix, suffix = f"{distribution}-", ".dist-info"                    # by pip: name-1.2.3.dist-info
+        prefix, suffix = f"{distribution}-".lower(), ".dist-info"            # by pip: name-1.2.3.dist-info
         for info in _folder_names(package_dir.parent):
-            if info.startswith(prefix) and info.endswith(suffix) and len(info) >= len(prefix) + len(suffix):
+            if info.lower().startswith(prefix) and info.endswith(suffix) and len(info) >= len(prefix) + len(suffix):
                 return info[len(prefix):-len(suffix)]
         for candidate in ("_version.py", "version.py"):
             try:
@@ -251,19 +253,26 @@ def cell_run_key(lesson_files: str, text: str, style: dict[str, Any]) -> str:
     """Key of a cell lesson's run: what values_key holds (its code's syntax tree, its data files, the engine,
     Python, numpy), lesson.py's text (a cell's header is a comment: its caption and options), the installed
     versions of what its cells import, and the figures' settings its figure cells draw with."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    from ..load.requires import imported_packages
-
     h = hashlib.sha256(f"{values_key(lesson_files)}\0cells\0".encode())
     h.update(text.encode("utf-8"))
-    for name in imported_packages(text):
-        try:
-            h.update(f"\0{name} {version(name)}".encode())
-        except PackageNotFoundError:
-            h.update(f"\0{name} absent".encode())
+    for module in imported_modules(text):
+        h.update(f"\0{module} {package_version(module)}".encode())
     h.update(repr(sorted((str(k), repr(v)) for k, v in style.items())).encode())
     return h.hexdigest()
+
+
+def imported_modules(code: str) -> list[str]:
+    """The top-level modules `code` imports that the standard library does not hold (sorted; none if it does not
+    parse)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = {alias.name.partition(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+             for alias in node.names}
+    found |= {node.module.partition(".")[0] for node in ast.walk(tree)
+              if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module}
+    return sorted(found - set(sys.stdlib_module_names) - {"lessonkit", "__future__"})
 
 
 def figure_key(engine: str, lesson_files: str, font, name: str, inputs: list[Any]) -> str:
