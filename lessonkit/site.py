@@ -82,6 +82,7 @@ class BuildReport(Record):
     packages: dict                   # slug → what its LMS package needs (the `lms` format; lessonkit/export)
     files_kept: int = 0              # files of the site already in the folder it left as they were (write/output.py)
     budgets: dict[str, Budget] = MappingProxyType({})   # page → the budget its lesson.yaml sets (else `budget`)
+    cells: tuple[int, int] = (0, 0)  # the code cells of the lessons written as cells: (run now, in all)
 
 
 class Gathered(Mutable):
@@ -134,7 +135,7 @@ def build(options: Options) -> BuildReport:
     site = {**kept_pages(kept), **made.pages}
     report = finish(options, session, gathered, site, made.gzip_sizes, started, build_began, warnings,
                     font=made.stats.font, drawn=made.stats.drawn, cached=made.stats.cached,
-                    figure_png=made.pictures, packages=made.packages)
+                    figure_png=made.pictures, packages=made.packages, cells=made.cells)
     reuse.key_with(saved_font(session.cache))  # a first build: the figures' font is known only now
     stages.remember(reuse, made, {s.slug: incremental.unanchored(hand[s.slug] + rendered.get(s.slug, ()), s.folder)
                                   for s in gathered.sources},
@@ -167,7 +168,7 @@ def gather(options: Options, session: Session, problems: list[Problem]) -> Gathe
 def finish(options: Options, session: Session, gathered: Gathered, site: dict[str, bytes],
            gzip_sizes: dict[str, int], started: float, build_began: float, warnings: list[Problem], *,
            font: str | None, drawn: int = 0, cached: int = 0, figure_png: dict | None = None,
-           packages: dict | None = None, weigh: bool = True) -> BuildReport:
+           packages: dict | None = None, weigh: bool = True, cells: tuple[int, int] = (0, 0)) -> BuildReport:
     """Weigh the site against its budget (`weigh`: pages were made now), write it, prune the cache, and say what
     the build did."""
     kept, config = gathered.kept, gathered.config
@@ -187,7 +188,8 @@ def finish(options: Options, session: Session, gathered: Gathered, site: dict[st
                        figures_cached=cached + sum(k.figures for k in kept.values()), budget=config.budget,
                        search_bytes=sizes.get(SitePaths.SEARCH_INDEX, 0), lessons=lessons,
                        warnings=[] if options.strict else warnings, figure_png=figure_png or {},
-                       pages_kept=len(kept), packages=packages or {}, files_kept=kept_files, budgets=budgets)
+                       pages_kept=len(kept), packages=packages or {}, files_kept=kept_files, budgets=budgets,
+                       cells=cells)
 
 
 def hand_typed_numbers(source: LessonSource, memo: incremental.FileMemo, bibliography: Bibliography | None,

@@ -50,6 +50,7 @@ class Made(Record):
     made_of: dict[str, tuple[str, ...]] = NOTHING_MADE  # slug → cache entries its page was made from
     warnings: dict[str, list[Problem]] = NOTHING_MADE   # slug → what rendering its page let pass
     packages: dict = NOTHING_MADE   # slug → what its LMS package needs (render/questions.py; lms)
+    cells: tuple[int, int] = (0, 0)  # the code cells of the lessons written as cells: (run now, in all)
 
 
 def make_pages(gathered, options, session: Session, problems: list[Problem]) -> Made:
@@ -79,7 +80,15 @@ def make_pages(gathered, options, session: Session, problems: list[Problem]) -> 
         gzip_sizes = weighing.result()
     return Made(pages, gzip_sizes, rendered, drawing.stats,
                 {c.slug: len(c.figure_jobs) for c in computed}, pictures(drawn.figures),
-                made_of(computed, drawn, rendered.cache_entries), rendered.warnings, rendered.packages)
+                made_of(computed, drawn, rendered.cache_entries), rendered.warnings, rendered.packages,
+                cells_run(computed))
+
+
+def cells_run(computed: list[ComputedLesson]) -> tuple[int, int]:
+    """(code cells run in this build, code cells in all) of the lessons written as cells."""
+    lessons = [c for c in computed if c.cells is not None]
+    return (sum(c.cells_run for c in lessons),
+            sum(cell.kind != "markdown" for c in lessons for cell in c.cells.cells))
 
 
 def untabulated(lesson: ComputedLesson, figures: dict) -> list[Problem]:

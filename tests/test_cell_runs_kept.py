@@ -34,9 +34,10 @@ MD = "## 拟合 {{#fit}}\n\n{word}斜率是 {{{{ slope:.2f }}}}。\n\n{{{{< code
 DATA = b"0,1\n1,3\n2,5\n3,7\n"          # y = 2x + 1: slope 2
 
 
-def build(root: Path, out: str, *extra: str) -> subprocess.CompletedProcess:
+def build(root: Path, out: str, *extra: str, quiet: bool = True) -> subprocess.CompletedProcess:
     """The command line in a fresh process, as a teacher runs it."""
-    return subprocess.run([sys.executable, "-m", "lessonkit", "build", "-q", "--content", str(root / "content"),
+    return subprocess.run([sys.executable, "-m", "lessonkit", "build", *(["-q"] if quiet else []),
+                           "--content", str(root / "content"),
                            "--out", str(root / out), "--cache-dir", str(root / "cache"), *extra],
                           capture_output=True, text=True, env={**os.environ, "LESSONKIT_LANG": "en"})
 
@@ -55,8 +56,10 @@ def test_a_prose_edit_runs_no_cell_and_the_page_is_a_fresh_builds(make_lesson, t
     assert "斜率是 2.00" in page and "图 1</span> 4 个点" in page
 
     (folder / "lesson.md").write_text(MD.format(word="拟合出的"), encoding="utf-8")     # the text alone
-    assert build(tmp_path, "out").returncode == 0
-    assert runs(log) == ["load", "fit", "points"]                                        # no cell ran
+    again = build(tmp_path, "out", quiet=False)
+    assert again.returncode == 0, again.stderr
+    assert runs(log) == ["load", "fit", "points"]                                        # no cell ran …
+    assert "Cells run       | 0 of 3 (kept from the last build: no code changed)" in again.stdout   # … as it says
     kept = (tmp_path / "out" / "demo" / "index.html").read_text(encoding="utf-8")
     assert "拟合出的斜率是 2.00" in kept
     assert build(tmp_path, "fresh", "--no-cache").returncode == 0
@@ -69,8 +72,8 @@ def test_lesson_py_or_a_data_file_edited_runs_the_cells_again(make_lesson, tmp_p
     folder = make_lesson(py=PY.format(log=str(log)), md=MD.format(word=""), extra={"data.csv": DATA})
     assert build(tmp_path, "out").returncode == 0
     (folder / "data.csv").write_bytes(DATA + b"4,13\n")     # a fifth point: Sxy = 28, Sxx = 10, slope 2.8
-    assert build(tmp_path, "out").returncode == 0
-    assert runs(log) == ["load", "fit", "points"] * 2
+    rerun = build(tmp_path, "out", quiet=False)
+    assert runs(log) == ["load", "fit", "points"] * 2 and "Cells run       | 3 of 3\n" in rerun.stdout
     page = (tmp_path / "out" / "demo" / "index.html").read_text(encoding="utf-8")
     assert "斜率是 2.80" in page and "图 1</span> 5 个点" in page
     code = folder / "lesson.py"

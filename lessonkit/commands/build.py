@@ -168,6 +168,9 @@ def print_summary(report, out: Path, say) -> None:
         (say("Pages"), f"{len(html)}"),
         (say("Pages unchanged"), say("{n} of {total} (taken as the last build wrote them)", n=report.pages_kept,
                                      total=len(lessons))),
+        *([(say("Cells run"), say("{ran} of {total}", ran=report.cells[0], total=report.cells[1])
+             + ("" if report.cells[0] else say(" (kept from the last build: no code changed)")))]
+          if report.cells[1] else []),
         (say("Figures new"), f"{report.figures_drawn}"),
         (say("Figures cached"), f"{report.figures_cached}"),
         (say("Font"), report.font or say("none (no figures)")),

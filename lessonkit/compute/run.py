@@ -196,6 +196,7 @@ class ComputedLesson(Record):
     files_digest: str | None = None                    # lesson.py and the lesson's data files, when caching
     checks: dict[str, Any] = MappingProxyType({})  # lesson.yaml key → its self-check (features.selfcheck)
     cells: Any = None                                   # lesson.py written as cells: compute/cellrun.py CellLesson
+    cells_run: int = 0                                  # … how many of its code cells ran in this build (0: kept)
     memo: Any = None                                    # compute/kept.py LessonMemo: what was derived from values
 
     @property
@@ -216,7 +217,7 @@ def compute_lesson(source, problems: list[Problem], cache=None, figure_style=Non
     found = kept.kept_shape(cache, files, code) if code is not None else None
     if found is not None:
         return _kept_lesson(source, problems, cache, files, code, found)
-    registry, cells = load_code(source, cache, figure_style, files)
+    registry, cells, ran = load_code(source, cache, figure_style, files)
     given = cells.names if cells is not None else {}   # a cell lesson's plain data: values too
     saved = cache.get_pickle(VALUES, values_key(files)) if files else None
     functions_values = saved if isinstance(saved, dict) else compute_values(registry, path, given)
@@ -238,7 +239,7 @@ def compute_lesson(source, problems: list[Problem], cache=None, figure_style=Non
     jobs = figure_jobs(source.slug, registry, values, widgets, drawers, path, files, problems)
     checks = kept.kept_checks(memo, source, values, problems) if memo is not None else \
         selfcheck.model(source.meta, source.meta_lines, source.meta_path, values, problems)
-    return ComputedLesson(source, values, widgets, registry, jobs, files, checks, cells, memo)
+    return ComputedLesson(source, values, widgets, registry, jobs, files, checks, cells, ran, memo)
 
 
 def _kept_lesson(source, problems: list[Problem], cache, files: str, code: bytes, found) -> ComputedLesson:
@@ -252,7 +253,7 @@ def _kept_lesson(source, problems: list[Problem], cache, files: str, code: bytes
     drawers = {name: drawer for name in built for name, drawer in built[name][1].items()}
     jobs = figure_jobs(source.slug, registry, values, widgets, drawers, path, files, problems)
     checks = kept.kept_checks(memo, source, values, problems)
-    return ComputedLesson(source, values, widgets, registry, jobs, files, checks, None, memo)
+    return ComputedLesson(source, values, widgets, registry, jobs, files, checks, None, 0, memo)
 
 
 def _plain_code(source) -> bytes | None:
@@ -269,7 +270,7 @@ def _plain_code(source) -> bytes | None:
 
 
 def load_code(source, cache=None, figure_style=None, files: str | None = None):
-    """(registry, CellLesson or None): lesson.py imported, or — written as cells (`# %%`) — its cells run
+    """(registry, CellLesson or None, how many code cells ran): lesson.py imported, or — written as cells (`# %%`) — its cells run
     (compute/cellrun.py), a figure cell with `figure_style()`'s rcParams (the draw stage's: draw/drawing.py
     cell_figure_style; matplotlib's own without it); an empty registry for a lesson without code.
 
@@ -280,10 +281,10 @@ def load_code(source, cache=None, figure_style=None, files: str | None = None):
     from ..load.cells import is_cell_file
 
     if source.code_path is None:
-        return Lesson(), None
+        return Lesson(), None, 0
     text = source.code_path.read_text(encoding="utf-8")
     if not is_cell_file(text):
-        return load_lesson_module(source.code_path), None
+        return load_lesson_module(source.code_path), None, 0
     from ..support.cachekeys import cell_run_key, lesson_files_digest
     from .cellrun import kept_run, run_cell_lesson
 
@@ -292,13 +293,13 @@ def load_code(source, cache=None, figure_style=None, files: str | None = None):
     key = cell_run_key(files, text, style()) if enabled and files else None
     saved = cache.get_pickle(CELL_RUNS, key) if key else None
     if isinstance(saved, tuple) and len(saved) == 2:
-        return saved
+        return (*saved, 0)
     run = run_cell_lesson(source.code_path, text, style,
                           functools.cache(lambda: lesson_files_digest(source.folder, code=False) if enabled else None))
     to_keep = kept_run(*run) if key else None
     if to_keep is not None:
         cache.put_pickle(CELL_RUNS, key, to_keep)
-    return run
+    return (*run, sum(c.kind != "markdown" for c in run[1].cells))
 
 
 def explicit_data(spec, values: dict[str, Any], path: Path, line: int | None, problems: list[Problem]) -> dict | None:
