@@ -1,7 +1,8 @@
-"""A lesson written as cells, run once and kept (compute/run.py load_code, the store's CELL_RUNS): a rebuild after
-an edit of its text runs no cell, in a fresh process as in `serve`; an edit of lesson.py or of a data file it reads
-runs its cells again; the page is always the one a `--no-cache` build makes of the same sources. Each cell writes a
-line to a log outside the lesson folder when it runs (the cells' own evidence, not the engine's word)."""
+"""A lesson written as cells, kept (compute/run.py load_code, compute/cellsteps.py): a rebuild after an edit of its
+text runs no cell, in a fresh process as in `serve`; an edit of cell k runs k and the cells after it, never one
+before; an edited data file runs them all; the page is always the one a `--no-cache` build makes of the same
+sources. Each cell writes a line to a log outside the lesson folder when it runs (the cells' own evidence, not the
+engine's word)."""
 from __future__ import annotations
 
 import os
@@ -67,7 +68,7 @@ def test_a_prose_edit_runs_no_cell_and_the_page_is_a_fresh_builds(make_lesson, t
     assert runs(log) == ["load", "fit", "points"] * 2                                    # (the --no-cache build ran)
 
 
-def test_lesson_py_or_a_data_file_edited_runs_the_cells_again(make_lesson, tmp_path):
+def test_a_data_file_edited_runs_the_cells_again(make_lesson, tmp_path):
     log = tmp_path / "ran.log"
     folder = make_lesson(py=PY.format(log=str(log)), md=MD.format(word=""), extra={"data.csv": DATA})
     assert build(tmp_path, "out").returncode == 0
@@ -78,8 +79,8 @@ def test_lesson_py_or_a_data_file_edited_runs_the_cells_again(make_lesson, tmp_p
     assert "斜率是 2.80" in page and "图 1</span> 5 个点" in page
     code = folder / "lesson.py"
     code.write_text(code.read_text(encoding="utf-8").replace('caption="', 'caption="共 '), encoding="utf-8")
-    assert build(tmp_path, "out").returncode == 0                           # a header (a comment) is lesson.py too
-    assert runs(log) == ["load", "fit", "points"] * 3
+    assert build(tmp_path, "out").returncode == 0                           # a header (a comment) is its cell's
+    assert runs(log) == ["load", "fit", "points"] * 2 + ["points"]
     assert "图 1</span> 共 5 个点" in (tmp_path / "out" / "demo" / "index.html").read_text(encoding="utf-8")
 
 
@@ -95,3 +96,86 @@ def test_a_kept_run_whose_figure_left_the_cache_draws_it_from_the_kept_figure(ma
     assert build(tmp_path, "out").returncode == 0
     assert runs(log) == ["load", "fit", "points"]
     assert (tmp_path / "out" / "demo" / "index.html").read_text(encoding="utf-8") == page
+
+
+STEPS_PY = """\
+# %% load
+import numpy as np
+from pathlib import Path
+
+LOG = Path({log!r})
+LOG.open("a").write("load\\n")
+rows = np.loadtxt("data.csv", delimiter=",")
+np.random.seed(7)
+
+# %% scale
+LOG.open("a").write("scale\\n")
+scale = 10
+scaled = rows * np.array([1, scale])
+
+# %% fit
+LOG.open("a").write("fit\\n")
+slope = float(np.polyfit(scaled[:, 0], scaled[:, 1], 1)[0])
+noise = float(np.random.rand())
+print(f"slope {{slope:.3f}}")
+
+# %% figure: points caption="{{{{ len(rows) }}}} 个点" alt="斜率 {{{{ slope:.2f }}}} 的点"
+LOG.open("a").write("points\\n")
+import matplotlib.pyplot as plt
+fig, ax = plt.subplots()
+ax.plot(scaled[:, 0], scaled[:, 1], "o")
+
+# %% summary
+LOG.open("a").write("summary\\n")
+print(f"{{len(rows)}} rows, slope {{slope:.2f}}, noise {{noise:.4f}}")
+"""
+STEPS_MD = ("## 拟合 {{#fit}}\n\n{word}斜率是 {{{{ slope:.2f }}}}。\n\n{{{{< code fit >}}}}\n\n{{{{< figure points >}}}}\n\n"
+            "{{{{< code summary >}}}}\n")
+
+
+def test_exactly_the_cells_that_must_run_run_and_the_page_is_always_a_fresh_builds(make_lesson, tmp_path):
+    """The issue's held-out lesson: the first cell reads a data file (and seeds numpy's generator, which a later cell
+    draws from); every step checked against a `--no-cache` build of the same sources, byte for byte."""
+    log = tmp_path / "ran.log"
+    folder = make_lesson(py=STEPS_PY.format(log=str(log)), md=STEPS_MD.format(word=""), extra={"data.csv": DATA})
+    code = folder / "lesson.py"
+    every = ["load", "scale", "fit", "points", "summary"]
+
+    def step(expected_runs: list[str]) -> str:
+        before = len(runs(log))
+        done = build(tmp_path, "out", quiet=False)
+        assert done.returncode == 0, done.stderr
+        assert runs(log)[before:] == expected_runs
+        page = (tmp_path / "out" / "demo" / "index.html").read_text(encoding="utf-8")
+        ran = runs(log)
+        fresh = build(tmp_path, "fresh", "--no-cache")
+        assert fresh.returncode == 0, fresh.stderr
+        log.write_text("".join(f"{name}\n" for name in ran))     # (what the fresh build ran is not counted)
+        assert page == (tmp_path / "fresh" / "demo" / "index.html").read_text(encoding="utf-8")
+        return page
+
+    page = step(every)                                                       # the first build: all
+    assert "斜率是 20.00" in page and "4 rows, slope 20.00, noise 0.0763" in page   # y = 2x + 1, y × 10; seed 7
+    step([])                                                                 # nothing changed: none
+    (folder / "lesson.md").write_text(STEPS_MD.format(word="拟合出的"), encoding="utf-8")
+    assert "拟合出的斜率是" in step([])                                        # a prose edit: none
+    code.write_text(code.read_text(encoding="utf-8").replace("{len(rows)} rows", "{len(rows)} 行"), encoding="utf-8")
+    assert "4 行, slope 20.00, noise 0.0763" in step(["summary"])              # the last cell alone
+    code.write_text(code.read_text(encoding="utf-8").replace("scale = 10", "scale = 3"), encoding="utf-8")
+    assert "斜率是 6.00" in step(["scale", "fit", "points", "summary"])       # the second and after, never the first
+    (folder / "data.csv").write_bytes(DATA + b"4,13\n")                        # slope 2.8, scaled by 3
+    assert "斜率是 8.40" in step(every)                                        # a data file: from the first
+
+
+def test_a_name_that_cannot_be_kept_and_is_read_later_runs_the_cell_that_made_it(make_lesson, tmp_path):
+    """The figure cell leaves `ax` (axes: not kept); a last cell that reads it is run with the figure cell before it,
+    from the namespace kept after `fit`."""
+    log = tmp_path / "ran.log"
+    py = STEPS_PY.format(log=str(log)).replace('print(f"{len(rows)} rows', 'print(ax.get_xlabel() + f"{len(rows)} rows')
+    folder = make_lesson(py=py, md=STEPS_MD.format(word=""), extra={"data.csv": DATA})
+    assert build(tmp_path, "out").returncode == 0
+    code = folder / "lesson.py"
+    code.write_text(code.read_text(encoding="utf-8").replace("{len(rows)} rows", "{len(rows)} 行"), encoding="utf-8")
+    assert build(tmp_path, "out").returncode == 0
+    assert runs(log)[5:] == ["points", "summary"]
+    assert "4 行, slope 20.00" in (tmp_path / "out" / "demo" / "index.html").read_text(encoding="utf-8")

@@ -21,6 +21,7 @@ import contextlib
 import copy
 import hashlib
 import inspect
+import re
 import textwrap
 import types
 from pathlib import Path
@@ -54,17 +55,14 @@ class CellFigure(Record):
 def kept_run(registry: Lesson, cells: "CellLesson") -> tuple[Lesson, "CellLesson"] | None:
     """The run as the store keeps it: each figure cell's figure pickled apart (CellFigure); None when a figure
     cannot be pickled."""
-    import pickle
-
     kept = copy.copy(registry)
     kept.figures = dict(registry.figures)
     for name, spec in registry.figures.items():
-        if isinstance(spec.func, CellFigure) and not isinstance(spec.func.figure, bytes):
-            try:
-                figure = pickle.dumps(spec.func.figure, protocol=pickle.HIGHEST_PROTOCOL)
-            except Exception:   # (an artist pickle cannot store: the run is not kept)
+        if isinstance(spec.func, CellFigure):
+            figure = kept_figure(spec.func)
+            if figure is None:
                 return None
-            kept.figures[name] = spec._replace(func=CellFigure(figure, spec.func.digest))
+            kept.figures[name] = spec._replace(func=figure)
     return kept, cells
 
 
@@ -92,11 +90,13 @@ class CellLesson(Record):
         return [c.name for c in self.cells if c.name and c.kind != "markdown"]
 
 
-def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_digest: Callable[[], str | None]
-                    ) -> tuple[Lesson, CellLesson]:
+def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_digest: Callable[[], str | None],
+                    cache=None) -> tuple[Lesson, CellLesson, int]:
     """Run lesson.py's cells: its registry (the one a cell made, else an empty one) with the figure cells' figures
-    in it, and the cells' outputs. `style()`: the figures' rcParams (draw/figures.py style); `data_digest()`: the
-    lesson's data files' digest (None: no cache). Raises ContentError with the problems, each at its line."""
+    in it, the cells' outputs, and how many cells ran. `style()`: the figures' rcParams (draw/figures.py style);
+    `data_digest()`: the lesson's data files' digest (None: no cache). With a `cache`, the cells an earlier build
+    ran as they are now are not run again (compute/cellsteps.py): the run starts at the first cell that changed.
+    Raises ContentError with the problems, each at its line."""
     cells, problems = split_cells(text, path)
     if problems:
         raise ContentError(problems)
@@ -105,6 +105,19 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
     figures: dict[str, CellFigure] = {}
 
     changes = Changes(namespace)
+    steps = _steps(cache, path, text, cells, style, data_digest)
+    start, before = steps.resume(namespace, changes) if steps is not None else (0, {})
+    for index, step in before.items():
+        if cells[index].kind == "figure":
+            figures[cells[index].name] = step.figure
+
+    def done(index: int, cell: Cell, printed: str, result: Any) -> None:
+        if steps is None or problems:
+            return
+        figure = kept_figure(figures.get(cell.name)) if cell.kind == "figure" else None
+        if cell.kind != "figure" or figure is not None:
+            steps.keep(index, namespace, printed, _result_text(result) if result is not None else None, figure,
+                       changes)
 
     def draw(cell: Cell, run: Callable[[], Any]) -> None:
         figures[cell.name] = _draw(cell, run, namespace, path, style(), data_digest)
@@ -123,7 +136,7 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
     with _rc_restored(text):
         try:
             with in_lesson_folder(path):
-                run = run_cells(cells, path, namespace, draw, after)
+                run = run_cells(cells, path, namespace, draw, after, start, done)
         except CellError as err:
             raise ContentError([cell_problem(path, err)]) from None
     registry = namespace.get("lesson")
@@ -141,8 +154,42 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
                                                      cell.option("alt"), (), cell.option("data"), cell)
     if problems:
         raise ContentError(problems)
-    results = {name: text for name, value in run.results.items() if (text := _result_text(value)) is not None}
-    return registry, CellLesson(tuple(cells), run.printed, results, plain_names(namespace), changes.repeated())
+    printed, results = {}, {}
+    for index, cell in enumerate(cells):   # the kept cells' outputs and those that ran, in the cells' order
+        key = cell.name or f"#{index + 1}"
+        if index in before:
+            printed[key] = before[index].printed
+            if before[index].result is not None:
+                results[key] = before[index].result
+        elif key in run.printed:
+            printed[key] = run.printed[key]
+            if key in run.results and (shown := _result_text(run.results[key])) is not None:
+                results[key] = shown
+    ran = sum(c.kind != "markdown" for i, c in enumerate(cells) if i >= start)
+    return registry, CellLesson(tuple(cells), printed, results, plain_names(namespace), changes.repeated()), ran
+
+
+def _steps(cache, path: Path, text: str, cells: list[Cell], style, data_digest):
+    """The cells' kept steps (compute/cellsteps.py), when there is a cache and the cells make no `Lesson` registry
+    (its functions are the cells' own: a registry is only right when every cell that fed it ran)."""
+    from .cellsteps import Steps
+    from ..support.cachekeys import cell_base_key
+
+    if cache is None or not cache.enabled or data_digest() is None or re.search(r"\bLesson\s*\(", text):
+        return None
+    return Steps(cache, path, cells, cell_base_key(data_digest(), text, style()))
+
+
+def kept_figure(figure: "CellFigure | None") -> "CellFigure | None":
+    """The figure cell's figure pickled (as a kept step or run holds it); None when it cannot be."""
+    import pickle
+
+    if figure is None or isinstance(figure.figure, bytes):
+        return figure
+    try:
+        return CellFigure(pickle.dumps(figure.figure, protocol=pickle.HIGHEST_PROTOCOL), figure.digest)
+    except Exception:   # (an artist pickle cannot store)
+        return None
 
 
 class Changes:

@@ -29,14 +29,16 @@ class CellRun(Mutable):
     results: dict[str, Any] = fresh(dict)
 
 
-def run_cells(cells: list[Cell], path: Path, namespace: dict[str, Any], draw=None, after=None) -> CellRun:
+def run_cells(cells: list[Cell], path: Path, namespace: dict[str, Any], draw=None, after=None, start: int = 0,
+              done=None) -> CellRun:
     """Run the code cells in order in `namespace`, each compiled as the file's own lines so that an error names
     lesson.py and the line inside the cell. Raises CellError. A figure cell is run by `draw(cell, run)` (which calls
     `run()` with pyplot routed to a figure of its own), or left out without one; `after(cell)` is called after each
-    code cell (to find what it drew). Markdown cells are never run."""
+    code cell (to find what it drew). Markdown cells are never run. `start`: the cells before it are not run (the
+    namespace is as they left it: compute/cellsteps.py); `done(index, cell, printed, result)` after each cell ran."""
     run = CellRun(namespace)
     for index, cell in enumerate(cells):
-        if cell.kind == "markdown" or (cell.kind == "figure" and draw is None):
+        if cell.kind == "markdown" or (cell.kind == "figure" and draw is None) or index < start:
             continue
         key = cell.name or f"#{index + 1}"
         out = io.StringIO()
@@ -55,6 +57,8 @@ def run_cells(cells: list[Cell], path: Path, namespace: dict[str, Any], draw=Non
         except Exception as exc:
             raise CellError(cell, exc) from None
         run.printed[key] = out.getvalue()
+        if done is not None:
+            done(index, cell, run.printed[key], run.results.get(key))
     return run
 
 

@@ -294,12 +294,12 @@ def load_code(source, cache=None, figure_style=None, files: str | None = None):
     saved = cache.get_pickle(CELL_RUNS, key) if key else None
     if isinstance(saved, tuple) and len(saved) == 2:
         return (*saved, 0)
-    run = run_cell_lesson(source.code_path, text, style,
-                          functools.cache(lambda: lesson_files_digest(source.folder, code=False) if enabled else None))
-    to_keep = kept_run(*run) if key else None
+    registry, cells, ran = run_cell_lesson(source.code_path, text, style, functools.cache(
+        lambda: lesson_files_digest(source.folder, code=False) if enabled else None), cache)
+    to_keep = kept_run(registry, cells) if key else None
     if to_keep is not None:
         cache.put_pickle(CELL_RUNS, key, to_keep)
-    return (*run, sum(c.kind != "markdown" for c in run[1].cells))
+    return registry, cells, ran
 
 
 def explicit_data(spec, values: dict[str, Any], path: Path, line: int | None, problems: list[Problem]) -> dict | None:

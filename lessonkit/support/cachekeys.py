@@ -253,8 +253,16 @@ def cell_run_key(lesson_files: str, text: str, style: dict[str, Any]) -> str:
     """Key of a cell lesson's run: what values_key holds (its code's syntax tree, its data files, the engine,
     Python, numpy), lesson.py's text (a cell's header is a comment: its caption and options), the installed
     versions of what its cells import, and the figures' settings its figure cells draw with."""
-    h = hashlib.sha256(f"{values_key(lesson_files)}\0cells\0".encode())
+    h = hashlib.sha256(cell_base_key(lesson_files, text, style).encode())
     h.update(text.encode("utf-8"))
+    return h.hexdigest()
+
+
+def cell_base_key(lesson_files: str, text: str, style: dict[str, Any]) -> str:
+    """What every cell of a cell lesson runs with, its cells aside: `lesson_files` (its data files alone, for the
+    keys of its cells one by one: compute/cellsteps.py), the engine, Python, numpy, the versions of what `text`
+    imports, the figures' settings."""
+    h = hashlib.sha256(f"{values_key(lesson_files)}\0cells\0".encode())
     for module in imported_modules(text):
         h.update(f"\0{module} {package_version(module)}".encode())
     h.update(repr(sorted((str(k), repr(v)) for k, v in style.items())).encode())

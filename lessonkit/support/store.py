@@ -14,6 +14,8 @@ support/prune.py.
   CELL_RUNS     values/<key>.cells.pickle      pickle   a lesson written as cells as its run left it: its registry
                                                         (the figure cells' figures), what each cell printed and showed,
                                                         its plain data (compute/run.py load_code)
+  CELL_STEPS    values/<key>.step.pickle       pickle   one code cell as it ran: its output, figure, the names it left
+  CELL_DATA     values/<key>.data              bytes    a value a cell left, pickled, by its content (cellsteps.py)
   PAGES         pages/<key>.pickle             pickle   kept pages and memos of one file's reading (incremental.py)
   SECTIONS      sections/<key>.pickle          pickle   a part of a lesson page rendered (a lesson.md section,
                                                         lesson.yaml's fields), with what is read of it
@@ -110,6 +112,8 @@ VALUES = Kind("values", ".pickle", PICKLE)
 SHAPE = Kind("values", ".shape.pickle", PICKLE)      # compute/kept.py: the registry, deferred, and widget data
 DERIVED = Kind("values", ".derived.pickle", PICKLE)  # … and what a build derived from the values
 CELL_RUNS = Kind("values", ".cells.pickle", PICKLE)  # compute/run.py: a lesson written as cells, as its run left it
+CELL_STEPS = Kind("values", ".step.pickle", PICKLE)  # compute/cellsteps.py: one of its cells as it ran …
+CELL_DATA = Kind("values", ".data", BYTES)           # … and the values it left, each by its content
 PAGES = Kind("pages", ".pickle", PICKLE)
 SECTIONS = Kind("sections", ".pickle", PICKLE)
 SCRIPTS = Kind("scripts", ".json", JSON)
@@ -124,8 +128,8 @@ HIGHLIGHTS = Kind("", ".json", JSON, prefix="highlight-", keys=r".+")  # key: Py
 MINIFIED = Kind("", ".json", JSON, prefix="minified-", keys=r".+")     # key: minify-html's version
 FONT = Kind("", ".json", JSON, prefix="font", keys="")                # one entry, key ""
 TEMPLATES = Kind("templates", ".cache", None, prefix="__jinja2_", keys=r".+")
-KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, CELL_RUNS, PAGES, SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS,
-         NOTEBOOK_PARTS, DEFINITIONS, READINGS, READING_PARTS, MATHML, HIGHLIGHTS, MINIFIED, FONT, TEMPLATES)
+KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, CELL_RUNS, CELL_STEPS, CELL_DATA, PAGES,
+         SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS, NOTEBOOK_PARTS, DEFINITIONS, READINGS, READING_PARTS, MATHML, HIGHLIGHTS, MINIFIED, FONT, TEMPLATES)
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
 
