@@ -7,8 +7,8 @@ its line, its code). After a cell ran, its step is kept (CELL_STEPS): what it pr
 the namespace as it left it — each value pickled and kept by its content (CELL_DATA: an array no cell changed is
 kept once), a module by its name, a function or class a cell defined by its name (its `def` is run again on restore,
 with the imports before it). Anything else — a figure or axes, an open file, a generator, a `Lesson` registry — is a
-*dropped* name: a resume from that step is allowed only if nothing after it mentions the name (nor a function
-defined before it), else an earlier step is taken. A lesson whose cells made a `Lesson` registry is not kept by step.
+*dropped* name: a resume from that step is allowed only if no cell after it reads the name before binding it
+again (nor does a function defined before it mention it), else an earlier step is taken. A lesson whose cells made a `Lesson` registry is not kept by step.
 
     Steps(cache, path, cells, base)   keys of the cells; resume(namespace, changes) → (first cell to run,
                                       the kept steps before it); keep(index, …) after a cell ran
@@ -25,7 +25,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from ..load.cells import Cell
+from ..load.cells import Cell, names_read
 from ..support.records import Record
 from ..support.store import CELL_DATA, CELL_STEPS, Store
 
@@ -37,7 +37,8 @@ class Step(Record):
     printed: str
     result: Any                              # its last line's value as the page shows it (or None)
     figure: Any                              # a figure cell's CellFigure (its figure pickled), else None
-    names: dict[str, tuple[str, str]]        # name → ("module", module) | ("def", name) | ("data", content key)
+    names: dict[str, tuple[str, str]]        # name → ("module", module) | ("from", "module:attribute") |
+    #                                          ("def", name) | ("data", content key)
     dropped: frozenset[str]                  # names it left that cannot be kept
     changes: tuple[dict, dict]               # cellrun.Changes' digests and cells after it
     process: dict[str, Any]                  # the state outside the namespace a later cell reads (process_state)
@@ -77,7 +78,7 @@ class Steps:
                 break
             kept[index] = step
         for last in sorted(kept, reverse=True):
-            if kept[last].dropped & self._mentioned_after(last):
+            if kept[last].dropped & self._read_after(last):
                 continue
             if self._restore(kept[last], last, namespace):
                 changes.digests, changes.cells = (dict(part) for part in kept[last].changes)
@@ -85,18 +86,22 @@ class Steps:
             break
         return 0, {}
 
-    def _mentioned_after(self, index: int) -> set[str]:
-        """Every name the cells after `index` mention, and those the functions and classes before it do."""
-        names: set[str] = set()
+    def _read_after(self, index: int) -> set[str]:
+        """The names the cells after `index` read before one of them binds them again, and every name the functions
+        and classes defined up to `index` mention (a later cell may call them)."""
+        read: set[str] = set()
+        bound: set[str] = set()
         for i, cell in enumerate(self.cells):
             if cell.kind == "markdown":
                 continue
             tree = ast.parse(cell.body)
-            nodes = ast.walk(tree) if i > index else (
-                n for d in tree.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                for n in ast.walk(d))
-            names |= {n.id for n in nodes if isinstance(n, ast.Name)}
-        return names
+            if i > index:
+                read |= set(names_read(cell)) - bound
+                bound |= _bound(tree)
+            else:
+                read |= {n.id for d in tree.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                         for n in ast.walk(d) if isinstance(n, ast.Name)}
+        return read
 
     def _restore(self, step: Step, index: int, namespace: dict[str, Any]) -> bool:
         """The namespace as cell `index` left it: its imports and definitions run again, in order, then its values
@@ -113,6 +118,9 @@ class Steps:
             for name, (kind, what) in step.names.items():
                 if kind == "module":
                     restored[name] = importlib.import_module(what)
+                elif kind == "from":
+                    module, _, attribute = what.partition(":")
+                    restored[name] = getattr(importlib.import_module(module), attribute)
                 elif kind == "def":
                     restored[name] = namespace[what]
                 else:
@@ -128,13 +136,29 @@ class Steps:
         restore_process_state(step.process)
         return True
 
+    def _imported_names(self, index: int) -> dict[str, tuple[str, str]]:
+        """name → (module, attribute) of the `from module import attribute` statements of the cells up to `index`."""
+        found = {}
+        for cell in self.cells[:index + 1]:
+            if cell.kind == "markdown":
+                continue
+            for node in ast.walk(ast.parse(cell.body)):
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    found.update({a.asname or a.name: (node.module, a.name) for a in node.names if a.name != "*"})
+        return found
+
     # ── keep ─────────────────────────────────────────────────────────────────────────────────────────────────────
     def keep(self, index: int, namespace: dict[str, Any], printed: str, result: Any, figure: Any, changes) -> None:
         """Cell `index` ran: its step kept, its values by their content."""
         names, dropped = {}, set()
         module_name = namespace.get("__name__")
+        imported = self._imported_names(index)
         for name, value in namespace.items():
             if name.startswith("__"):
+                continue
+            source = imported.get(name)
+            if source is not None and getattr(sys.modules.get(source[0]), source[1], None) is value:
+                names[name] = ("from", f"{source[0]}:{source[1]}")   # (`from matplotlib import rcParams`)
                 continue
             kind = _reference(value, name, namespace, module_name)
             if kind is not None:
@@ -151,6 +175,15 @@ class Steps:
         step = Step(printed, result, figure, names, frozenset(dropped),
                     (dict(changes.digests), {k: list(v) for k, v in changes.cells.items()}), process_state())
         self.cache.put_pickle(CELL_STEPS, self.keys[index], step)
+
+
+def _bound(tree: ast.AST) -> set[str]:
+    """The names a cell binds: assigned, deleted, imported, defined."""
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
+    bound |= {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+              for a in n.names}
+    return bound | {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                      ast.ClassDef))}
 
 
 def process_state() -> dict[str, Any]:
@@ -225,11 +258,11 @@ class _Pickler(pickle.Pickler):
         if isinstance(obj, (types.FunctionType, type)) and getattr(obj, "__module__", None) == self.module_name:
             self.faithful = False   # (a function or class of the cells' no longer under its name)
             raise pickle.PicklingError("a lesson function not under its name")
-        kind_of = type(obj)
-        if not isinstance(obj, KEPT_TYPES) and not isinstance(obj, type) and \
-                not kind_of.__module__.partition(".")[0] in KEPT_MODULES and kind_of.__module__ != self.module_name:
-            if not isinstance(obj, (types.BuiltinFunctionType, types.FunctionType)):
-                self.faithful = False
+        if isinstance(obj, KEPT_TYPES) or isinstance(obj, type) or (callable(obj) and hasattr(obj, "__qualname__")):
+            return None   # (plain data; a class or function pickle finds again by its module and name, or fails)
+        module = type(obj).__module__
+        if module.partition(".")[0] not in KEPT_MODULES and module != self.module_name:
+            self.faithful = False
         return None
 
 
