@@ -106,10 +106,7 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
 
     changes = Changes(namespace)
     steps = _steps(cache, path, text, cells, style, data_digest)
-    start, before = steps.resume(namespace, changes) if steps is not None else (0, {})
-    for index, step in before.items():
-        if cells[index].kind == "figure":
-            figures[cells[index].name] = step.figure
+    start, before = 0, {}
 
     def done(index: int, cell: Cell, printed: str, result: Any) -> None:
         if steps is None or problems:
@@ -136,6 +133,9 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
     with _rc_restored(text):
         try:
             with in_lesson_folder(path):
+                if steps is not None:   # (inside: what it restores of matplotlib's settings stays in the lesson)
+                    start, before = steps.resume(namespace, changes)
+                    figures.update({cells[i].name: s.figure for i, s in before.items() if cells[i].kind == "figure"})
                 run = run_cells(cells, path, namespace, draw, after, start, done)
         except CellError as err:
             raise ContentError([cell_problem(path, err)]) from None

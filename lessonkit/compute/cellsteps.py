@@ -63,7 +63,6 @@ class Steps:
     def __init__(self, cache: Store, path: Path, cells: list[Cell], base: str):
         self.cache, self.path, self.cells = cache, path, cells
         self.keys = step_keys(base, cells)
-        self.module_name = None
 
     # ── restore ───────────────────────────────────────────────────────────────────────────────────────────────────
     def resume(self, namespace: dict[str, Any], changes) -> tuple[int, dict[int, Step]]:
@@ -126,9 +125,11 @@ class Steps:
                 else:
                     data = self.cache.get_bytes(CELL_DATA, what)
                     if data is None:
-                        return False
+                        raise LookupError(what)
                     restored[name] = _Unpickler(io.BytesIO(data), namespace).load()
-        except Exception:   # (a definition that needs a value first, a module gone: the cells run from the start)
+        except Exception:   # (a definition that needs a value first, a module gone: the cells run from the start,
+            for name in [n for n in namespace if not n.startswith("__")]:   # in a namespace as new as it was)
+                del namespace[name]
             return False
         for name in [n for n in namespace if not n.startswith("__") and n not in restored]:
             del namespace[name]
