@@ -107,6 +107,8 @@ LOG = Path({log!r})
 LOG.open("a").write("load\\n")
 rows = np.loadtxt("data.csv", delimiter=",")
 np.random.seed(7)
+import matplotlib
+matplotlib.rcParams["lines.markersize"] = 3      # (a setting the figure cell, run alone later, must still see)
 
 # %% scale
 LOG.open("a").write("scale\\n")
@@ -134,8 +136,9 @@ STEPS_MD = ("## 拟合 {{#fit}}\n\n{word}斜率是 {{{{ slope:.2f }}}}。\n\n{{{
 
 
 def test_exactly_the_cells_that_must_run_run_and_the_page_is_always_a_fresh_builds(make_lesson, tmp_path):
-    """The issue's held-out lesson: the first cell reads a data file (and seeds numpy's generator, which a later cell
-    draws from); every step checked against a `--no-cache` build of the same sources, byte for byte."""
+    """The issue's held-out lesson: the first cell reads a data file, seeds numpy's generator (which a later cell
+    draws from) and sets a matplotlib setting (which the figure cell draws with); every step checked against a
+    `--no-cache` build of the same sources, byte for byte."""
     log = tmp_path / "ran.log"
     folder = make_lesson(py=STEPS_PY.format(log=str(log)), md=STEPS_MD.format(word=""), extra={"data.csv": DATA})
     code = folder / "lesson.py"
