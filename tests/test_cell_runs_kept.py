@@ -112,7 +112,7 @@ matplotlib.rcParams["lines.markersize"] = 3      # (a setting the figure cell, r
 
 # %% scale
 LOG.open("a").write("scale\\n")
-scale = 10
+scale = float(Path("scale.txt").read_text())
 scaled = rows * np.array([1, scale])
 
 # %% fit
@@ -140,7 +140,8 @@ def test_exactly_the_cells_that_must_run_run_and_the_page_is_always_a_fresh_buil
     draws from) and sets a matplotlib setting (which the figure cell draws with); every step checked against a
     `--no-cache` build of the same sources, byte for byte."""
     log = tmp_path / "ran.log"
-    folder = make_lesson(py=STEPS_PY.format(log=str(log)), md=STEPS_MD.format(word=""), extra={"data.csv": DATA})
+    folder = make_lesson(py=STEPS_PY.format(log=str(log)), md=STEPS_MD.format(word=""),
+                         extra={"data.csv": DATA, "scale.txt": b"10"})
     code = folder / "lesson.py"
     every = ["load", "scale", "fit", "points", "summary"]
 
@@ -164,10 +165,12 @@ def test_exactly_the_cells_that_must_run_run_and_the_page_is_always_a_fresh_buil
     assert "拟合出的斜率是" in step([])                                        # a prose edit: none
     code.write_text(code.read_text(encoding="utf-8").replace("{len(rows)} rows", "{len(rows)} 行"), encoding="utf-8")
     assert "4 行, slope 20.00, noise 0.0763" in step(["summary"])              # the last cell alone
-    code.write_text(code.read_text(encoding="utf-8").replace("scale = 10", "scale = 3"), encoding="utf-8")
-    assert "斜率是 6.00" in step(["scale", "fit", "points", "summary"])       # the second and after, never the first
-    (folder / "data.csv").write_bytes(DATA + b"4,13\n")                        # slope 2.8, scaled by 3
-    assert "斜率是 8.40" in step(every)                                        # a data file: from the first
+    code.write_text(code.read_text(encoding="utf-8").replace('read_text())', 'read_text()) / 2'), encoding="utf-8")
+    assert "斜率是 10.00" in step(["scale", "fit", "points", "summary"])      # the second and after, never the first
+    (folder / "scale.txt").write_text("6", encoding="utf-8")
+    assert "斜率是 6.00" in step(["scale", "fit", "points", "summary"])       # a data file: from the cell naming it
+    (folder / "data.csv").write_bytes(DATA + b"4,13\n")                        # slope 2.8, times 6 / 2
+    assert "斜率是 8.40" in step(every)                                        # … the first one here
 
 
 def test_a_name_that_cannot_be_kept_and_is_read_later_runs_the_cell_that_made_it(make_lesson, tmp_path):
@@ -175,10 +178,24 @@ def test_a_name_that_cannot_be_kept_and_is_read_later_runs_the_cell_that_made_it
     from the namespace kept after `fit`."""
     log = tmp_path / "ran.log"
     py = STEPS_PY.format(log=str(log)).replace('print(f"{len(rows)} rows', 'print(ax.get_xlabel() + f"{len(rows)} rows')
-    folder = make_lesson(py=py, md=STEPS_MD.format(word=""), extra={"data.csv": DATA})
+    folder = make_lesson(py=py, md=STEPS_MD.format(word=""), extra={"data.csv": DATA, "scale.txt": b"10"})
     assert build(tmp_path, "out").returncode == 0
     code = folder / "lesson.py"
     code.write_text(code.read_text(encoding="utf-8").replace("{len(rows)} rows", "{len(rows)} 行"), encoding="utf-8")
     assert build(tmp_path, "out").returncode == 0
     assert runs(log)[5:] == ["points", "summary"]
     assert "4 行, slope 20.00" in (tmp_path / "out" / "demo" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_data_file_is_in_the_key_of_the_first_cell_that_names_it_else_in_every_cells():
+    from lessonkit.compute.cellsteps import data_split, step_keys
+    from lessonkit.load.cells import split_cells
+
+    cells, problems = split_cells("# %% a\nx = 1\n# %% b\nrows = open('data/a.csv').read()\n"
+                                  "# %% c\nimport glob\nnames = glob.glob('*.txt')\n", Path("lesson.py"))
+    assert problems == []
+    files = {"data/a.csv": "1", "b.txt": "2"}
+    assert data_split(cells, files) == {"b.txt": "2"}          # read through a pattern: every cell's
+    before = step_keys("base", cells, files)
+    after = step_keys("base", cells, {**files, "data/a.csv": "3"})
+    assert before[0] == after[0] and before[1] != after[1] and before[2] != after[2]   # from the cell naming it

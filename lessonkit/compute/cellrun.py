@@ -172,12 +172,14 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
 def _steps(cache, path: Path, text: str, cells: list[Cell], style, data_digest):
     """The cells' kept steps (compute/cellsteps.py), when there is a cache and the cells make no `Lesson` registry
     (its functions are the cells' own: a registry is only right when every cell that fed it ran)."""
-    from .cellsteps import Steps
-    from ..support.cachekeys import cell_base_key
+    from .cellsteps import Steps, data_split
+    from ..support.cachekeys import cell_base_key, lesson_data_files
 
     if cache is None or not cache.enabled or data_digest() is None or re.search(r"\bLesson\s*\(", text):
         return None
-    return Steps(cache, path, cells, cell_base_key(data_digest(), text, style()))
+    files = lesson_data_files(path.parent)
+    unnamed = repr(sorted(data_split(cells, files).items()))
+    return Steps(cache, path, cells, cell_base_key(unnamed, text, style()), files)
 
 
 def kept_figure(figure: "CellFigure | None") -> "CellFigure | None":

@@ -1,9 +1,10 @@
 """A lesson written as cells, kept cell by cell: an edit of cell k runs k and the cells after it, from the namespace
 kept after the cell before — never a cell before k, never a stale value.
 
-Each code cell has a key that chains: the key before it (the first: the lesson's data files, the versions of what it
-imports, the figures' settings — support/cachekeys.py cell_run_key of an empty text) and the cell itself (its header,
-its line, its code). After a cell ran, its step is kept (CELL_STEPS): what it printed and showed, its figure, and
+Each code cell has a key that chains: the key before it (the first: the versions of what the cells import, the
+figures' settings and the data files no cell names — support/cachekeys.py cell_base_key) and the cell itself (its
+header, its line, its code, and the data files it names: an edited data file runs the cells from the first that
+names it). After a cell ran, its step is kept (CELL_STEPS): what it printed and showed, its figure, and
 the namespace as it left it — each value pickled and kept by its content (CELL_DATA: an array no cell changed is
 kept once), a module by its name, a function or class a cell defined by its name (its `def` is run again on restore,
 with the imports before it). Anything else — a figure or axes, an open file, a generator, a `Lesson` registry — is a
@@ -44,8 +45,9 @@ class Step(Record):
     process: dict[str, Any]                  # the state outside the namespace a later cell reads (process_state)
 
 
-def step_keys(base: str, cells: list[Cell]) -> list[str | None]:
-    """Each cell's key (None for a Markdown cell, which never runs), chained from `base`."""
+def step_keys(base: str, cells: list[Cell], files: dict[str, str] | None = None) -> list[str | None]:
+    """Each cell's key (None for a Markdown cell, which never runs), chained from `base`, with the data `files`
+    (path → digest) its code names (nothing else reads them before it, or it would name them: see data_split)."""
     keys, before = [], base
     for cell in cells:
         if cell.kind == "markdown":
@@ -54,15 +56,28 @@ def step_keys(base: str, cells: list[Cell]) -> list[str | None]:
         h = hashlib.sha256(f"{STEP_FORMAT}\0{before}\0{cell.kind}\0{cell.name}\0{sorted(cell.options.items())!r}\0"
                            f"{cell.first}\0".encode())
         h.update(cell.body.encode("utf-8"))
+        for path in _named(cell, files or {}):
+            h.update(f"\0{path} {files[path]}".encode())
         before = h.hexdigest()
         keys.append(before)
     return keys
 
 
+def data_split(cells: list[Cell], files: dict[str, str]) -> dict[str, str]:
+    """The data files no cell names (by its path in the lesson folder or its file name): read some other way (a
+    pattern, a computed name), they belong to every cell's key."""
+    named = {path for cell in cells if cell.kind != "markdown" for path in _named(cell, files)}
+    return {path: digest for path, digest in files.items() if path not in named}
+
+
+def _named(cell: Cell, files: dict[str, str]) -> list[str]:
+    return [path for path in files if path in cell.body or path.rpartition("/")[2] in cell.body]
+
+
 class Steps:
-    def __init__(self, cache: Store, path: Path, cells: list[Cell], base: str):
+    def __init__(self, cache: Store, path: Path, cells: list[Cell], base: str, files: dict[str, str] | None = None):
         self.cache, self.path, self.cells = cache, path, cells
-        self.keys = step_keys(base, cells)
+        self.keys = step_keys(base, cells, files)
 
     # ── restore ───────────────────────────────────────────────────────────────────────────────────────────────────
     def resume(self, namespace: dict[str, Any], changes) -> tuple[int, dict[int, Step]]:

@@ -113,6 +113,18 @@ def _folder_names(folder: Path) -> tuple[str, ...]:
         return ()
 
 
+def lesson_data_files(folder: Path) -> dict[str, str]:
+    """A lesson's data files, by path in its folder, each its bytes' SHA-256 (what lesson_files_digest(code=False)
+    hashes, one by one: a cell lesson's cells are keyed on those they name, compute/cellsteps.py)."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if path.is_file() and rel.as_posix() != "lesson.py" and not (set(rel.parts) & SKIPPED_IN_LESSON) \
+                and path.suffix != ".pyc":
+            found[rel.as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
 def lesson_files_digest(folder: Path, cache: Store | None = None, code: bool = True) -> str:
     """Hash of what a lesson's values and figures are made from: lesson.py as code (its syntax tree, so editing a
     comment or blank lines changes nothing) and its data files — not its text (lesson.md, lesson.yaml) nor its
