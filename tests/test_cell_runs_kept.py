@@ -6,6 +6,7 @@ engine's word)."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -199,3 +200,42 @@ def test_a_data_file_is_in_the_key_of_the_first_cell_that_names_it_else_in_every
     before = step_keys("base", cells, files)
     after = step_keys("base", cells, {**files, "data/a.csv": "3"})
     assert before[0] == after[0] and before[1] != after[1] and before[2] != after[2]   # from the cell naming it
+
+
+def test_random_edits_always_build_the_page_a_fresh_build_makes(make_lesson, run_build, tmp_path):
+    """Seeded random edits — a cell's code, a data file, the text — each followed by a kept build and a --no-cache
+    one in this process (as `serve` rebuilds), the two pages compared byte for byte."""
+    import random
+
+    log = tmp_path / "ran.log"
+    folder = make_lesson(py=STEPS_PY.format(log=str(log)), md=STEPS_MD.format(word=""),
+                         extra={"data.csv": DATA, "scale.txt": b"10"})
+    code = folder / "lesson.py"
+    rng = random.Random(44)
+
+    def edit() -> None:
+        kind, k = rng.choice(["scale", "data", "text", "fit", "summary"]), rng.randint(2, 9)
+        if kind == "scale":
+            (folder / "scale.txt").write_text(str(k), encoding="utf-8")
+        elif kind == "data":
+            (folder / "data.csv").write_bytes(DATA + f"4,{k}\n".encode())
+        elif kind == "text":
+            (folder / "lesson.md").write_text(STEPS_MD.format(word="改" * k), encoding="utf-8")
+        else:
+            text = code.read_text(encoding="utf-8")
+            marker = "print(f\"slope" if kind == "fit" else "print(f\"{len(rows)}"
+            code.write_text(re.sub(r"(?m)^(x_\w+ = \d+\n)?(?=" + re.escape(marker) + ")", f"x_{kind} = {k}\n", text,
+                                   count=1), encoding="utf-8")
+
+    assert run_build()[0] == 0
+    ran = set()
+    for _ in range(8):
+        edit()
+        before = len(runs(log))
+        code_kept, _, err, out = run_build()
+        assert code_kept == 0, err
+        ran.add(len(runs(log)) - before)
+        code_fresh, _, err, fresh = run_build("--no-cache", out=tmp_path / "fresh")
+        assert code_fresh == 0, err
+        assert (out / "demo" / "index.html").read_bytes() == (fresh / "demo" / "index.html").read_bytes()
+    assert any(0 <= n < 5 for n in ran)     # (the edits took the kept paths, not only full runs)
