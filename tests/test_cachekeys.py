@@ -253,7 +253,8 @@ def test_the_files_under_a_folder_are_what_os_walk_lists_in_path_order(tmp_path)
 
 def test_a_cell_runs_key_holds_its_text_data_imports_versions_and_figure_settings(monkeypatch):
     from lessonkit.support import cachekeys
-    from lessonkit.support.cachekeys import cell_run_key, imported_modules
+    from lessonkit.support.cachekeys import cell_run_key
+    from lessonkit.support.pysource import imported_modules
 
     text = "# %% load\nimport numpy as np\nimport os\nx = 1\n"
     base = cell_run_key("files", text, {"font.size": 10})
@@ -263,5 +264,5 @@ def test_a_cell_runs_key_holds_its_text_data_imports_versions_and_figure_setting
     assert cell_run_key("files", text, {"font.size": 11}) != base
     monkeypatch.setattr(cachekeys, "package_version", lambda name: "0.0-another")   # numpy upgraded
     assert cell_run_key("files", text, {"font.size": 10}) != base
-    assert imported_modules(text + "from sklearn.linear_model import Ridge\nfrom . import local\n") == ["numpy",
-                                                                                                         "sklearn"]
+    assert imported_modules(text + "from sklearn.linear_model import Ridge\nfrom . import local\n") == [
+        "numpy", "sklearn.linear_model"]                    # (os: the standard library's; `.`: the lesson's own)

@@ -12,7 +12,6 @@ header names them.
 """
 from __future__ import annotations
 
-import ast
 import re
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 from ..support.errors import Problem
 from ..support.messages import msg
+from ..support.pysource import imported_modules
 
 # modules imported by another name than the package pip installs them from (the commonest in teaching notebooks);
 # a module not listed here is looked up in the installed packages' metadata (distribution_of)
@@ -30,7 +30,6 @@ IMPORTED_AS = {
     "jwt": "PyJWT", "dotenv": "python-dotenv", "docx": "python-docx", "pptx": "python-pptx", "tensorflow_hub":
     "tensorflow-hub", "google.colab": "google-colab", "IPython": "ipython",
 }
-NOT_PACKAGES = {"lessonkit", "__future__"}   # what lesson code imports that pip does not install for it
 
 
 def check(meta: dict[str, Any], lines: dict[str, int], path: Path) -> list[Problem]:
@@ -117,23 +116,7 @@ def imported_packages(code: str) -> list[str]:
     """The packages `code` imports at its top level or anywhere else (`import numpy as np`, `from scipy import
     linalg`), as pip names them, in the order first imported; the standard library and lessonkit left out. Code
     that does not parse gives none."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return []
-    found: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        else:
-            continue
-        for name in names:
-            top = name.split(".")[0]
-            if top not in sys.stdlib_module_names and top not in NOT_PACKAGES:
-                found.append(distribution_of(name))
-    return list(dict.fromkeys(found))
+    return list(dict.fromkeys(distribution_of(name) for name in imported_modules(code)))
 
 
 def distribution_of(module: str) -> str:

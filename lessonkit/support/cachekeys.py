@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .pysource import imported_modules
 from .records import Record
 from .store import PAGES, Store
 
@@ -113,34 +114,36 @@ def _folder_names(folder: Path) -> tuple[str, ...]:
         return ()
 
 
+def _lesson_files(folder: Path):
+    """(path in the folder, file) of what a lesson's values and figures are made from: lesson.py and its data files
+    — not its text (lesson.md, lesson.yaml) nor its components (widgets/) — in a fixed order."""
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if path.is_file() and not (set(rel.parts) & SKIPPED_IN_LESSON) and path.suffix != ".pyc":
+            yield rel.as_posix(), path
+
+
 def lesson_data_files(folder: Path) -> dict[str, str]:
     """A lesson's data files, by path in its folder, each its bytes' SHA-256 (what lesson_files_digest(code=False)
     hashes, one by one: a cell lesson's cells are keyed on those they name, compute/cellsteps.py)."""
-    found = {}
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if path.is_file() and rel.as_posix() != "lesson.py" and not (set(rel.parts) & SKIPPED_IN_LESSON) \
-                and path.suffix != ".pyc":
-            found[rel.as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return found
+    return {rel: hashlib.sha256(path.read_bytes()).hexdigest() for rel, path in _lesson_files(folder)
+            if rel != "lesson.py"}
 
 
 def lesson_files_digest(folder: Path, cache: Store | None = None, code: bool = True) -> str:
-    """Hash of what a lesson's values and figures are made from: lesson.py as code (its syntax tree, so editing a
-    comment or blank lines changes nothing) and its data files — not its text (lesson.md, lesson.yaml) nor its
-    components (widgets/). With a `cache`, the tree's digest is kept for the file's bytes (parsing takes a while).
-    `code=False`: the data files alone (a figure cell's key holds its own code: compute/cellrun.py)."""
+    """Hash of what a lesson's values and figures are made from (_lesson_files): lesson.py as code (its syntax tree,
+    so editing a comment or blank lines changes nothing) and its data files. With a `cache`, the tree's digest is
+    kept for the file's bytes (parsing takes a while). `code=False`: the data files alone (a figure cell's key holds
+    its own code: compute/cellrun.py)."""
     h = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if not code and rel.as_posix() == "lesson.py":
+    for rel, path in _lesson_files(folder):
+        if rel == "lesson.py" and not code:
             continue
-        if path.is_file() and not (set(rel.parts) & SKIPPED_IN_LESSON) and path.suffix != ".pyc":
-            data = path.read_bytes()
-            if rel.as_posix() == "lesson.py":
-                data = _code_shape(data, cache).encode()
-            h.update(f"{rel.as_posix()}\0{len(data)}\0".encode())
-            h.update(data)
+        data = path.read_bytes()
+        if rel == "lesson.py":
+            data = _code_shape(data, cache).encode()
+        h.update(f"{rel}\0{len(data)}\0".encode())
+        h.update(data)
     return h.hexdigest()
 
 
@@ -275,24 +278,10 @@ def cell_base_key(lesson_files: str, text: str, style: dict[str, Any]) -> str:
     keys of its cells one by one: compute/cellsteps.py), the engine, Python, numpy, the versions of what `text`
     imports, the figures' settings."""
     h = hashlib.sha256(f"{values_key(lesson_files)}\0cells\0".encode())
-    for module in imported_modules(text):
+    for module in sorted({name.partition(".")[0] for name in imported_modules(text)}):
         h.update(f"\0{module} {package_version(module)}".encode())
     h.update(repr(sorted((str(k), repr(v)) for k, v in style.items())).encode())
     return h.hexdigest()
-
-
-def imported_modules(code: str) -> list[str]:
-    """The top-level modules `code` imports that the standard library does not hold (sorted; none if it does not
-    parse)."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return []
-    found = {alias.name.partition(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-             for alias in node.names}
-    found |= {node.module.partition(".")[0] for node in ast.walk(tree)
-              if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module}
-    return sorted(found - set(sys.stdlib_module_names) - {"lessonkit", "__future__"})
 
 
 def figure_key(engine: str, lesson_files: str, font, name: str, inputs: list[Any]) -> str:
