@@ -21,7 +21,6 @@ import contextlib
 import copy
 import hashlib
 import inspect
-import re
 import textwrap
 import types
 from pathlib import Path
@@ -170,16 +169,20 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
 
 
 def _steps(cache, path: Path, text: str, cells: list[Cell], style, data_digest):
-    """The cells' kept steps (compute/cellsteps.py), when there is a cache and the cells make no `Lesson` registry
-    (its functions are the cells' own: a registry is only right when every cell that fed it ran)."""
+    """The cells' kept steps (compute/cellsteps.py), when there is a cache, every cell parses and none makes a
+    `Lesson` registry (Steps.makes_a_registry)."""
     from .cellsteps import Steps, data_split
     from ..support.cachekeys import cell_base_key, lesson_data_files
 
-    if cache is None or not cache.enabled or data_digest() is None or re.search(r"\bLesson\s*\(", text):
+    if cache is None or not cache.enabled or data_digest() is None:
         return None
     files = lesson_data_files(path.parent)
     unnamed = repr(sorted(data_split(cells, files).items()))
-    return Steps(cache, path, cells, cell_base_key(unnamed, text, style()), files)
+    try:
+        steps = Steps(cache, path, cells, cell_base_key(unnamed, text, style()), files)
+    except SyntaxError:   # (the cell that does not parse is reported when it runs)
+        return None
+    return None if steps.makes_a_registry() else steps
 
 
 def kept_figure(figure: "CellFigure | None") -> "CellFigure | None":

@@ -4,12 +4,13 @@ kept after the cell before — never a cell before k, never a stale value.
 Each code cell has a key that chains: the key before it (the first: the versions of what the cells import, the
 figures' settings and the data files no cell names — support/cachekeys.py cell_base_key) and the cell itself (its
 header, its line, its code, and the data files it names: an edited data file runs the cells from the first that
-names it). After a cell ran, its step is kept (CELL_STEPS): what it printed and showed, its figure, and
-the namespace as it left it — each value pickled and kept by its content (CELL_DATA: an array no cell changed is
-kept once), a module by its name, a function or class a cell defined by its name (its `def` is run again on restore,
-with the imports before it). Anything else — a figure or axes, an open file, a generator, a `Lesson` registry — is a
-*dropped* name: a resume from that step is allowed only if no cell after it reads the name before binding it
-again (nor does a function defined before it mention it), else an earlier step is taken. A lesson whose cells made a `Lesson` registry is not kept by step.
+names it). After a cell ran, its step is kept (CELL_STEPS): what it printed and showed, its figure, and the
+namespace as it left it — each value pickled and kept by its content (CELL_DATA: an array no cell changed is kept
+once), a module by its name; a name an import or a `def`/`class` of the cells bound is *replayed*: those statements
+run again on restore, in order. Anything else — a figure or axes, an open file, a generator — is a *dropped* name: a
+resume from that step is allowed only if no cell after it reads the name before binding it again (nor does a
+function defined before it mention it), else an earlier step is taken. A lesson whose cells make a `Lesson`
+registry is not kept by step (Steps.makes_a_registry).
 
     Steps(cache, path, cells, base)   keys of the cells; resume(namespace, changes) → (first cell to run,
                                       the kept steps before it); keep(index, …) after a cell ran
@@ -26,7 +27,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from ..load.cells import Cell, names_read
+from ..load.cells import Cell, names_bound, names_read
 from ..support.records import Record
 from ..support.store import CELL_DATA, CELL_STEPS, Store
 
@@ -38,8 +39,7 @@ class Step(Record):
     printed: str
     result: Any                              # its last line's value as the page shows it (or None)
     figure: Any                              # a figure cell's CellFigure (its figure pickled), else None
-    names: dict[str, tuple[str, str]]        # name → ("module", module) | ("from", "module:attribute") |
-    #                                          ("def", name) | ("data", content key)
+    names: dict[str, tuple[str, str]]        # name → ("module", module) | ("replayed", name) | ("data", content key)
     dropped: frozenset[str]                  # names it left that cannot be kept
     changes: tuple[dict, dict]               # cellrun.Changes' digests and cells after it
     process: dict[str, Any]                  # the state outside the namespace a later cell reads (process_state)
@@ -78,6 +78,15 @@ class Steps:
     def __init__(self, cache: Store, path: Path, cells: list[Cell], base: str, files: dict[str, str] | None = None):
         self.cache, self.path, self.cells = cache, path, cells
         self.keys = step_keys(base, cells, files)
+        # each code cell parsed once, at its own lines (an error in a replayed `def` names lesson.py's line)
+        self.trees = {i: ast.parse("\n" * (cell.first - 1) + cell.body, str(path)) for i, cell in enumerate(cells)
+                      if cell.kind != "markdown"}
+
+    def makes_a_registry(self) -> bool:
+        """Whether a cell calls `Lesson(…)`: the decorator API's registry holds the cells' functions, and is only
+        right when every cell that fed it ran (such a lesson is kept whole, never by step)."""
+        return any(isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Lesson"
+                   for tree in self.trees.values() for node in ast.walk(tree))
 
     # ── restore ───────────────────────────────────────────────────────────────────────────────────────────────────
     def resume(self, namespace: dict[str, Any], changes) -> tuple[int, dict[int, Step]]:
@@ -105,37 +114,27 @@ class Steps:
         and classes defined up to `index` mention (a later cell may call them)."""
         read: set[str] = set()
         bound: set[str] = set()
-        for i, cell in enumerate(self.cells):
-            if cell.kind == "markdown":
-                continue
-            tree = ast.parse(cell.body)
+        for i, tree in self.trees.items():
             if i > index:
-                read |= set(names_read(cell)) - bound
-                bound |= _bound(tree)
+                read |= set(names_read(self.cells[i], tree)) - bound
+                bound |= names_bound(tree)
             else:
-                read |= {n.id for d in tree.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                         for n in ast.walk(d) if isinstance(n, ast.Name)}
+                read |= {n.id for d in tree.body if isinstance(d, DEFINITIONS) for n in ast.walk(d)
+                         if isinstance(n, ast.Name)}
         return read
 
     def _restore(self, step: Step, index: int, namespace: dict[str, Any]) -> bool:
         """The namespace as cell `index` left it: its imports and definitions run again, in order, then its values
         unpickled. False (the namespace left as it was made) when that cannot be done."""
         try:
-            for i, cell in enumerate(self.cells[:index + 1]):
-                if cell.kind == "markdown":
-                    continue
-                tree = ast.parse("\n" * (cell.first - 1) + cell.body, str(self.path))
-                tree.body = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom,
-                                                                             ast.FunctionDef, ast.ClassDef))]
-                exec(compile(tree, str(self.path), "exec"), namespace)
+            for i in (i for i in self.trees if i <= index):
+                replayed = [node for node in self.trees[i].body if isinstance(node, REPLAYED)]
+                exec(compile(ast.Module(replayed, type_ignores=[]), str(self.path), "exec"), namespace)
             restored = {}
             for name, (kind, what) in step.names.items():
                 if kind == "module":
                     restored[name] = importlib.import_module(what)
-                elif kind == "from":
-                    module, _, attribute = what.partition(":")
-                    restored[name] = getattr(importlib.import_module(module), attribute)
-                elif kind == "def":
+                elif kind == "replayed":
                     restored[name] = namespace[what]
                 else:
                     data = self.cache.get_bytes(CELL_DATA, what)
@@ -153,15 +152,11 @@ class Steps:
         return True
 
     def _imported_names(self, index: int) -> dict[str, tuple[str, str]]:
-        """name → (module, attribute) of the `from module import attribute` statements of the cells up to `index`."""
-        found = {}
-        for cell in self.cells[:index + 1]:
-            if cell.kind == "markdown":
-                continue
-            for node in ast.walk(ast.parse(cell.body)):
-                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                    found.update({a.asname or a.name: (node.module, a.name) for a in node.names if a.name != "*"})
-        return found
+        """name → (module, attribute) of the top-level `from module import attribute` statements of the cells up to
+        `index` (those a restore replays)."""
+        return {a.asname or a.name: (node.module, a.name) for i, tree in self.trees.items() if i <= index
+                for node in tree.body if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+                for a in node.names if a.name != "*"}
 
     # ── keep ─────────────────────────────────────────────────────────────────────────────────────────────────────
     def keep(self, index: int, namespace: dict[str, Any], printed: str, result: Any, figure: Any, changes) -> None:
@@ -174,9 +169,9 @@ class Steps:
                 continue
             source = imported.get(name)
             if source is not None and getattr(sys.modules.get(source[0]), source[1], None) is value:
-                names[name] = ("from", f"{source[0]}:{source[1]}")   # (`from matplotlib import rcParams`)
+                names[name] = ("replayed", name)   # (`from matplotlib import rcParams`: the import binds it again)
                 continue
-            kind = _reference(value, name, namespace, module_name)
+            kind = _reference(value, namespace, module_name)
             if kind is not None:
                 names[name] = kind
                 continue
@@ -191,15 +186,6 @@ class Steps:
         step = Step(printed, result, figure, names, frozenset(dropped),
                     (dict(changes.digests), {k: list(v) for k, v in changes.cells.items()}), process_state())
         self.cache.put_pickle(CELL_STEPS, self.keys[index], step)
-
-
-def _bound(tree: ast.AST) -> set[str]:
-    """The names a cell binds: assigned, deleted, imported, defined."""
-    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
-    bound |= {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
-              for a in n.names}
-    return bound | {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                                      ast.ClassDef))}
 
 
 def process_state() -> dict[str, Any]:
@@ -231,12 +217,18 @@ def restore_process_state(state: dict[str, Any]) -> None:
         matplotlib.rcParams.update(state["matplotlib"])
 
 
-def _reference(value: Any, name: str, namespace: dict[str, Any], module_name: str | None) -> tuple[str, str] | None:
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+REPLAYED = (ast.Import, ast.ImportFrom, *DEFINITIONS)   # what a restore runs again of the cells before
+
+
+def _reference(value: Any, namespace: dict[str, Any], module_name: str | None) -> tuple[str, str] | None:
+    """A module by its name; a function or class the cells defined at their top level, under its own name, as
+    replayed; None for anything else."""
     if isinstance(value, types.ModuleType):
         return ("module", value.__name__) if sys.modules.get(value.__name__) is value else None
     if isinstance(value, (types.FunctionType, type)) and getattr(value, "__module__", None) == module_name:
         own = getattr(value, "__name__", None)
-        return ("def", own) if own and namespace.get(own) is value and "." not in value.__qualname__ else None
+        return ("replayed", own) if own and namespace.get(own) is value and "." not in value.__qualname__ else None
     return None
 
 
@@ -268,12 +260,11 @@ class _Pickler(pickle.Pickler):
     def persistent_id(self, obj):
         if isinstance(obj, types.ModuleType):
             return ("module", obj.__name__)
-        kind = _reference(obj, "", self.namespace, self.module_name) if not isinstance(obj, types.ModuleType) else None
+        kind = _reference(obj, self.namespace, self.module_name)
         if kind is not None:
             return kind
         if isinstance(obj, (types.FunctionType, type)) and getattr(obj, "__module__", None) == self.module_name:
-            self.faithful = False   # (a function or class of the cells' no longer under its name)
-            raise pickle.PicklingError("a lesson function not under its name")
+            raise pickle.PicklingError("a function or class of the cells' no longer under its name")
         if isinstance(obj, KEPT_TYPES) or isinstance(obj, type) or (callable(obj) and hasattr(obj, "__qualname__")):
             return None   # (plain data; a class or function pickle finds again by its module and name, or fails)
         module = type(obj).__module__

@@ -134,15 +134,20 @@ def _options(text: str, kind: str, path: Path, line: int, problems: list[Problem
     return options
 
 
-def names_read(cell: Cell) -> tuple[str, ...]:
-    """The names a cell reads that it does not bind itself (nor are builtins): what a figure cell is drawn from,
-    in the order it first reads them."""
-    tree = ast.parse(cell.body)
+def names_bound(tree: ast.AST) -> set[str]:
+    """The names a cell's code binds: assigned, deleted, imported, defined."""
     bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del))}
     bound |= {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
               for a in n.names}
-    bound |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
-    bound |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+    return bound | {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                      ast.ClassDef))}
+
+
+def names_read(cell: Cell, tree: ast.AST | None = None) -> tuple[str, ...]:
+    """The names a cell reads that it does not bind itself (nor are builtins): what a figure cell is drawn from,
+    in the order it first reads them. `tree`: the cell's code parsed, when the caller has it."""
+    tree = tree if tree is not None else ast.parse(cell.body)
+    bound = names_bound(tree) | {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
     read = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)),
                   key=lambda n: (n.lineno, n.col_offset))
     return tuple(dict.fromkeys(n.id for n in read if n.id not in bound and not hasattr(builtins, n.id)))
