@@ -11,11 +11,11 @@ import jinja2
 from . import incremental
 from .assemble.assemble import Assembler
 from .assemble.budget import GzipSizes
-from .assemble.minify import Lean, Minified
+from .assemble.minify import Minified
 from .compute.run import ComputedLesson, compute_lesson
 from .draw.drawing import DrawStats, cell_figure_style, start_drawing
 from .features import code
-from .features.components import Components
+from .features.components import LEAN, Components
 from .features.palette import PageColors, builtin_page_colors, page_colors
 from .features.scriptcheck import check_scripts
 from .load.formats import FORMATS, Format
@@ -193,7 +193,7 @@ def check_component_scripts(drafts: list[PageDraft], computed: list[ComputedLess
 
 def assemble_all(drafts: list[PageDraft], env: jinja2.Environment, gathered, figures, session: Session,
                  made: Callable[[str, bytes], None] | None = None) -> dict[str, bytes]:
-    shrink = Lean() if session.preview_script else Minified(session.cache)   # (`serve`: every line kept)
+    shrink = LEAN if session.preview_script else Minified(session.cache)   # (`serve`: every line kept)
     try:
         pages = Assembler(env, gathered.ui, Components(gathered.dirs), gathered.dirs, figures,
                           session.preview_script, shrink).site(drafts, made)

@@ -3,8 +3,8 @@ what a teacher wrote (a lesson's widgets, a project's theme) and everything unde
 import re
 import subprocess
 
-from lessonkit.assemble.minify import Lean, Minified
-from lessonkit.features.components import lean_js
+from lessonkit.assemble.minify import Minified
+from lessonkit.features.components import Lean, lean_js
 from lessonkit.support.paths import BUILTIN_THEMES
 from lessonkit.support.store import MINIFIED, Store
 

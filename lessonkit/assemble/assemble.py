@@ -11,7 +11,7 @@ import jinja2
 
 from ..draw.drawing import DrawnFigure, FigureKey
 from ..features import figdata
-from ..features.components import Components, source_name, with_source_url
+from ..features.components import LEAN, Components, Lean, source_name, with_source_url
 from ..features.palette import palette_css, raster_css
 from ..render.draft import CodeHole, FigureDataHole, FigureHole, PageDraft
 from ..render.templates import asset_path, read_asset
@@ -19,7 +19,6 @@ from ..support import csp as content_security
 from ..support.errors import UsageError
 from ..support.messages import joined, msg
 from ..support.paths import SitePaths
-from .minify import Lean
 
 
 class Assembler:
@@ -27,7 +26,7 @@ class Assembler:
     one), figure data tables once per figure."""
 
     def __init__(self, env: jinja2.Environment, ui, components: Components, dirs: list[Path],
-                 figures: dict[FigureKey, DrawnFigure], preview_script: str | None = None, shrink: Lean = Lean()):
+                 figures: dict[FigureKey, DrawnFigure], preview_script: str | None = None, shrink: Lean = LEAN):
         self.env, self.ui, self.components, self.figures, self.shrink = env, ui, components, figures, shrink
         self.base_js, self.base_css = read_asset(dirs, "lesson.js"), read_asset(dirs, "style.css")
         self.base_path = asset_path(dirs, "lesson.js")

@@ -6,7 +6,7 @@ What a teacher wrote stays line for line (features/components.py lean_js): a les
 theme, whose console errors must name the line of the file the teacher edits; and all of it under `serve`, where
 whoever reads the code in devtools is working on it.
 
-    Lean()              what `serve` uses: lean_js and lean_css (whitespace and comments, lines kept)
+    Lean()              what `serve` uses (features/components.py): whitespace and comments out, lines kept
     Minified(cache)     what `build` uses; save() writes the new results back to the cache
 """
 from __future__ import annotations
@@ -14,21 +14,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..features.components import lean_css, lean_js
+from ..features.components import Lean, lean_css, lean_js
 from ..support.cachekeys import package_version
 from ..support.paths import BUILTIN_THEMES
 from ..support.store import MINIFIED, Store
-
-
-class Lean:
-    def js(self, code: str, path: Path | None = None) -> str:
-        return lean_js(code)
-
-    def css(self, css: str) -> str:
-        return lean_css(css)
-
-    def save(self) -> None:
-        pass
 
 
 class Minified(Lean):

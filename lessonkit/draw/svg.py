@@ -134,7 +134,7 @@ def _element_end(svg: str, start: int, tag: str) -> int:
 
 def _lossless(tag: str, png_base64: str) -> str:
     """The `<image>` showing this PNG, as a lossless WebP where that is lighter (the same pixels, exactly: a
-    heatmap's cells and its dark twin's counterparts, a third of the bytes)."""
+    heatmap's cells in a third of the bytes)."""
     webp = pictures.lossless(base64.b64decode(png_base64))
     uri = (f"data:image/webp;base64,{base64.b64encode(webp).decode('ascii')}" if webp is not None
            else f"data:image/png;base64,{png_base64}")

@@ -81,10 +81,10 @@ class Components:
         """The page's inline scripts and its one inline style (without its figures' palette): the theme's base code
         (from `base_path`) first, then the code of exactly these kinds, in sorted order. Each script is its own
         `<script>`, so one that fails to parse or throws stops only itself, and ends with `//# sourceURL=` naming
-        its file (devtools and error stacks show `…/widgets/<kind>/widget.js`). `shrink` makes each small
-        (assemble/minify.py; without it lean_js and lean_css, every line where its file has it)."""
-        js = shrink.js if shrink is not None else (lambda code, path=None: lean_js(code))
-        css_of = shrink.css if shrink is not None else lean_css
+        its file (devtools and error stacks show `…/widgets/<kind>/widget.js`). `shrink` makes each small (Lean:
+        every line where its file has it; assemble/minify.py Minified)."""
+        shrink = shrink if shrink is not None else LEAN
+        js, css_of = shrink.js, shrink.css
         base_name = source_name(base_path, 4) if base_path is not None else ""
         scripts, css = [with_source_url(js(base_js, base_path), base_name)], [base_css]
         for kind in sorted(kinds):
@@ -98,6 +98,22 @@ class Components:
                 scripts.append(with_source_url(code, component.source_name("widget.js")))
             css.append(component.asset("widget.css"))
         return tuple(scripts), css_of("\n".join(filter(None, css)))
+
+
+class Lean:
+    """Code made lean, line for line (lean_js, lean_css): what `serve` shows, and a teacher's own code always."""
+
+    def js(self, code: str, path: Path | None = None) -> str:
+        return lean_js(code)
+
+    def css(self, css: str) -> str:
+        return lean_css(css)
+
+    def save(self) -> None:
+        pass
+
+
+LEAN = Lean()
 
 
 def source_name(path: Path, parts: int) -> str:

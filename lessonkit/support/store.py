@@ -129,7 +129,8 @@ MINIFIED = Kind("", ".json", JSON, prefix="minified-", keys=r".+")     # key: mi
 FONT = Kind("", ".json", JSON, prefix="font", keys="")                # one entry, key ""
 TEMPLATES = Kind("templates", ".cache", None, prefix="__jinja2_", keys=r".+")
 KINDS = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG, VALUES, SHAPE, DERIVED, CELL_RUNS, CELL_STEPS, CELL_DATA, PAGES,
-         SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS, NOTEBOOK_PARTS, DEFINITIONS, READINGS, READING_PARTS, MATHML, HIGHLIGHTS, MINIFIED, FONT, TEMPLATES)
+         SECTIONS, SCRIPTS, REFERENCES, NOTEBOOKS, NOTEBOOK_PARTS, DEFINITIONS, READINGS, READING_PARTS, MATHML,
+         HIGHLIGHTS, MINIFIED, FONT, TEMPLATES)
 FIGURE = (FIGURE_SVG, FIGURE_DATA, FIGURE_PNG)   # one drawn figure's entries
 
 
