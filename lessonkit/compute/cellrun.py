@@ -42,6 +42,7 @@ class CellFigure(Record):
     that finds the figure's SVG in the cache never imports matplotlib for it."""
     figure: Any               # a matplotlib Figure, or its pickle
     digest: str | None        # the figure's own part of its cache key; None: an input cannot be hashed (drawn anew)
+    pickled: bytes | None = None   # the Figure's pickle once a kept step made it (kept_figure pickles it once)
 
     def __call__(self, plt: Any, *args: Any) -> Any:
         if isinstance(self.figure, bytes):
@@ -111,6 +112,8 @@ def run_cell_lesson(path: Path, text: str, style: Callable[[], dict], data_diges
         if steps is None or problems:
             return
         figure = kept_figure(figures.get(cell.name)) if cell.kind == "figure" else None
+        if figure is not None:   # (the whole run, kept after it, takes this pickle too)
+            figures[cell.name] = figures[cell.name]._replace(pickled=figure.figure)
         if cell.kind != "figure" or figure is not None:
             steps.keep(index, namespace, printed, _result_text(result) if result is not None else None, figure,
                        changes)
@@ -191,6 +194,8 @@ def kept_figure(figure: "CellFigure | None") -> "CellFigure | None":
 
     if figure is None or isinstance(figure.figure, bytes):
         return figure
+    if figure.pickled is not None:
+        return CellFigure(figure.pickled, figure.digest)
     try:
         return CellFigure(pickle.dumps(figure.figure, protocol=pickle.HIGHEST_PROTOCOL), figure.digest)
     except Exception:   # (an artist pickle cannot store)
